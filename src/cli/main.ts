@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+import { Command, CommanderError, Option } from 'commander';
+import { BeneficiaryCheckError } from '../errors.js';
+import {
+  enqueueCommand,
+  exportCommand,
+  resumeCommand,
+  runCommand,
+  sandboxCommand,
+  statusCommand,
+  workerCommand,
+} from './commands.js';
+
+const USAGE_EXIT_CODE = 2;
+
+/** Set by the command that ran; commands return their exit code instead of exiting themselves. */
+let exitCode = 0;
+const exitWith = (code: number) => void (exitCode = code);
+
+function buildProgram(): Command {
+  const program = new Command('beneficiary-check')
+    .description('Validates payout beneficiaries in bulk: a CSV in, a bank-account inquiry per row, a reconciliation CSV out.')
+    .exitOverride()
+    .showHelpAfterError();
+
+  const common = (command: Command) =>
+    command
+      .option('--rate <rate>', 'inquiries ceiling across all workers, e.g. 20/s or 600/min (INQUIRY_RATE)')
+      .option('--concurrency <n>', 'concurrent inquiries per process (INQUIRY_CONCURRENCY)')
+      .addOption(new Option('--env <environment>', 'provider environment (H2H_ENV)').choices(['sandbox', 'production']));
+  const columns = (command: Command) =>
+    command
+      .option('--bank-column <name>', 'the bank code column, when its name is not one of the known aliases')
+      .option('--account-column <name>', 'the account number column')
+      .option('--name-column <name>', 'the expected holder name column');
+
+  common(columns(program.command('run <file>')))
+    .description('check a CSV file end to end: enqueue, process, wait, write the reconciliation CSV')
+    .option('--out <path>', 'the reconciliation CSV (default: <file>.reconciled.csv beside the input)')
+    .action(async (file: string, flags) => exitWith(await runCommand(file, flags)));
+  common(columns(program.command('enqueue <file>')))
+    .description('queue a CSV file for the workers; prints the batch id')
+    .action(async (file: string, flags) => exitWith(await enqueueCommand(file, flags)));
+  common(program.command('worker'))
+    .description('run inquiry workers until stopped (start more processes to scale)')
+    .action(async (flags) => exitWith(await workerCommand(flags)));
+  common(program.command('resume <batch-id>'))
+    .description('ask what a batch is missing (unanswered or FAILED rows), then write its report')
+    .option('--out <path>', 'the reconciliation CSV (default: beside the source file)')
+    .action(async (batchId: string, flags) => exitWith(await resumeCommand(batchId, flags)));
+  common(program.command('export <batch-id>'))
+    .description("write (or re-write) a finished batch's reconciliation CSV")
+    .requiredOption('--out <path>', 'the reconciliation CSV')
+    .action(async (batchId: string, flags) => exitWith(await exportCommand(batchId, flags)));
+  common(program.command('status [batch-id]'))
+    .description('progress of one batch, or of the most recent ones')
+    .action(async (batchId: string | undefined, flags) => exitWith(await statusCommand(batchId, flags)));
+  program
+    .command('sandbox')
+    .description('run the local provider emulator (login + inquiry) with knobs for latency, limits and faults')
+    .option('--port <n>', 'port to listen on', '8080')
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--accounts <file>', 'fixture CSV: bank_code,account_number,account_holder[,status,behaviour]')
+    .option('--latency <ms>', 'inquiry latency in ms, or a range like 50-150')
+    .option('--rate-limit <rate>', 'answer 429 above this rate, e.g. 50/s')
+    .option('--token-lifetime <seconds>', 'access token lifetime')
+    .option('--error-rate <share>', 'share of inquiries answered 5xx, 0..1')
+    .option('--hang-rate <share>', 'share of inquiries never answered, 0..1')
+    .option('--username <name>', 'login username', 'sandbox')
+    .option('--password <secret>', 'login password', 'sandbox')
+    .action(async (flags) => exitWith(await sandboxCommand(flags)));
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    return error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
+  }
+  if (error instanceof BeneficiaryCheckError) {
+    process.stderr.write(`beneficiary-check: ${error.message}\n`);
+    return error.exitCode;
+  }
+  process.stderr.write(`beneficiary-check: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return 1;
+}
+
+const code = await main(process.argv);
+// Exit explicitly: a library's idle socket or timer must not keep a finished command alive.
+process.stdout.write('', () => process.exit(code));

@@ -1,0 +1,70 @@
+/**
+ * Every error a user can meet has its own type, a message that says what to do, and the exit code
+ * PRODUCT.md promises for `run`: 2 for usage errors, 1 for systemic failures.
+ */
+export abstract class BeneficiaryCheckError extends Error {
+  abstract readonly exitCode: 1 | 2;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The user asked for something impossible: bad flag, unreadable file, missing column. Exit 2. */
+export class UsageError extends BeneficiaryCheckError {
+  readonly exitCode = 2 as const;
+}
+
+export class ConfigError extends UsageError {}
+
+export class InputFileError extends UsageError {}
+
+export class MissingColumnsError extends UsageError {
+  constructor(
+    readonly missing: string[],
+    readonly foundColumns: string[],
+  ) {
+    super(
+      `required column(s) missing: ${missing.join(', ')}; the header has: ${
+        foundColumns.length > 0 ? foundColumns.map((c) => JSON.stringify(c)).join(', ') : '(nothing)'
+      }. Rename the column or map it with --bank-column / --account-column / --name-column.`,
+    );
+  }
+}
+
+/** Something outside the row failed: Redis, the provider, the login. Exit 1. */
+export class SystemicError extends BeneficiaryCheckError {
+  readonly exitCode = 1 as const;
+}
+
+export class RedisUnavailableError extends SystemicError {}
+
+/** The provider refused the credentials (or answered login in a way that cannot succeed by retrying). */
+export class LoginRejectedError extends SystemicError {
+  constructor(providerMessage: string, readonly statusCode: number | undefined) {
+    super(`login failed: ${providerMessage}`);
+  }
+}
+
+/** Login could not be completed for a reason that may pass (network, 5xx, timeout). */
+export class LoginUnavailableError extends SystemicError {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`login failed: ${reason}`, options);
+  }
+}
+
+/** A fresh token was refused straight away: retrying rows cannot help. */
+export class TokenRejectedError extends SystemicError {}
+
+/** The provider stayed unavailable past the retry budget. */
+export class ProviderUnavailableError extends SystemicError {}
+
+export class BatchNotFoundError extends UsageError {
+  constructor(batchId: string) {
+    super(`no batch with id ${JSON.stringify(batchId)}; \`beneficiary-check status\` lists the known batches`);
+  }
+}
+
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

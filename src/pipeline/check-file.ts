@@ -1,0 +1,54 @@
+import type { ColumnOverrides } from '../csv/columns.js';
+import { LoginUnavailableError } from '../errors.js';
+import { writeReport, type BatchSummary } from '../report/writer.js';
+import type { Services } from './services.js';
+import { failUnanswered, waitForBatch, type WaitOptions } from './wait-for-batch.js';
+
+export interface CheckFileOptions {
+  reportPath: string;
+  columns: ColumnOverrides;
+  wait: WaitOptions;
+  /** Told once the batch exists, before the wait. */
+  onBatch?: (batchId: string, resumed: boolean) => void;
+}
+
+export interface CheckedFile {
+  batchId: string;
+  resumed: boolean;
+  summary: BatchSummary;
+  /** Set when the provider stayed unavailable past the budget: the remaining rows are FAILED. */
+  gaveUp: string | undefined;
+}
+
+const LOGIN_ATTEMPTS = 3;
+
+/**
+ * Logs in before anything is queued: a wrong password is one login call and an exit, not one FAILED
+ * row per account. A login that fails for a passing reason is tried a few times with backoff.
+ */
+export async function ensureLogin(services: Services): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await services.session.token();
+      return;
+    } catch (error) {
+      if (!(error instanceof LoginUnavailableError) || attempt >= LOGIN_ATTEMPTS) throw error;
+      services.logger.warn(`${error.message}; trying again`);
+      await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+/** One file through the whole pipeline: checked, logged in, queued, answered, reported. */
+export async function checkFile(services: Services, inputPath: string, options: CheckFileOptions): Promise<CheckedFile> {
+  const producer = services.producer(options.columns);
+  const inspected = await producer.inspect(inputPath);
+  await ensureLogin(services);
+  const { batchId, resumed } = await producer.produce(inputPath, inspected);
+  options.onBatch?.(batchId, resumed);
+  const waited = await waitForBatch(services, batchId, options.wait);
+  const gaveUp = waited.kind === 'gave_up' ? waited.reason : undefined;
+  if (gaveUp !== undefined) await failUnanswered(services, batchId, gaveUp);
+  const summary = await writeReport(services.store, batchId, options.reportPath);
+  return { batchId, resumed, summary, gaveUp };
+}

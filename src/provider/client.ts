@@ -1,0 +1,55 @@
+import type { Got } from 'got';
+import type { ProviderSettings } from '../config/index.js';
+import type { AccountQuery } from '../csv/validation.js';
+import { TokenRejectedError } from '../errors.js';
+import { classifyInquiryResponse, type InquiryClassification } from './classify.js';
+import { describeNetworkError, isNetworkError, postForAnswer } from './http.js';
+import type { SharedTokenSession } from './token.js';
+
+export type InquiryDecision = Exclude<InquiryClassification, { kind: 'unauthorized' }>;
+
+/**
+ * The provider's inquiry with the shared token: a 401 drops the token that failed, fetches a fresh one
+ * once and asks again; a 401 on the fresh one is systemic (TokenRejectedError), never a row result. Every call goes through `onCall` so the batch can count what it spent.
+ */
+export class ProviderClient {
+  constructor(
+    private readonly http: Got,
+    private readonly provider: ProviderSettings,
+    private readonly session: SharedTokenSession,
+  ) {}
+
+  async inquire(account: AccountQuery, onCall: () => Promise<void>): Promise<InquiryDecision> {
+    for (let attempt = 0; ; attempt += 1) {
+      const token = await this.session.token();
+      await onCall();
+      const classification = await this.send(account, token);
+      if (classification.kind !== 'unauthorized') return classification;
+      // The second 401 in a row came with a token fetched after the first: fresh tokens are refused.
+      if (attempt > 0) {
+        throw new TokenRejectedError(`the provider refused a freshly issued token (HTTP 401: ${classification.message})`);
+      }
+      await this.session.invalidate(token);
+    }
+  }
+
+  private async send(account: AccountQuery, token: string): Promise<InquiryClassification> {
+    try {
+      const answer = await postForAnswer(
+        this.http,
+        `${this.provider.baseUrl}/api/transfer/inquiry`,
+        { json: { bank_code: account.bankCode, account_number: account.accountNumber } },
+        { authorization: `Bearer ${token}` },
+      );
+      const retryAfter = answer.headers['retry-after'];
+      return classifyInquiryResponse(account, {
+        statusCode: answer.statusCode,
+        body: answer.body,
+        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      });
+    } catch (error) {
+      if (isNetworkError(error)) return { kind: 'transient', reason: describeNetworkError(error) };
+      throw error;
+    }
+  }
+}

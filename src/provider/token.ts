@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { ProviderSettings } from '../config/index.js';
+import { LoginRejectedError, LoginUnavailableError, SystemicError } from '../errors.js';
+import type { Logger } from '../logging/logger.js';
+import { shortDigest, type RedisKeys } from '../queue/keys.js';
+import type { AccessToken } from './login.js';
+
+/** Stored beside the token so every process refreshes at the same moment. */
+interface StoredToken extends AccessToken {
+  refreshAt: number;
+}
+
+export interface LoginFailureRecord {
+  message: string;
+  /** true for credential problems: retrying the same login cannot help. */
+  rejected: boolean;
+  at: number;
+}
+
+const DELETE_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+/** Deletes the cached token only if it is still the one that failed, so a newer token survives a late 401. */
+const DELETE_TOKEN_IF_SAME = `local v = redis.call('GET', KEYS[1]) if v and cjson.decode(v).token == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+
+const LOCK_POLL_MS = 50;
+
+/**
+ * The identity a token belongs to: environment, base address and username. Sandbox and production
+ * tokens, or two accounts at one provider, never share a cache entry.
+ */
+export const tokenIdentity = (provider: Pick<ProviderSettings, 'environment' | 'baseUrl' | 'username'>): string =>
+  `${provider.environment}:${shortDigest(`${provider.baseUrl ?? ''}|${provider.username ?? ''}`)}`;
+
+/**
+ * One access token for every worker of every process, kept in Redis with its lifetime.
+ *
+ * - A token is refreshed `margin` before it expires, so a steady run never meets a 401.
+ * - Only one process logs in at a time (a Redis lock with an expiry); inside a process one in-flight
+ *   promise serves every caller. Processes that lose the race wait for the winner's token, or keep
+ *   using the current one while it is still valid.
+ * - A 401 drops the cached token only if it is still the one that failed (compare-and-delete).
+ */
+export class SharedTokenSession {
+  private local: StoredToken | undefined;
+  private inFlight: Promise<StoredToken> | undefined;
+  private readonly identity: string;
+  private readonly owner = randomUUID();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly provider: ProviderSettings,
+    private readonly performLogin: () => Promise<AccessToken>,
+    private readonly logger: Logger,
+    private readonly loginTimeoutMs: number,
+  ) {
+    this.identity = tokenIdentity(provider);
+  }
+
+  /** A token valid now. Logs in only when no process holds a fresh one. */
+  async token(): Promise<string> {
+    const now = Date.now();
+    if (this.local && now < this.local.refreshAt) return this.local.token;
+    this.inFlight ??= this.obtain().finally(() => (this.inFlight = undefined));
+    return (await this.inFlight).token;
+  }
+
+  /** Called after a 401 with the token that was refused. */
+  async invalidate(refusedToken: string): Promise<void> {
+    if (this.local?.token === refusedToken) this.local = undefined;
+    await this.redis.eval(DELETE_TOKEN_IF_SAME, 1, this.keys.token(this.identity), refusedToken);
+  }
+
+  async lastLoginFailure(): Promise<LoginFailureRecord | undefined> {
+    const stored = await this.redis.get(this.keys.loginFailure(this.identity));
+    return stored === null ? undefined : (JSON.parse(stored) as LoginFailureRecord);
+  }
+
+  private async obtain(): Promise<StoredToken> {
+    const deadline = Date.now() + this.loginTimeoutMs * 2 + 5_000;
+    for (;;) {
+      const cached = await this.readShared();
+      const now = Date.now();
+      if (cached && now < cached.refreshAt) return (this.local = cached);
+      if (await this.tryLock()) {
+        try {
+          // Another process may have logged in between our read and our lock.
+          const again = await this.readShared();
+          if (again && Date.now() < again.refreshAt) return (this.local = again);
+          return (this.local = await this.loginAndShare());
+        } finally {
+          await this.redis.eval(DELETE_IF_EQUAL, 1, this.keys.tokenLock(this.identity), this.owner);
+        }
+      }
+      // Someone else is logging in: a token still valid is good enough until theirs arrives.
+      if (cached && now < cached.expiresAt) return (this.local = { ...cached, refreshAt: Math.min(cached.refreshAt + 1000, cached.expiresAt) });
+      if (now > deadline) throw new LoginUnavailableError('timed out waiting for another process to log in');
+      await sleep(LOCK_POLL_MS);
+    }
+  }
+
+  private async tryLock(): Promise<boolean> {
+    const lockMs = this.loginTimeoutMs + 5_000;
+    return (await this.redis.set(this.keys.tokenLock(this.identity), this.owner, 'PX', lockMs, 'NX')) === 'OK';
+  }
+
+  private async readShared(): Promise<StoredToken | undefined> {
+    const stored = await this.redis.get(this.keys.token(this.identity));
+    return stored === null ? undefined : (JSON.parse(stored) as StoredToken);
+  }
+
+  private async loginAndShare(): Promise<StoredToken> {
+    const failureKey = this.keys.loginFailure(this.identity);
+    let fresh: AccessToken;
+    try {
+      fresh = await this.performLogin();
+    } catch (error) {
+      if (error instanceof SystemicError) {
+        const record: LoginFailureRecord = { message: error.message, rejected: error instanceof LoginRejectedError, at: Date.now() };
+        await this.redis.set(failureKey, JSON.stringify(record), 'PX', 10 * 60_000);
+      }
+      throw error;
+    }
+    const now = Date.now();
+    const lifetimeMs = fresh.expiresAt - now;
+    if (lifetimeMs <= 0) throw new LoginRejectedError('the provider issued a token that has already expired', 200);
+    // The margin shrinks for short-lived tokens: a sixth of the lifetime at most.
+    const marginMs = Math.min(this.provider.login.refreshMarginSeconds * 1000, lifetimeMs / 6);
+    const stored: StoredToken = { ...fresh, refreshAt: fresh.expiresAt - marginMs };
+    await this.redis.multi().set(this.keys.token(this.identity), JSON.stringify(stored), 'PX', Math.ceil(lifetimeMs)).del(failureKey).exec();
+    this.logger.info({ environment: this.provider.environment, expiresInS: Math.round(lifetimeMs / 1000) }, 'logged in to the provider');
+    return stored;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+
+/** Every Redis key the tool writes, in one place, under one prefix. */
+export function redisKeys(prefix: string) {
+  const batch = (batchId: string) => `${prefix}:batch:${batchId}`;
+  return {
+    /** Hash: the batch record (see BatchRecord). */
+    batch,
+    /** List: the input rows in file order, one JSON StoredRow each. */
+    rows: (batchId: string) => `${batch(batchId)}:rows`,
+    /** Set: the distinct account keys of the batch, each asked once. */
+    accounts: (batchId: string) => `${batch(batchId)}:accounts`,
+    /** Hash: account key -> InquiryOutcome JSON. Written once per account (HSETNX). */
+    outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
+    /** Sorted set of batch ids by creation time. */
+    batches: () => `${prefix}:batches`,
+    /** Hash: content hash of an input file -> batch id, to recognise the same file again. */
+    batchesByContent: () => `${prefix}:batches:by-content`,
+    /** The shared provider session: one token per environment + base address + username. */
+    token: (identity: string) => `${prefix}:token:${identity}`,
+    tokenLock: (identity: string) => `${prefix}:token:${identity}:lock`,
+    /** The last login failure, so that `run` can stop with the provider's message instead of waiting. */
+    loginFailure: (identity: string) => `${prefix}:token:${identity}:login-failure`,
+    /** Hash: the provider outage seen by the circuit breakers of every worker on one queue. */
+    outage: (queueName: string) => `${prefix}:outage:${queueName}`,
+    /** Prefix for BullMQ's own keys. */
+    bullPrefix: () => `${prefix}:bull`,
+  };
+}
+
+export type RedisKeys = ReturnType<typeof redisKeys>;
+
+/** Short, stable digest for ids built from values that must not appear as such (account numbers, URLs). */
+export const shortDigest = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 16);

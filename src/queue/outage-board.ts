@@ -1,0 +1,36 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from './keys.js';
+
+export interface Outage {
+  /** When the first worker's breaker opened. */
+  since: number;
+  reason: string;
+  lastFailureAt: number;
+}
+
+/**
+ * Where workers post that the provider is failing, so `run` can show it in its progress and give up
+ * after the outage budget instead of waiting forever.
+ */
+export class OutageBoard {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly queueName: string,
+  ) {}
+
+  async report(since: number, reason: string): Promise<void> {
+    const key = this.keys.outage(this.queueName);
+    await this.redis.multi().hsetnx(key, 'since', since).hset(key, { reason, lastFailureAt: Date.now() }).pexpire(key, 24 * 3600_000).exec();
+  }
+
+  async clear(): Promise<void> {
+    await this.redis.del(this.keys.outage(this.queueName));
+  }
+
+  async read(): Promise<Outage | undefined> {
+    const fields = await this.redis.hgetall(this.keys.outage(this.queueName));
+    if (fields.since === undefined) return undefined;
+    return { since: Number(fields.since), reason: fields.reason ?? '', lastFailureAt: Number(fields.lastFailureAt ?? fields.since) };
+  }
+}

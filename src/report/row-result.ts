@@ -1,0 +1,50 @@
+import { compareNames } from '../matching/compare-names.js';
+import type { InquiryOutcome } from '../provider/outcome.js';
+
+export const RESULT_VALUES = ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED'] as const;
+export type ResultValue = (typeof RESULT_VALUES)[number];
+
+/** The columns appended to every input row, in this order. */
+export const RESULT_COLUMNS = ['result', 'name_score', 'account_holder', 'bank_name', 'fee', 'inquiry_status', 'inquiry_id', 'checked_at', 'reason'] as const;
+
+export interface RowResult {
+  result: ResultValue;
+  nameScore: number | undefined;
+  outcome: InquiryOutcome | undefined;
+  reason: string;
+}
+
+/**
+ * Decides a row's `result` from its validation, the provider's outcome for its account and its own
+ * expected name. Only a VERIFIED outcome can become MATCH, CLOSE_MATCH or VERIFIED.
+ */
+export function decideRowResult(
+  invalidReason: string | null,
+  outcome: InquiryOutcome | undefined,
+  expectedName: string | undefined,
+): RowResult {
+  if (invalidReason !== null) return { result: 'INPUT_INVALID', nameScore: undefined, outcome: undefined, reason: invalidReason };
+  if (outcome === undefined) return { result: 'FAILED', nameScore: undefined, outcome, reason: 'no answer recorded for this account' };
+  if (outcome.verdict !== 'VERIFIED') return { result: outcome.verdict, nameScore: undefined, outcome, reason: outcome.reason };
+  if (expectedName === undefined || expectedName.trim() === '') {
+    return { result: 'VERIFIED', nameScore: undefined, outcome, reason: 'no expected name to compare' };
+  }
+  const comparison = compareNames(expectedName, outcome.holderName ?? '');
+  return { result: comparison.verdict, nameScore: comparison.score, outcome, reason: comparison.notes.join('; ') };
+}
+
+/** The appended cells, in RESULT_COLUMNS order. */
+export function resultCells(row: RowResult): string[] {
+  const { outcome } = row;
+  return [
+    row.result,
+    row.nameScore === undefined ? '' : String(row.nameScore),
+    outcome?.holderName ?? '',
+    outcome?.bankName ?? '',
+    outcome?.fee ?? '',
+    outcome?.inquiryStatus ?? '',
+    outcome?.inquiryId ?? '',
+    outcome?.checkedAt ?? '',
+    row.reason,
+  ];
+}

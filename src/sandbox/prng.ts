@@ -1,0 +1,14 @@
+export type Random = () => number;
+
+/** mulberry32: tiny, fast, good enough to make fault injection reproducible from a seed. */
+export function createRandom(seed?: number): Random {
+  if (seed === undefined) return Math.random;
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
