@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment for a CLI child: no .env surprises, the test's Redis prefix and provider. */
+export function cliEnvironment(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' };
+  for (const [key, value] of Object.entries(overrides)) if (value !== undefined) environment[key] = value;
+  return environment;
+}
+
+/** Starts the built binary as a real process. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv, cwd = PROJECT_ROOT): ChildProcess & { output: () => CliResult } {
+  const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return Object.assign(child, { output: () => ({ code: child.exitCode, stdout, stderr }) });
+}
+
+/** Runs the binary to the end. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000, cwd = PROJECT_ROOT): Promise<CliResult> {
+  const child = startCli(args, env, cwd);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  clearTimeout(timer);
+  return { ...child.output(), code };
+}
+
+export async function waitForExit(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  return new Promise((resolve) => child.once('close', resolve));
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { neutraliseCell } from '../../src/report/neutralise.js';
+import { decideRowResult, resultCells } from '../../src/report/row-result.js';
+import type { InquiryOutcome } from '../../src/provider/outcome.js';
+
+describe('neutraliseCell', () => {
+  it.each([
+    ['=HYPERLINK("http://x")', `'=HYPERLINK("http://x")`],
+    ['+SUM(A1)', `'+SUM(A1)`],
+    ['-2+3', `'-2+3`],
+    ['@cmd', `'@cmd`],
+    ['\tinjected', `'\tinjected`],
+    ['\rinjected', `'\rinjected`],
+  ])('neutralises %j', (cell, expected) => expect(neutraliseCell(cell)).toBe(expected));
+
+  it.each(['-5000', '+6281234567', '-12.5', '1,5', 'BUDI', '', "O'NEIL", 'a=b'])('leaves %j alone', (cell) => expect(neutraliseCell(cell)).toBe(cell));
+});
+
+const verified: InquiryOutcome = {
+  verdict: 'VERIFIED',
+  reason: '',
+  holderName: 'BUDI SANTOSO',
+  bankName: 'BCA',
+  fee: '6500',
+  inquiryStatus: 'SUCCESS',
+  inquiryId: '1',
+  checkedAt: '2026-11-21T06:52:03.123456Z',
+};
+
+describe('decideRowResult', () => {
+  it('is INPUT_INVALID with the reason for an invalid row, whatever else', () => {
+    expect(decideRowResult('bank code is empty', verified, 'Budi Santoso')).toMatchObject({ result: 'INPUT_INVALID', reason: 'bank code is empty' });
+  });
+
+  it('compares names only for a VERIFIED account', () => {
+    expect(decideRowResult(null, verified, 'budi  santoso')).toMatchObject({ result: 'MATCH', nameScore: 100 });
+    expect(decideRowResult(null, verified, 'Agus Santoso').result).toBe('NO_MATCH');
+  });
+
+  it('is VERIFIED without an expected name', () => {
+    expect(decideRowResult(null, verified, undefined)).toMatchObject({ result: 'VERIFIED', nameScore: undefined });
+    expect(decideRowResult(null, verified, '  ').result).toBe('VERIFIED');
+  });
+
+  it('never turns a rejected or failed account into a match', () => {
+    const rejected: InquiryOutcome = { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account not found' };
+    const failed: InquiryOutcome = { ...verified, verdict: 'FAILED', reason: 'provider status PENDING is not SUCCESS' };
+    expect(decideRowResult(null, rejected, 'Budi Santoso')).toMatchObject({ result: 'ACCOUNT_INVALID', reason: 'provider: Account not found' });
+    expect(decideRowResult(null, failed, 'Budi Santoso')).toMatchObject({ result: 'FAILED', nameScore: undefined });
+  });
+
+  it('is FAILED when no outcome was recorded', () => {
+    expect(decideRowResult(null, undefined, 'Budi').result).toBe('FAILED');
+  });
+
+  it('fills the result columns in order', () => {
+    expect(resultCells(decideRowResult(null, verified, 'Budi Santoso'))).toEqual([
+      'MATCH',
+      '100',
+      'BUDI SANTOSO',
+      'BCA',
+      '6500',
+      'SUCCESS',
+      '1',
+      '2026-11-21T06:52:03.123456Z',
+      '',
+    ]);
+  });
+});
