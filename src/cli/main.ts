@@ -10,6 +10,8 @@ import {
   statusCommand,
   workerCommand,
 } from './commands.js';
+import { scheduleCommand } from './schedule-command.js';
+import { watchCommand } from './watch-command.js';
 
 const USAGE_EXIT_CODE = 2;
 
@@ -55,6 +57,14 @@ function buildProgram(): Command {
   common(program.command('status [batch-id]'))
     .description('progress of one batch, or of the most recent ones')
     .action(async (batchId: string | undefined, flags) => exitWith(await statusCommand(batchId, flags)));
+  common(columns(program.command('watch <folder>')))
+    .description('watched folder: CSV files dropped into <folder>/inbox are checked; reports in outbox/, inputs in archive/, refused files in failed/')
+    .action(async (folder: string, flags) => exitWith(await watchCommand(folder, flags)));
+  common(columns(program.command('schedule')))
+    .description('register and run the nightly validation (SCHEDULE_CRON, SCHEDULE_TZ, SCHEDULE_SOURCE, SCHEDULE_OUTBOX)')
+    .option('--list', 'show the schedule, the run in progress and the last runs, then exit')
+    .option('--remove', 'remove the schedule, then exit')
+    .action(async (flags) => exitWith(await scheduleCommand(flags)));
   program
     .command('sandbox')
     .description('run the local provider emulator (login + inquiry) with knobs for latency, limits and faults')

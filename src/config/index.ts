@@ -39,6 +39,28 @@ export interface InquirySettings {
   backoffMs: number;
 }
 
+/** The watched-folder service (`watch <folder>`). */
+export interface WatchSettings {
+  /** A file must keep the same size and mtime for this long before it is taken (WATCH_STABLE_SECONDS, default 10). */
+  stableMs: number;
+  /** How often the inbox is listed (WATCH_POLL_MS, default 2000). */
+  pollMs: number;
+  /** The same content dropped again within this window is not validated again (WATCH_DUPLICATE_WINDOW_HOURS, default 24; 0 = off). */
+  duplicateWindowMs: number;
+}
+
+/** The nightly validation (`schedule`). */
+export interface ScheduleSettings {
+  /** Cron pattern, 5 fields or 6 with seconds first (SCHEDULE_CRON, default `0 2 * * *`). */
+  cron: string;
+  /** IANA time zone the pattern is read in (SCHEDULE_TZ, default Asia/Jakarta). */
+  timeZone: string;
+  /** The export: a CSV file, or a folder whose newest CSV is taken (SCHEDULE_SOURCE; required by `schedule`). */
+  source: string | undefined;
+  /** Where reports go (SCHEDULE_OUTBOX; default `outbox` beside the source). */
+  outbox: string | undefined;
+}
+
 export interface Config {
   /** Undefined when REDIS_URL is not set: `run` may then start a private redis-server. */
   redisUrl: string | undefined;
@@ -47,6 +69,10 @@ export interface Config {
   provider: ProviderSettings;
   inquiry: InquirySettings;
   logLevel: string;
+  watch: WatchSettings;
+  schedule: ScheduleSettings;
+  /** Long-running commands: how long a SIGTERM/SIGINT waits for active work before handing it back (SHUTDOWN_TIMEOUT_SECONDS, default 30). */
+  shutdownTimeoutMs: number;
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -101,7 +127,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, environment: Environ
         passwordField: optional(env.H2H_LOGIN_PASSWORD_FIELD) ?? 'password',
         tokenPath: optional(env.H2H_LOGIN_TOKEN_PATH) ?? 'data.access_token',
         expiresInPath: optional(env.H2H_LOGIN_EXPIRES_PATH) ?? 'data.expires_in',
-        refreshMarginSeconds: positiveInteger('H2H_TOKEN_REFRESH_MARGIN_S', env.H2H_TOKEN_REFRESH_MARGIN_S, 600, true),
+        refreshMarginSeconds: positiveInteger('H2H_TOKEN_REFRESH_MARGIN_S', env.H2H_TOKEN_REFRESH_MARGIN_S, 300, true),
       },
     },
     inquiry: {
@@ -111,7 +137,47 @@ export function loadConfig(overrides: ConfigOverrides = {}, environment: Environ
       backoffMs: positiveInteger('INQUIRY_BACKOFF_MS', env.INQUIRY_BACKOFF_MS, 2000),
     },
     logLevel: optional(env.LOG_LEVEL) ?? 'info',
+    watch: {
+      stableMs: Math.round(nonNegativeNumber('WATCH_STABLE_SECONDS', env.WATCH_STABLE_SECONDS, 10) * 1000),
+      pollMs: positiveInteger('WATCH_POLL_MS', env.WATCH_POLL_MS, 2000),
+      duplicateWindowMs: Math.round(nonNegativeNumber('WATCH_DUPLICATE_WINDOW_HOURS', env.WATCH_DUPLICATE_WINDOW_HOURS, 24) * 3600_000),
+    },
+    schedule: {
+      cron: cronPattern(optional(env.SCHEDULE_CRON) ?? '0 2 * * *'),
+      timeZone: timeZone(optional(env.SCHEDULE_TZ) ?? 'Asia/Jakarta'),
+      source: optional(env.SCHEDULE_SOURCE),
+      outbox: optional(env.SCHEDULE_OUTBOX),
+    },
+    shutdownTimeoutMs: Math.round(nonNegativeNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30) * 1000),
   };
+}
+
+function nonNegativeNumber(name: string, value: string | undefined, fallback: number): number {
+  const trimmed = value?.trim();
+  if (trimmed === undefined || trimmed === '') return fallback;
+  const parsed = Number(trimmed);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new ConfigError(`${name} must be a number of 0 or more, not ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+/** The shape only (5 fields, or 6 with seconds first); `schedule` checks the values when it computes the next run. */
+function cronPattern(pattern: string): string {
+  const fields = pattern.split(/\s+/);
+  if (fields.length !== 5 && fields.length !== 6) {
+    throw new ConfigError(
+      `SCHEDULE_CRON must be a cron pattern of 5 fields (minute hour day month weekday) or 6 (seconds first), not ${JSON.stringify(pattern)}; e.g. "0 2 * * *" for 02:00 every day`,
+    );
+  }
+  return fields.join(' ');
+}
+
+function timeZone(name: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+  } catch {
+    throw new ConfigError(`SCHEDULE_TZ must be an IANA time zone such as Asia/Jakarta or UTC, not ${JSON.stringify(name)}`);
+  }
+  return name;
 }
 
 function optional(value: string | undefined): string | undefined {

@@ -1,18 +1,73 @@
-// Placeholder until the real matcher lands (issue 5): normalised equality or NO_MATCH.
-export type NameVerdict = 'MATCH' | 'CLOSE_MATCH' | 'NO_MATCH';
+// Compares the name we expect on an account with the holder name the bank returned (issue 5).
+// The rules are documented for ops in docs/name-matching.md; keep the two in step.
 
-export interface NameComparison {
-  verdict: NameVerdict;
-  /** 0-100 similarity of the two names. */
-  score: number;
-  /** Short notes for the `reason` column: what was ignored, which word did not match. */
-  notes: string[];
+import { parseAccountName, type ParsedName } from './parse-name.js';
+import { judgeNames, type NameComparison, type NameVerdict } from './verdict.js';
+
+export type { NameComparison, NameVerdict } from './verdict.js';
+
+const RANK: Record<NameVerdict, number> = { NO_MATCH: 0, CLOSE_MATCH: 1, MATCH: 2 };
+const better = (a: NameComparison, b: NameComparison) =>
+  RANK[a.verdict] > RANK[b.verdict] || (RANK[a.verdict] === RANK[b.verdict] && a.score >= b.score) ? a : b;
+const closeScore = (score: number) => Math.min(89, Math.max(50, score));
+
+/**
+ * One side is a QQ account ("PT ABC QQ BUDI SANTOSO": PT ABC's account, held on behalf of Budi), the other
+ * names a single party. Money paid there lands with the owner whichever party we meant, so the best this can
+ * be is CLOSE_MATCH, with a note saying which party matched.
+ */
+function compareWithQq(
+  single: ParsedName,
+  owner: ParsedName,
+  beneficiary: ParsedName,
+  qqSide: 'holder' | 'expected',
+  judge: (single: ParsedName, part: ParsedName) => NameComparison,
+): NameComparison {
+  const asOwner = judge(single, owner);
+  const asBeneficiary = judge(single, beneficiary);
+  const best = better(asOwner, asBeneficiary);
+  const account = `'${owner.display}' QQ '${beneficiary.display}'`;
+  const where = qqSide === 'holder' ? 'account is' : 'expected name is';
+  if (best.verdict === 'NO_MATCH') {
+    return {
+      verdict: 'NO_MATCH',
+      score: Math.min(asOwner.score, 49),
+      notes: [`${where} ${account} (QQ: held by the first on behalf of the second); neither matches`, ...best.notes],
+    };
+  }
+  const party = best === asOwner ? 'the owner' : 'only the party it is held for, not the owner';
+  return {
+    verdict: 'CLOSE_MATCH',
+    score: closeScore(best.score),
+    notes: [`${where} ${account} (QQ: held by the first on behalf of the second); name matches ${party}`, ...best.notes],
+  };
 }
 
-const normalise = (name: string): string =>
-  name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
-
 export function compareNames(expectedName: string, holderName: string): NameComparison {
-  const equal = normalise(expectedName) === normalise(holderName);
-  return equal ? { verdict: 'MATCH', score: 100, notes: [] } : { verdict: 'NO_MATCH', score: 0, notes: ['names differ'] };
+  const expected = parseAccountName(expectedName);
+  const holder = parseAccountName(holderName);
+
+  if (expected.kind === 'single' && holder.kind === 'single') return judgeNames(expected.name, holder.name);
+
+  if (expected.kind === 'qq' && holder.kind === 'qq') {
+    const owners = judgeNames(expected.owner, holder.owner);
+    const beneficiaries = judgeNames(expected.beneficiary, holder.beneficiary);
+    const worse = better(owners, beneficiaries) === owners ? beneficiaries : owners;
+    return {
+      verdict: worse.verdict,
+      score: Math.min(owners.score, beneficiaries.score),
+      notes: [
+        ...owners.notes.map((note) => `owner: ${note}`),
+        ...beneficiaries.notes.map((note) => `held for: ${note}`),
+      ],
+    };
+  }
+
+  if (holder.kind === 'qq' && expected.kind === 'single') {
+    return compareWithQq(expected.name, holder.owner, holder.beneficiary, 'holder', (single, part) => judgeNames(single, part));
+  }
+  if (expected.kind === 'qq' && holder.kind === 'single') {
+    return compareWithQq(holder.name, expected.owner, expected.beneficiary, 'expected', (single, part) => judgeNames(part, single));
+  }
+  throw new Error('unreachable');
 }

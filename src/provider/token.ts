@@ -23,6 +23,8 @@ const DELETE_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return re
 const DELETE_TOKEN_IF_SAME = `local v = redis.call('GET', KEYS[1]) if v and cjson.decode(v).token == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 const LOCK_POLL_MS = 50;
+/** How long a process keeps using a still-valid token while another process fetches its successor. */
+const STALE_GRACE_MS = 200;
 
 /**
  * The identity a token belongs to: environment, base address and username. Sandbox and production
@@ -93,7 +95,7 @@ export class SharedTokenSession {
         }
       }
       // Someone else is logging in: a token still valid is good enough until theirs arrives.
-      if (cached && now < cached.expiresAt) return (this.local = { ...cached, refreshAt: Math.min(cached.refreshAt + 1000, cached.expiresAt) });
+      if (cached && now < cached.expiresAt) return (this.local = { ...cached, refreshAt: Math.min(now + STALE_GRACE_MS, cached.expiresAt) });
       if (now > deadline) throw new LoginUnavailableError('timed out waiting for another process to log in');
       await sleep(LOCK_POLL_MS);
     }
@@ -124,8 +126,8 @@ export class SharedTokenSession {
     const now = Date.now();
     const lifetimeMs = fresh.expiresAt - now;
     if (lifetimeMs <= 0) throw new LoginRejectedError('the provider issued a token that has already expired', 200);
-    // The margin shrinks for short-lived tokens: a sixth of the lifetime at most.
-    const marginMs = Math.min(this.provider.login.refreshMarginSeconds * 1000, lifetimeMs / 6);
+    // The margin shrinks for short-lived tokens: a twentieth of the lifetime at most (3 min of an hour).
+    const marginMs = Math.min(this.provider.login.refreshMarginSeconds * 1000, lifetimeMs / 20);
     const stored: StoredToken = { ...fresh, refreshAt: fresh.expiresAt - marginMs };
     await this.redis.multi().set(this.keys.token(this.identity), JSON.stringify(stored), 'PX', Math.ceil(lifetimeMs)).del(failureKey).exec();
     this.logger.info({ environment: this.provider.environment, expiresInS: Math.round(lifetimeMs / 1000) }, 'logged in to the provider');

@@ -23,6 +23,16 @@ export function redisKeys(prefix: string) {
     loginFailure: (identity: string) => `${prefix}:token:${identity}:login-failure`,
     /** Hash: the provider outage seen by the circuit breakers of every worker on one queue. */
     outage: (queueName: string) => `${prefix}:outage:${queueName}`,
+    /** String with expiry: the watcher of one folder is alive (value: instance id, host, pid). */
+    watchFolder: (folderId: string) => `${prefix}:watch:${folderId}:alive`,
+    /** Hash: a file the watcher claimed (moved to processing/): names chosen, batch id once known. */
+    watchClaim: (folderId: string, claimId: string) => `${prefix}:watch:${folderId}:claim:${claimId}`,
+    /** String with expiry = the duplicate window: content hash -> the first file with that content. */
+    watchSeen: (contentHash: string) => `${prefix}:watch:seen:${contentHash}`,
+    /** String with expiry, renewed while a scheduled run works: the run in progress; no other run starts. */
+    scheduleLock: () => `${prefix}:schedule:lock`,
+    /** List, newest first: what the scheduled runs did (completed, skipped, failed), capped. */
+    scheduleRuns: () => `${prefix}:schedule:runs`,
     /** Prefix for BullMQ's own keys. */
     bullPrefix: () => `${prefix}:bull`,
   };

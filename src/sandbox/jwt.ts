@@ -18,7 +18,8 @@ export class TokenIssuer {
 
   issue(subject: string, lifetimeSeconds: number, nowMs = Date.now()): IssuedToken {
     const iat = Math.floor(nowMs / 1000);
-    const exp = iat + lifetimeSeconds;
+    // Rounded up, so a token lives at least the `expires_in` the login answer promises.
+    const exp = Math.ceil(nowMs / 1000) + lifetimeSeconds;
     const jti = randomUUID();
     const body = `${HEADER}.${b64url(JSON.stringify({ sub: subject, iat, exp, jti }))}`;
     this.pruneExpired(nowMs);

@@ -1,0 +1,125 @@
+import { Worker } from 'bullmq';
+import { createNightlyValidationProcessor } from '../../jobs/nightly-validation.js';
+import type { NightlyJobData } from '../schedule/scheduler.js';
+import {
+  openScheduleQueue,
+  registerSchedule,
+  RunHistory,
+  RunLock,
+  SCHEDULER_ID,
+  scheduleTarget,
+  stampIn,
+} from '../schedule/scheduler.js';
+import { sleep } from '../watch/batch-run.js';
+import type { ColumnFlags, CommonFlags } from './commands.js';
+import { openRuntime } from './runtime.js';
+import { onShutdownSignal } from './signals.js';
+
+export interface ScheduleFlags extends CommonFlags, ColumnFlags {
+  list?: boolean;
+  remove?: boolean;
+}
+
+/**
+ * `schedule`: registers the nightly validation as a BullMQ job scheduler (SCHEDULE_CRON in SCHEDULE_TZ)
+ * and runs it: a worker for the scheduled runs plus in-process inquiry workers, until SIGTERM/SIGINT.
+ * `schedule --list` shows the schedule, the run in progress and the last runs; `schedule --remove`
+ * deletes the schedule (a `schedule` process started later registers it again).
+ */
+export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
+  const { services, shutdown } = await openRuntime(flags, { oneShot: false });
+  const queue = openScheduleQueue(services.redis, services.keys);
+  const lock = new RunLock(services.redis, services.keys.scheduleLock());
+  const history = new RunHistory(services.redis, services.keys.scheduleRuns());
+  const closeAll = async () => {
+    await queue.close();
+    await shutdown();
+  };
+  if (flags.list || flags.remove) {
+    try {
+      if (flags.remove) {
+        const removed = await queue.removeJobScheduler(SCHEDULER_ID);
+        process.stdout.write(removed ? `removed the schedule ${SCHEDULER_ID}\n` : `no schedule ${SCHEDULER_ID} to remove\n`);
+        if (removed) process.stdout.write('a `schedule` process started later registers it again; stop the scheduler processes to keep it off\n');
+        return 0;
+      }
+      await printSchedule(queue, lock, history);
+      return 0;
+    } finally {
+      await closeAll();
+    }
+  }
+
+  try {
+    const settings = services.config.schedule;
+    const target = await scheduleTarget(settings);
+    const next = await registerSchedule(queue, settings, target);
+    await services.startWorkers();
+    const handBack = new AbortController();
+    const worker = new Worker<NightlyJobData>(
+      queue.name,
+      createNightlyValidationProcessor({
+        services,
+        lock,
+        history,
+        handBack: handBack.signal,
+        columns: { bankCode: flags.bankColumn, accountNumber: flags.accountColumn, expectedName: flags.nameColumn },
+      }),
+      {
+        connection: services.redis,
+        prefix: services.keys.bullPrefix(),
+        // Two slots: one run works, the other lets a run that comes due meanwhile start on time and be
+        // skipped (with its reason) instead of queueing behind it. The lock, not the concurrency, is what
+        // keeps runs from overlapping, across any number of scheduler processes.
+        concurrency: 2,
+      },
+    );
+    worker.on('error', (error) => services.logger.error({ err: error }, 'scheduler worker error'));
+    services.logger.info(
+      { scheduler: SCHEDULER_ID, pattern: settings.cron, tz: settings.timeZone, source: target.source, outbox: target.outbox },
+      `nightly validation scheduled; next run ${new Date(next).toISOString()} (${stampIn(settings.timeZone, next)} ${settings.timeZone})`,
+    );
+    onShutdownSignal(async () => {
+      // Stop taking runs; a run in progress may finish within the timeout, else it is handed back.
+      const closing = worker.close();
+      const finished = await Promise.race([closing.then(() => true), sleep(services.config.shutdownTimeoutMs).then(() => false)]);
+      if (!finished) {
+        handBack.abort();
+        await closing;
+      }
+      await closeAll();
+    });
+    await new Promise(() => undefined);
+    return 0;
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+async function printSchedule(queue: ReturnType<typeof openScheduleQueue>, lock: RunLock, history: RunHistory): Promise<void> {
+  const schedulers = await queue.getJobSchedulers();
+  if (schedulers.length === 0) process.stdout.write('no schedule registered (start `beneficiary-check schedule` to register it)\n');
+  for (const scheduler of schedulers) {
+    const data = scheduler.template?.data;
+    const next = scheduler.next === undefined ? 'none' : `${new Date(scheduler.next).toISOString()}${scheduler.tz ? ` (${stampIn(scheduler.tz, scheduler.next)} ${scheduler.tz})` : ''}`;
+    process.stdout.write(
+      `${scheduler.key}  pattern "${scheduler.pattern ?? scheduler.every}"  tz ${scheduler.tz ?? 'UTC'}  next ${next}  runs so far ${scheduler.iterationCount ?? 0}\n` +
+        (data ? `  source ${data.source}\n  outbox ${data.outbox}\n` : ''),
+    );
+  }
+  const holder = await lock.holder();
+  if (holder) process.stdout.write(`run in progress: ${holder.jobId} since ${new Date(holder.startedAt).toISOString()} on ${holder.host}\n`);
+  const runs = await history.recent(10);
+  if (runs.length > 0) process.stdout.write('last runs (newest first):\n');
+  for (const run of runs) {
+    const detail =
+      run.status === 'skipped' || run.status === 'failed'
+        ? run.reason
+        : `${run.rows} rows ${Object.entries(run.counts ?? {})
+            .filter(([, count]) => count > 0)
+            .map(([result, count]) => `${result} ${count}`)
+            .join(', ')} -> ${run.report}`;
+    process.stdout.write(`  ${run.startedAt}  ${run.status.padEnd(23)} ${run.jobId}  ${detail ?? ''}\n`);
+  }
+}

@@ -1,0 +1,100 @@
+// Pairs the words of the expected name with the words of the holder name, in any order (surname first,
+// Chinese names, "Hutapea, Maria"), each word used at most once.
+//
+// Names have a handful of words, so every possible pairing is scored and the best ones are taken first
+// (greedy on quality, then on letters covered, then on keeping the written order). A weak pairing (an
+// initial, a typo) therefore never takes a word that an exact pairing needs.
+
+import type { NameWord } from './parse-name.js';
+import { isCutOf, joinedKeys, LINK_QUALITY, linkWords, type LinkKind } from './word-match.js';
+
+export interface WordLink {
+  /** Indices into the expected name's words (more than one when the holder wrote them as one word). */
+  expected: number[];
+  holder: number[];
+  kind: LinkKind;
+  quality: number;
+}
+
+const MAX_JOINED_WORDS = 3;
+
+interface Candidate extends WordLink {
+  letters: number;
+  drift: number;
+}
+
+function candidate(
+  expected: number[],
+  holder: number[],
+  kind: LinkKind,
+  expectedWords: readonly NameWord[],
+  holderWords: readonly NameWord[],
+): Candidate {
+  const letters =
+    expected.reduce((sum, index) => sum + expectedWords[index]!.letters.length, 0) +
+    holder.reduce((sum, index) => sum + holderWords[index]!.letters.length, 0);
+  const drift = Math.abs(expected[0]! / expectedWords.length - holder[0]! / holderWords.length);
+  return { expected, holder, kind, quality: LINK_QUALITY[kind], letters, drift };
+}
+
+function joinCandidates(
+  runSide: readonly NameWord[],
+  singleSide: readonly NameWord[],
+  emit: (run: number[], single: number) => void,
+): void {
+  for (let start = 0; start < runSide.length; start += 1) {
+    for (let size = 2; size <= MAX_JOINED_WORDS && start + size <= runSide.length; size += 1) {
+      const run = Array.from({ length: size }, (_, offset) => start + offset);
+      const keys = joinedKeys(run.map((index) => runSide[index]!));
+      singleSide.forEach((word, single) => {
+        if (keys.includes(word.key) || (word.altKey !== null && keys.includes(word.altKey))) emit(run, single);
+      });
+    }
+  }
+}
+
+export function alignWords(
+  expected: readonly NameWord[],
+  holder: readonly NameWord[],
+  holderMayBeCut: boolean,
+): WordLink[] {
+  const candidates: Candidate[] = [];
+  const lastHolder = holder.length - 1;
+
+  expected.forEach((expectedWord, e) => {
+    holder.forEach((holderWord, h) => {
+      const kind = linkWords(expectedWord, holderWord);
+      if (kind !== null) candidates.push(candidate([e], [h], kind, expected, holder));
+      const better = kind !== null && LINK_QUALITY[kind] >= LINK_QUALITY.cut;
+      if (holderMayBeCut && h === lastHolder && !better && isCutOf(expectedWord, holderWord)) {
+        candidates.push(candidate([e], [h], 'cut', expected, holder));
+      }
+    });
+  });
+  joinCandidates(expected, holder, (run, single) => candidates.push(candidate(run, [single], 'joined', expected, holder)));
+  joinCandidates(holder, expected, (run, single) => candidates.push(candidate([single], run, 'joined', expected, holder)));
+
+  candidates.sort((a, b) => b.quality - a.quality || b.letters - a.letters || a.drift - b.drift);
+
+  const usedExpected = new Set<number>();
+  const usedHolder = new Set<number>();
+  const links: WordLink[] = [];
+  for (const { expected: e, holder: h, kind, quality } of candidates) {
+    if (e.some((index) => usedExpected.has(index)) || h.some((index) => usedHolder.has(index))) continue;
+    e.forEach((index) => usedExpected.add(index));
+    h.forEach((index) => usedHolder.add(index));
+    links.push({ expected: e, holder: h, kind, quality });
+  }
+  return links.sort((a, b) => a.holder[0]! - b.holder[0]!);
+}
+
+/** True when the linked words appear in the same order in both names. */
+export function keepsWordOrder(links: readonly WordLink[]): boolean {
+  let previous = -1;
+  for (const link of links) {
+    const first = link.expected[0]!;
+    if (first < previous) return false;
+    previous = link.expected[link.expected.length - 1]!;
+  }
+  return true;
+}

@@ -1,0 +1,80 @@
+// Reads one account name into the words that are compared, and what was set aside on the way.
+
+import { splitQualitateQua, stripLegalForms } from './company.js';
+import { splitIntoPieces, visibleLength, type NamePiece } from './normalise.js';
+import { classifyWords, type PrefixKind, type WordRole } from './prefixes.js';
+import { isCommonWord, isMuhammad, spellingKeys } from './spelling.js';
+import { stripTitlesAndDegrees, type IgnoredPart } from './titles.js';
+
+export interface NameWord {
+  /** Uppercase letters as written ("MOCH"). */
+  letters: string;
+  /** Spelling key ("MOHAMAD"); equal keys are spelling variants of one word. */
+  key: string;
+  altKey: string | null;
+  /** Written with a dot: an abbreviation. */
+  dotted: boolean;
+  prefix: PrefixKind | null;
+  role: WordRole;
+  /** Position among the compared words of this name. */
+  index: number;
+  muhammad: boolean;
+  /** Shared by so many people that matching on it alone proves nothing. */
+  common: boolean;
+}
+
+export interface ParsedName {
+  words: NameWord[];
+  ignored: IgnoredPart[];
+  legalForms: string[];
+  legalFormsWritten: string[];
+  /** Characters the bank showed for the whole account name; 0 where truncation cannot apply. */
+  visibleLength: number;
+  hasFatherName: boolean;
+  /** The name as read (uppercase, punctuation dropped), for notes. */
+  display: string;
+}
+
+export type AccountName =
+  | { kind: 'single'; name: ParsedName }
+  | { kind: 'qq'; owner: ParsedName; beneficiary: ParsedName };
+
+function parsePieces(pieces: readonly NamePiece[], shownLength: number): ParsedName {
+  const titles = stripTitlesAndDegrees(pieces);
+  const legal = stripLegalForms(titles.pieces);
+  const classified = classifyWords(legal.pieces);
+  const words = classified.map((word, index): NameWord => {
+    const { key, altKey } = spellingKeys(word.letters);
+    return {
+      letters: word.letters,
+      key,
+      altKey,
+      dotted: word.dotted,
+      prefix: word.prefix,
+      role: word.role,
+      index,
+      muhammad: isMuhammad(word.letters, key),
+      common: isCommonWord(word.letters, key),
+    };
+  });
+  return {
+    words,
+    ignored: titles.ignored,
+    legalForms: legal.forms,
+    legalFormsWritten: legal.written,
+    visibleLength: shownLength,
+    hasFatherName: words.some((word) => word.role === 'father'),
+    display: pieces.map((piece) => piece.letters).join(' '),
+  };
+}
+
+export function parseAccountName(raw: string): AccountName {
+  const pieces = splitIntoPieces(raw);
+  const shown = visibleLength(raw);
+  const qq = splitQualitateQua(pieces);
+  if (qq !== null) {
+    // Only the end of the string can have been cut by the bank: that is the beneficiary's part.
+    return { kind: 'qq', owner: parsePieces(qq.owner, 0), beneficiary: parsePieces(qq.beneficiary, shown) };
+  }
+  return { kind: 'single', name: parsePieces(pieces, shown) };
+}

@@ -1,0 +1,222 @@
+import { readdir, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { getNextMillis, Queue, type JobSchedulerTemplateOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ScheduleSettings } from '../config/index.js';
+import { ConfigError, InputFileError } from '../errors.js';
+import type { RedisKeys } from '../queue/keys.js';
+import { sleep } from '../watch/batch-run.js';
+import { isCandidateName } from '../watch/inbox.js';
+
+/** The queue of scheduled runs (its own queue: the inquiry queue only holds inquiries). */
+export const SCHEDULE_QUEUE = 'scheduled-validation';
+/** One schedule per deployment (key prefix): registering again updates it. */
+export const SCHEDULER_ID = 'nightly-validation';
+export const NIGHTLY_JOB = 'nightly-validation';
+
+export interface NightlyJobData {
+  /** The export: a CSV file, or a folder whose newest CSV is taken. */
+  source: string;
+  outbox: string;
+  /** Set when a run has chosen its input, so that a run taken up again (restart, hand-back) continues the same file. */
+  pinned?: { sourceFile: string; reportPath: string };
+}
+
+export function openScheduleQueue(connection: Redis, keys: RedisKeys): Queue<NightlyJobData> {
+  return new Queue<NightlyJobData>(SCHEDULE_QUEUE, { connection, prefix: keys.bullPrefix() });
+}
+
+/** SCHEDULE_SOURCE / SCHEDULE_OUTBOX, resolved; the outbox defaults to `outbox` beside the export. */
+export async function scheduleTarget(settings: ScheduleSettings): Promise<{ source: string; outbox: string }> {
+  if (settings.source === undefined) {
+    throw new ConfigError('SCHEDULE_SOURCE is not set: the nightly export to validate, as a CSV file or a folder whose newest CSV is taken');
+  }
+  const source = resolve(settings.source);
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(source)).isDirectory();
+  } catch (error) {
+    throw new ConfigError(`SCHEDULE_SOURCE ${source} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const outbox = resolve(settings.outbox ?? join(isDirectory ? source : dirname(source), 'outbox'));
+  return { source, outbox };
+}
+
+/** Next run after `from` for the pattern and zone; a pattern BullMQ cannot read is a ConfigError. */
+export function nextRunAt(settings: Pick<ScheduleSettings, 'cron' | 'timeZone'>, from = Date.now()): number {
+  let next: number | undefined;
+  try {
+    next = getNextMillis(from, { pattern: settings.cron, tz: settings.timeZone });
+  } catch (error) {
+    throw new ConfigError(`SCHEDULE_CRON ${JSON.stringify(settings.cron)} is not a valid cron pattern: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (next === undefined) throw new ConfigError(`SCHEDULE_CRON ${JSON.stringify(settings.cron)} never matches`);
+  return next;
+}
+
+const TEMPLATE_OPTIONS: JobSchedulerTemplateOptions = {
+  // A run that failed for a passing reason (Redis, login) is tried again; a bad export is not (UnrecoverableError).
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 60_000 },
+  removeOnComplete: { count: 100 },
+  removeOnFail: { count: 100 },
+};
+
+/** Registers (or updates) the BullMQ job scheduler; returns the next run time. */
+export async function registerSchedule(queue: Queue<NightlyJobData>, settings: ScheduleSettings, data: NightlyJobData): Promise<number> {
+  const next = nextRunAt(settings);
+  await queue.upsertJobScheduler(SCHEDULER_ID, { pattern: settings.cron, tz: settings.timeZone }, { name: NIGHTLY_JOB, data, opts: TEMPLATE_OPTIONS });
+  return next;
+}
+
+/**
+ * The newest CSV of the source (a file is itself), skipping hidden, .part/.tmp and non-CSV names. A file
+ * modified within the last `stableMs` is waited for until it stays unchanged that long, so an export
+ * still being written is not read half-way. Undefined when the folder holds no CSV.
+ */
+export async function newestExport(source: string, stableMs: number, signal?: AbortSignal): Promise<string | undefined> {
+  const info = await stat(source);
+  let path = source;
+  if (info.isDirectory()) {
+    let newest: { path: string; mtimeMs: number } | undefined;
+    for (const entry of await readdir(source, { withFileTypes: true })) {
+      if (!entry.isFile() || !isCandidateName(entry.name)) continue;
+      const candidate = join(source, entry.name);
+      const { mtimeMs } = await stat(candidate);
+      if (newest === undefined || mtimeMs > newest.mtimeMs || (mtimeMs === newest.mtimeMs && candidate > newest.path)) newest = { path: candidate, mtimeMs };
+    }
+    if (newest === undefined) return undefined;
+    path = newest.path;
+  }
+  await waitUntilStable(path, stableMs, signal);
+  return path;
+}
+
+async function waitUntilStable(path: string, stableMs: number, signal?: AbortSignal): Promise<void> {
+  let last = await stat(path);
+  let since = Date.now();
+  if (since - last.mtimeMs >= stableMs) return;
+  while (Date.now() - since < stableMs) {
+    if (signal?.aborted) throw new InputFileError(`${path} was still changing at shutdown`);
+    await sleep(Math.min(500, stableMs), signal);
+    const current = await stat(path);
+    if (current.size !== last.size || current.mtimeMs !== last.mtimeMs) {
+      last = current;
+      since = Date.now();
+    }
+  }
+}
+
+/** `2026-11-21 02:00:00` in the zone -> `20261121-020000`. */
+export function stampIn(timeZone: string, at: number): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(at))
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}${parts.month}${parts.day}-${parts.hour}${parts.minute}${parts.second}`;
+}
+
+/** `exports/beneficiaries.csv`, run due 02:00 -> `<outbox>/beneficiaries.20261121-020000.reconciled.csv`. */
+export const scheduledReportPath = (outbox: string, sourceFile: string, timeZone: string, dueAt: number): string =>
+  join(outbox, `${basename(sourceFile, extname(sourceFile))}.${stampIn(timeZone, dueAt)}.reconciled.csv`);
+
+export interface LockHolder {
+  jobId: string;
+  startedAt: number;
+  host: string;
+}
+
+/**
+ * At most one scheduled run works at a time, across every scheduler process on every machine: a run
+ * holds a Redis lock with an expiry, renewed while it works. A run that finds the lock held by another
+ * run is skipped (and says why). The same job taken up again (after a crash or a hand-back) takes the
+ * lock over. A run that dies leaves a lock that expires after `ttlMs`.
+ */
+export class RunLock {
+  constructor(
+    private readonly redis: Redis,
+    private readonly key: string,
+    readonly ttlMs = 60_000,
+  ) {}
+
+  /** Undefined when acquired; else who holds it. */
+  async acquire(jobId: string): Promise<LockHolder | undefined> {
+    const reply = (await this.redis.eval(
+      `local holder = redis.call('HGET', KEYS[1], 'jobId')
+       if holder == false or holder == ARGV[1] then
+         if holder == false then redis.call('HSET', KEYS[1], 'jobId', ARGV[1], 'startedAt', ARGV[2], 'host', ARGV[3]) end
+         redis.call('PEXPIRE', KEYS[1], ARGV[4])
+         return false
+       end
+       return redis.call('HGETALL', KEYS[1])`,
+      1,
+      this.key,
+      jobId,
+      Date.now(),
+      `${hostname()}:${process.pid}`,
+      this.ttlMs,
+    )) as string[] | null;
+    return reply === null ? undefined : toHolder(reply);
+  }
+
+  async renew(jobId: string): Promise<boolean> {
+    const renewed = await this.redis.eval(
+      `if redis.call('HGET', KEYS[1], 'jobId') == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
+      1,
+      this.key,
+      jobId,
+      this.ttlMs,
+    );
+    return renewed === 1;
+  }
+
+  async release(jobId: string): Promise<void> {
+    await this.redis.eval(`if redis.call('HGET', KEYS[1], 'jobId') == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1, this.key, jobId);
+  }
+
+  async holder(): Promise<LockHolder | undefined> {
+    const fields = await this.redis.hgetall(this.key);
+    return fields.jobId === undefined ? undefined : { jobId: fields.jobId, startedAt: Number(fields.startedAt), host: fields.host ?? '' };
+  }
+}
+
+function toHolder(flat: string[]): LockHolder {
+  const fields: Record<string, string> = {};
+  for (let index = 0; index + 1 < flat.length; index += 2) fields[flat[index]!] = flat[index + 1]!;
+  return { jobId: fields.jobId ?? '?', startedAt: Number(fields.startedAt ?? 0), host: fields.host ?? '' };
+}
+
+export type RunStatus = 'completed' | 'completed_with_failures' | 'skipped' | 'failed';
+
+export interface RunRecord {
+  jobId: string;
+  status: RunStatus;
+  scheduledFor: string;
+  startedAt: string;
+  finishedAt: string;
+  sourceFile?: string;
+  report?: string;
+  batchId?: string;
+  rows?: number;
+  counts?: Record<string, number>;
+  reason?: string;
+}
+
+/** What the scheduled runs did, newest first, capped: for `schedule --list` and for monitoring. */
+export class RunHistory {
+  constructor(
+    private readonly redis: Redis,
+    private readonly key: string,
+    private readonly keep = 100,
+  ) {}
+
+  async record(run: RunRecord): Promise<void> {
+    await this.redis.multi().lpush(this.key, JSON.stringify(run)).ltrim(this.key, 0, this.keep - 1).exec();
+  }
+
+  async recent(count = 10): Promise<RunRecord[]> {
+    return (await this.redis.lrange(this.key, 0, count - 1)).map((entry) => JSON.parse(entry) as RunRecord);
+  }
+}

@@ -1,0 +1,99 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** A CSV file in the inbox that is complete and may be taken. */
+export interface ReadyFile {
+  name: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Why it counts as complete: it stayed unchanged long enough, or it was renamed from a .part/.tmp name. */
+  reason: 'stable' | 'renamed';
+}
+
+interface Observation {
+  size: number;
+  mtimeMs: number;
+  /** When the watcher first saw the file with this size and mtime (the watcher's clock, not the file server's). */
+  since: number;
+  /** Scans that saw these same values. */
+  observations: number;
+  renamed: boolean;
+}
+
+const STAGING = /\.(part|tmp)$/i;
+const CSV = /\.csv$/i;
+
+/** `payouts.csv.part`, `payouts.part`, `payouts.csv.tmp` -> `payouts`; `payouts.csv` -> `payouts`. */
+const stemOf = (name: string): string => name.replace(STAGING, '').replace(CSV, '').toLowerCase();
+
+/** Files the watcher never touches: hidden ones (rsync and editors write `.name.xyz` first), anything not `.csv`. */
+export const isCandidateName = (name: string): boolean => !name.startsWith('.') && CSV.test(name) && !STAGING.test(name);
+
+/**
+ * Decides which inbox files are complete. The inbox is listed and every CSV stat()ed on each scan
+ * (a polling loop rather than inotify/chokidar: inbox folders are often SMB/NFS shares or SFTP landing
+ * folders, where change events are missing or late, and a size/mtime check is needed anyway).
+ *
+ * A file is complete when either:
+ * - two scans or more saw the same size and mtime, the first of them at least `stableMs` ago
+ *   (measured on the watcher's clock, so a file server whose clock is off cannot make a file look old);
+ * - it appeared under a name whose `.part`/`.tmp` form (`x.csv.part`, `x.csv.tmp`, `x.part`, `x.tmp`)
+ *   was in the inbox at the previous scan and is gone now: the writer finished and renamed it.
+ *   A writer that renames within one poll interval is not seen as staging: its file then waits
+ *   the normal stability time.
+ * Hidden files, names ending in .part/.tmp and files not ending in .csv are never taken.
+ */
+export class InboxScanner {
+  private readonly tracked = new Map<string, Observation>();
+  private stagingStems = new Set<string>();
+
+  constructor(
+    private readonly directory: string,
+    private readonly stableMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async scan(): Promise<ReadyFile[]> {
+    const entries = await readdir(this.directory, { withFileTypes: true });
+    const staging = new Set(entries.filter((entry) => !entry.name.startsWith('.') && STAGING.test(entry.name)).map((entry) => stemOf(entry.name)));
+    const present = new Set<string>();
+    const ready: ReadyFile[] = [];
+    for (const entry of entries) {
+      if (!entry.isFile() || !isCandidateName(entry.name)) continue;
+      const path = join(this.directory, entry.name);
+      let info;
+      try {
+        info = await stat(path);
+      } catch {
+        continue; // gone between the listing and the stat
+      }
+      present.add(entry.name);
+      const now = this.now();
+      const stem = stemOf(entry.name);
+      const renamedNow = this.stagingStems.has(stem) && !staging.has(stem);
+      const previous = this.tracked.get(entry.name);
+      let observation: Observation;
+      if (previous === undefined || previous.size !== info.size || previous.mtimeMs !== info.mtimeMs) {
+        observation = { size: info.size, mtimeMs: info.mtimeMs, since: now, observations: 1, renamed: renamedNow };
+      } else {
+        observation = { ...previous, observations: previous.observations + 1, renamed: previous.renamed || renamedNow };
+      }
+      this.tracked.set(entry.name, observation);
+      if (observation.renamed) {
+        ready.push({ name: entry.name, path, size: info.size, mtimeMs: info.mtimeMs, reason: 'renamed' });
+      } else if (observation.observations >= 2 && now - observation.since >= this.stableMs) {
+        ready.push({ name: entry.name, path, size: info.size, mtimeMs: info.mtimeMs, reason: 'stable' });
+      }
+    }
+    for (const name of [...this.tracked.keys()]) if (!present.has(name)) this.tracked.delete(name);
+    this.stagingStems = staging;
+    // Oldest first: files are taken in the order they were dropped.
+    return ready.sort((a, b) => a.mtimeMs - b.mtimeMs || a.name.localeCompare(b.name));
+  }
+
+  /** The file was taken (or vanished): a new file under the same name starts from scratch. */
+  forget(name: string): void {
+    this.tracked.delete(name);
+  }
+}

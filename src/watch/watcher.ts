@@ -1,0 +1,462 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { access, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import type { ColumnOverrides } from '../csv/columns.js';
+import { describeError, UsageError } from '../errors.js';
+import { ensureLogin } from '../pipeline/check-file.js';
+import type { Services } from '../pipeline/services.js';
+import type { InspectedFile } from '../queue/producer.js';
+import { writeReport } from '../report/writer.js';
+import { awaitBatch, extendSummary, HandedBackError, sleep } from './batch-run.js';
+import { InboxScanner } from './inbox.js';
+
+export interface WatchFolders {
+  root: string;
+  inbox: string;
+  processing: string;
+  outbox: string;
+  archive: string;
+  failed: string;
+}
+
+export function watchFolders(root: string): WatchFolders {
+  const base = resolve(root);
+  return {
+    root: base,
+    inbox: join(base, 'inbox'),
+    processing: join(base, 'processing'),
+    outbox: join(base, 'outbox'),
+    archive: join(base, 'archive'),
+    failed: join(base, 'failed'),
+  };
+}
+
+/** A file taken from the inbox: `processing/<claimId>--<original name>`. */
+export interface Claim {
+  id: string;
+  original: string;
+  path: string;
+  /** From the claim id (second precision): a batch created at or after it belongs to this claim. */
+  claimedAt: number;
+}
+
+/** What is kept in Redis about a claim, so that a restart continues it with the same names and batch. */
+interface ClaimRecord {
+  reportName?: string;
+  archiveName?: string;
+  batchId?: string;
+}
+
+/** The first file seen with some content, kept for the duplicate window. */
+interface SeenContent {
+  original: string;
+  batchId: string;
+  receivedAt: number;
+  report: string;
+}
+
+const CLAIM_NAME = /^(\d{8}T\d{6}Z-[0-9a-f]{6})--(.+)$/;
+const ALIVE_TTL_MS = 5_000;
+const ALIVE_RENEW_MS = 1_500;
+const CLAIM_RECORD_TTL_S = 30 * 24 * 3600;
+const RETRY_MS = { first: 15_000, max: 300_000 };
+const FOLDER_ID_FILE = '.beneficiary-check-folder-id';
+
+/** `20261121T065203Z-3f9a1c`: sorts by time, readable in a file name. */
+function newClaimId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z-${randomBytes(3).toString('hex')}`;
+}
+
+function parseClaim(directory: string, name: string): Claim | undefined {
+  const match = CLAIM_NAME.exec(name);
+  if (!match) return undefined;
+  const id = match[1]!;
+  const stamp = id.slice(0, 16);
+  const claimedAt = Date.parse(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`);
+  return { id, original: match[2]!, path: join(directory, name), claimedAt };
+}
+
+const stemOf = (name: string): string => basename(name, extname(name));
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `<stem><suffix>`, or `<stem>.<claim id><suffix>` when that name is taken: nothing already there is overwritten. */
+async function freeName(directory: string, stem: string, suffix: string, claimId: string): Promise<string> {
+  const plain = `${stem}${suffix}`;
+  return (await exists(join(directory, plain))) ? `${stem}.${claimId}${suffix}` : plain;
+}
+
+export interface WatcherOptions {
+  columns: ColumnOverrides;
+}
+
+/**
+ * The watched-folder service. One loop, one file at a time:
+ * 1. files left in processing/ (the watcher stopped or died while checking them) are continued first;
+ * 2. otherwise the oldest complete CSV of inbox/ is claimed by an atomic rename into processing/;
+ * 3. the file is inspected (unreadable / missing columns -> failed/ with `<name>.error.txt`), compared
+ *    with content seen in the duplicate window, queued as a batch, waited for, reported into outbox/,
+ *    and moved to archive/.
+ * Files are checked one after another, not side by side: all inquiries go through one queue with one
+ * rate limit, so checking two files at once would not finish either sooner. In-process workers answer
+ * the jobs; any number of `worker` processes can join.
+ *
+ * One watcher per folder: a start while another watcher of the same folder is alive is refused (the
+ * registration in Redis expires 5 s after a watcher dies, so a restart after a crash waits at most that).
+ */
+export class Watcher {
+  readonly folders: WatchFolders;
+  private readonly scanner: InboxScanner;
+  private readonly instance = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private folderId = '';
+  private stopping = false;
+  private readonly stopSleeping = new AbortController();
+  private readonly handBack = new AbortController();
+  private running: Promise<void> | undefined;
+  private active: Claim | undefined;
+  private aliveTimer: NodeJS.Timeout | undefined;
+  private retryAt = 0;
+  private retryMs = RETRY_MS.first;
+
+  constructor(
+    private readonly services: Services,
+    folder: string,
+    private readonly options: WatcherOptions,
+  ) {
+    this.folders = watchFolders(folder);
+    this.scanner = new InboxScanner(this.folders.inbox, services.config.watch.stableMs);
+  }
+
+  private get log() {
+    return this.services.logger;
+  }
+
+  /** Creates the folders, registers as this folder's watcher, and starts the loop. */
+  async start(): Promise<void> {
+    const { inbox, processing, outbox, archive, failed, root } = this.folders;
+    for (const directory of [root, inbox, processing, outbox, archive, failed]) await mkdir(directory, { recursive: true });
+    this.folderId = await this.readFolderId();
+    await this.register();
+    this.aliveTimer = setInterval(() => {
+      this.renewRegistration().catch((error: unknown) => this.log.warn({ err: error }, 'could not renew the watcher registration'));
+    }, ALIVE_RENEW_MS);
+    const { stableMs, pollMs, duplicateWindowMs } = this.services.config.watch;
+    this.log.info(
+      { folder: root, stableSeconds: stableMs / 1000, pollMs, duplicateWindowHours: duplicateWindowMs / 3600_000 },
+      `watching ${inbox}: reports to ${outbox}, inputs to ${archive}, refused files to ${failed}`,
+    );
+    this.running = this.loop();
+  }
+
+  /**
+   * Graceful stop: no new file is taken; the file being checked may finish within `timeoutMs`, else it
+   * is handed back (it stays in processing/ and its batch in Redis; the next start continues it, and
+   * running workers keep answering its jobs meanwhile).
+   */
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    this.stopSleeping.abort();
+    if (this.running !== undefined) {
+      const finished = await Promise.race([this.running.then(() => true), sleep(timeoutMs).then(() => false)]);
+      if (!finished) {
+        if (this.active) this.log.warn({ file: this.active.original }, `not finished within ${timeoutMs / 1000}s of the stop: handing it back`);
+        this.handBack.abort();
+        await this.running;
+      }
+    }
+    clearInterval(this.aliveTimer);
+    await this.unregister();
+  }
+
+  /** Resolves when the loop ends (after stop()). */
+  done(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        const next = await this.nextClaim();
+        if (next !== undefined) {
+          await this.process(next);
+          continue;
+        }
+      } catch (error) {
+        this.log.error({ err: error }, `watch loop: ${describeError(error)}`);
+      }
+      await sleep(this.services.config.watch.pollMs, this.stopSleeping.signal);
+    }
+  }
+
+  /** A leftover claim in processing/ first; else the oldest complete inbox file, claimed by rename. */
+  private async nextClaim(): Promise<Claim | undefined> {
+    const ready = await this.scanner.scan(); // scanned even while waiting to retry, so stability keeps being measured
+    if (Date.now() < this.retryAt) return undefined;
+    const leftovers = (await readdir(this.folders.processing))
+      .sort()
+      .map((name) => parseClaim(this.folders.processing, name))
+      .filter((claim): claim is Claim => claim !== undefined);
+    if (leftovers.length > 0) {
+      const claim = leftovers[0]!;
+      this.log.info({ file: claim.original, claim: claim.id }, 'continuing a file left in processing/');
+      return claim;
+    }
+    for (const file of ready) {
+      this.scanner.forget(file.name);
+      const id = newClaimId();
+      const target = join(this.folders.processing, `${id}--${file.name}`);
+      try {
+        await rename(file.path, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed or taken meanwhile
+        throw error;
+      }
+      this.log.info({ file: file.name, claim: id, bytes: file.size, complete: file.reason }, 'took a file from the inbox');
+      return parseClaim(this.folders.processing, basename(target));
+    }
+    return undefined;
+  }
+
+  private async process(claim: Claim): Promise<void> {
+    this.active = claim;
+    try {
+      await this.check(claim);
+      this.retryMs = RETRY_MS.first;
+    } catch (error) {
+      if (error instanceof HandedBackError) {
+        this.log.warn(
+          { file: claim.original, claim: claim.id },
+          'handed back at shutdown: the file stays in processing/ and its batch in Redis; the next start continues it (running workers keep answering it meanwhile)',
+        );
+        return;
+      }
+      // Not the file's fault (Redis, login, provider): it stays in processing/ and is tried again.
+      this.retryAt = Date.now() + this.retryMs;
+      this.log.error({ err: error, file: claim.original, retryInSeconds: this.retryMs / 1000 }, `${describeError(error)}; the file stays in processing/ and is tried again`);
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MS.max);
+    } finally {
+      this.active = undefined;
+    }
+  }
+
+  private async check(claim: Claim): Promise<void> {
+    const { services } = this;
+    const context = { file: claim.original, claim: claim.id };
+    const producer = services.producer(this.options.columns);
+    let inspected: InspectedFile;
+    try {
+      inspected = await producer.inspect(claim.path);
+    } catch (error) {
+      if (error instanceof UsageError) return this.refuse(claim, error.message);
+      throw error;
+    }
+    const record = await this.claimRecord(claim);
+    const reportPath = join(this.folders.outbox, record.reportName!);
+    let batchId = record.batchId ?? (await this.batchCreatedSince(inspected.file.contentHash, claim.claimedAt));
+    if (batchId === undefined) {
+      const first = await this.duplicateOf(inspected.file.contentHash, claim);
+      if (first !== undefined) return this.reportDuplicate(claim, record, first);
+      await ensureLogin(services);
+      const produced = await producer.produce(claim.path, inspected);
+      batchId = produced.batchId;
+      await this.saveClaim(claim, { batchId });
+      await this.rememberContent(inspected.file.contentHash, { original: claim.original, batchId, receivedAt: claim.claimedAt, report: reportPath });
+      this.log.info({ ...context, batchId, rows: inspected.file.rowCount, resumed: produced.resumed }, produced.resumed ? 'continuing an unfinished batch of the same content' : 'queued');
+    } else {
+      await this.saveClaim(claim, { batchId });
+      if (!(await services.store.progress(batchId)).complete) {
+        await ensureLogin(services);
+        await producer.resume(batchId);
+      }
+      this.log.info({ ...context, batchId }, 'continuing its batch');
+    }
+    const gaveUp = await awaitBatch(services, batchId, this.handBack.signal, context);
+    const archivePath = join(this.folders.archive, record.archiveName!);
+    const summary = await writeReport(services.store, batchId, reportPath);
+    await extendSummary(reportPath, summary, {
+      sourceFile: archivePath,
+      receivedAs: claim.original,
+      receivedAt: new Date(claim.claimedAt).toISOString(),
+      ...(gaveUp !== undefined && { incomplete: `${gaveUp}; FAILED rows can be asked again by dropping the same file into the inbox` }),
+    });
+    await rename(claim.path, archivePath);
+    await this.dropClaim(claim);
+    this.log.info({ ...context, batchId, report: reportPath, counts: summary.counts }, 'report written, input archived');
+  }
+
+  /** Unreadable file, missing columns, not a CSV: to failed/ with the reason beside it. */
+  private async refuse(claim: Claim, reason: string): Promise<void> {
+    const name = await freeName(this.folders.failed, stemOf(claim.original), extname(claim.original), claim.id);
+    const note = [
+      `${claim.original} was not checked: ${reason}`,
+      '',
+      `received: ${new Date(claim.claimedAt).toISOString()}`,
+      `refused:  ${new Date().toISOString()}`,
+      'Fix the file and drop it into the inbox again.',
+      '',
+    ].join('\n');
+    // The note first, then the move: a crash in between refuses the file again, to the same names.
+    await writeFile(join(this.folders.failed, `${stemOf(name)}.error.txt`), note);
+    await rename(claim.path, join(this.folders.failed, name));
+    await this.dropClaim(claim);
+    this.log.warn({ file: claim.original, movedTo: join(this.folders.failed, name) }, `refused: ${reason}`);
+  }
+
+  /**
+   * The first file with this content within the duplicate window, when its answers can stand for this
+   * one: its batch is complete without FAILED rows (a batch still running is waited for). With FAILED
+   * rows the file is checked again, which asks only those (see Producer).
+   */
+  private async duplicateOf(contentHash: string, claim: Claim): Promise<SeenContent | undefined> {
+    if (this.services.config.watch.duplicateWindowMs <= 0) return undefined;
+    const stored = await this.services.redis.get(this.services.keys.watchSeen(contentHash));
+    if (stored === null) return undefined;
+    const first = JSON.parse(stored) as SeenContent;
+    let progress;
+    try {
+      progress = await this.services.store.progress(first.batchId);
+    } catch {
+      return undefined; // its batch is gone from Redis
+    }
+    if (!progress.complete) {
+      this.log.info({ file: claim.original, firstFile: first.original, batchId: first.batchId }, 'same content as a file still being checked: waiting for it');
+      await awaitBatch(this.services, first.batchId, this.handBack.signal, { file: claim.original, duplicateOf: first.original });
+    }
+    return (await this.services.store.hasFailedOutcomes(first.batchId)) ? undefined : first;
+  }
+
+  /** A duplicate gets the first file's answers as its report, and a note saying so; nothing is asked again. */
+  private async reportDuplicate(claim: Claim, record: ClaimRecord, first: SeenContent): Promise<void> {
+    const reportPath = join(this.folders.outbox, record.reportName!);
+    const archivePath = join(this.folders.archive, record.archiveName!);
+    const summary = await writeReport(this.services.store, first.batchId, reportPath);
+    const note = `duplicate of ${first.original} (received ${new Date(first.receivedAt).toISOString()}, batch ${first.batchId}, report ${first.report}): same content, not validated again; this report repeats that batch's answers`;
+    await extendSummary(reportPath, summary, {
+      sourceFile: archivePath,
+      receivedAs: claim.original,
+      receivedAt: new Date(claim.claimedAt).toISOString(),
+      duplicateOf: { file: first.original, batchId: first.batchId, receivedAt: new Date(first.receivedAt).toISOString(), report: first.report },
+      note,
+    });
+    await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.csv$/, '')}.duplicate.txt`), `${claim.original}: ${note}\n`);
+    await rename(claim.path, archivePath);
+    await this.dropClaim(claim);
+    this.log.info({ file: claim.original, duplicateOf: first.original, batchId: first.batchId, report: reportPath }, 'duplicate: report repeats the first file');
+  }
+
+  /** The batch of this content created since the claim: the watcher died after queueing it but before noting its id. */
+  private async batchCreatedSince(contentHash: string, claimedAt: number): Promise<string | undefined> {
+    const batchId = await this.services.store.findByContentHash(contentHash);
+    if (batchId === undefined) return undefined;
+    const batch = await this.services.store.get(batchId);
+    return batch.createdAt >= claimedAt ? batchId : undefined;
+  }
+
+  private async rememberContent(contentHash: string, seen: SeenContent): Promise<void> {
+    const windowMs = this.services.config.watch.duplicateWindowMs;
+    if (windowMs <= 0) return;
+    // Only the first file within the window is remembered: a later duplicate keeps pointing to it.
+    await this.services.redis.set(this.services.keys.watchSeen(contentHash), JSON.stringify(seen), 'PX', windowMs, 'NX');
+  }
+
+  /** The claim's record, choosing its output names the first time (so a restart writes to the same names). */
+  private async claimRecord(claim: Claim): Promise<ClaimRecord> {
+    const key = this.services.keys.watchClaim(this.folderId, claim.id);
+    const record = (await this.services.redis.hgetall(key)) as ClaimRecord;
+    if (record.reportName !== undefined && record.archiveName !== undefined) return record;
+    const stem = stemOf(claim.original);
+    const chosen = {
+      reportName: await freeName(this.folders.outbox, stem, '.reconciled.csv', claim.id),
+      archiveName: await freeName(this.folders.archive, stem, extname(claim.original), claim.id),
+    };
+    await this.saveClaim(claim, chosen);
+    return { ...record, ...chosen };
+  }
+
+  private async saveClaim(claim: Claim, fields: ClaimRecord): Promise<void> {
+    const key = this.services.keys.watchClaim(this.folderId, claim.id);
+    await this.services.redis.multi().hset(key, { ...fields, original: claim.original }).expire(key, CLAIM_RECORD_TTL_S).exec();
+  }
+
+  private async dropClaim(claim: Claim): Promise<void> {
+    await this.services.redis.del(this.services.keys.watchClaim(this.folderId, claim.id));
+  }
+
+  /**
+   * The folder's identity lives in the folder (a hidden file), so that the same share mounted at
+   * different paths on different machines is recognised as one folder.
+   */
+  private async readFolderId(): Promise<string> {
+    const path = join(this.folders.root, FOLDER_ID_FILE);
+    try {
+      await writeFile(path, `${randomBytes(8).toString('hex')}\n`, { flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    return (await readFile(path, 'utf8')).trim();
+  }
+
+  private registrationValue(): string {
+    return JSON.stringify({ instance: this.instance, host: hostname(), pid: process.pid, folder: this.folders.root });
+  }
+
+  /** SET when absent or ours; returns the holder when somebody else holds it. */
+  private async claimRegistration(): Promise<string | undefined> {
+    const result = (await this.services.redis.eval(
+      `local current = redis.call('GET', KEYS[1])
+       if current == false or current == ARGV[1] then
+         redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+         return false
+       end
+       return current`,
+      1,
+      this.services.keys.watchFolder(this.folderId),
+      this.registrationValue(),
+      ALIVE_TTL_MS,
+    )) as string | null;
+    return result ?? undefined;
+  }
+
+  /** Waits out a registration left by a watcher that died (it expires); refuses to start beside a live one. */
+  private async register(): Promise<void> {
+    const deadline = Date.now() + ALIVE_TTL_MS + ALIVE_RENEW_MS * 2;
+    let said = false;
+    for (;;) {
+      const holder = await this.claimRegistration();
+      if (holder === undefined) return;
+      if (Date.now() > deadline) {
+        const { host, pid } = JSON.parse(holder) as { host: string; pid: number };
+        throw new UsageError(
+          `another watcher (pid ${pid} on ${host}) is watching ${this.folders.root}: run one watcher per folder; to check faster, start more \`worker\` processes`,
+        );
+      }
+      if (!said) {
+        this.log.info('this folder was registered to another watcher moments ago: waiting for that registration to expire');
+        said = true;
+      }
+      await sleep(500);
+    }
+  }
+
+  private async renewRegistration(): Promise<void> {
+    const holder = await this.claimRegistration();
+    if (holder !== undefined) this.log.error({ holder }, 'another watcher registered for this folder: run one watcher per folder');
+  }
+
+  private async unregister(): Promise<void> {
+    await this.services.redis.eval(
+      `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
+      1,
+      this.services.keys.watchFolder(this.folderId),
+      this.registrationValue(),
+    );
+  }
+}
