@@ -49,6 +49,7 @@ export function fuzzyVerdict(expected: string, holder: string): Verdict {
   return value >= 90 ? 'MATCH' : value >= 75 ? 'CLOSE_MATCH' : 'NO_MATCH';
 }
 
+/** same→M: share of same-person pairs answered MATCH; diff→NO: share of different-person pairs answered NO_MATCH; ... */
 function row(name: string, result: EvaluationResult): string {
   const cells = [
     percent(share(result.byLabel.same, 'MATCH')),
@@ -68,8 +69,9 @@ function main(): void {
 
   console.log(`evaluation set: ${evaluationPairs.length} pairs (same ${same.total}, different ${different.total}, review ${review.total})`);
   console.log('');
-  console.log(`| ${'method'.padEnd(30)} | same MATCH | same NO | diff MATCH | diff NO | review CLOSE |`.replace(/ \| same MATCH \| same NO \| diff MATCH \| diff NO \| review CLOSE \|/, ' | same→M  | same→NO  | diff→M   | diff→NO  | review→C |'));
-  console.log(`|${'-'.repeat(32)}|${'----------|'.repeat(5)}`);
+  const headers = ['same→M', 'same→NO', 'diff→M', 'diff→NO', 'review→C'];
+  console.log(`| ${'method'.padEnd(30)} | ${headers.map((header) => header.padEnd(8)).join(' | ')} |`);
+  console.log(`|${'-'.repeat(32)}|${'----------|'.repeat(headers.length)}`);
   console.log(row('compareNames', matcher));
   console.log(row('plain normalised equality', plain));
   console.log(row('token-set ratio (90 / 75)', fuzzy));

@@ -6,6 +6,7 @@ import type { InquiryDecision, ProviderClient } from '../src/provider/client.js'
 import type { BatchStore } from '../src/queue/batch-store.js';
 import { accountOf, type InquiryJobData } from '../src/queue/inquiry-queue.js';
 import type { OutageBoard } from '../src/queue/outage-board.js';
+import type { SendPacer } from '../src/queue/pacer.js';
 
 export interface InquiryJobDependencies {
   store: BatchStore;
@@ -13,6 +14,8 @@ export interface InquiryJobDependencies {
   /** The job's own queue: a rate limit set on it holds every worker of every process. */
   queue: Queue<InquiryJobData>;
   breaker: CircuitBreaker;
+  /** Spaces every call evenly at the configured rate, across processes. */
+  pacer: SendPacer;
   outages: OutageBoard;
   logger: Logger;
 }
@@ -29,8 +32,8 @@ const LOGIN_HOLD_MS = { first: 1_000, max: 60_000 };
  * once (HSETNX) and checked before calling, so a job that runs twice neither asks twice nor answers twice.
  */
 export function createInquiryProcessor(deps: InquiryJobDependencies) {
-  const { store, client, queue, breaker, outages, logger } = deps;
-  let loginHoldMs = LOGIN_HOLD_MS.first;
+  const { store, client, queue, breaker, pacer, outages, logger } = deps;
+  let loginTroubleSince: number | undefined;
   let lastLoginLogAt = 0;
   let outageReported = false;
 
@@ -48,22 +51,27 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
 
     let classification: InquiryDecision | undefined;
     try {
-      classification = await client.inquire(accountOf(job.data), () => store.countCall(batchId, 'calls'));
+      classification = await client.inquire(accountOf(job.data), async () => {
+        await pacer.waitForSlot();
+        await store.countCall(batchId, 'calls');
+      });
     } catch (error) {
       // Login and token problems are nobody's row: hold the jobs and retry with growing backoff.
       if (!(error instanceof SystemicError)) throw error;
-      if (Date.now() - lastLoginLogAt > 30_000) {
-        logger.error({ holdMs: loginHoldMs }, `${error.message}; holding inquiries and retrying`);
-        lastLoginLogAt = Date.now();
+      // The hold grows with the length of the trouble, not with the number of jobs that met it.
+      const now = Date.now();
+      loginTroubleSince ??= now;
+      const holdMs = Math.min(Math.max(now - loginTroubleSince, LOGIN_HOLD_MS.first), LOGIN_HOLD_MS.max);
+      if (now - lastLoginLogAt > 30_000) {
+        logger.error({ holdMs }, `${error.message}; holding inquiries and retrying`);
+        lastLoginLogAt = now;
       }
-      const hold = loginHoldMs;
-      loginHoldMs = Math.min(loginHoldMs * 2, LOGIN_HOLD_MS.max);
-      return holdEveryWorker(hold);
+      return holdEveryWorker(holdMs);
     } finally {
       // Anything but a transient failure shows the provider is there; a probe always gets its verdict.
       breaker.record(classification !== undefined && classification.kind !== 'transient');
     }
-    loginHoldMs = LOGIN_HOLD_MS.first;
+    loginTroubleSince = undefined;
 
     switch (classification.kind) {
       case 'answer': {
@@ -78,6 +86,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         await store.countCall(batchId, 'rateLimited');
         const retryAfterMs = classification.retryAfterMs ?? 1_000;
         logger.warn({ retryAfterMs }, 'provider rate limit reached (HTTP 429): holding every worker');
+        await pacer.holdFor(retryAfterMs);
         return holdEveryWorker(retryAfterMs);
       }
       case 'transient': {

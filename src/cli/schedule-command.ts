@@ -72,6 +72,8 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
         // skipped (with its reason) instead of queueing behind it. The lock, not the concurrency, is what
         // keeps runs from overlapping, across any number of scheduler processes.
         concurrency: 2,
+        // A run whose process died is taken up again (it continues its batch); only repeated deaths fail it.
+        maxStalledCount: 3,
       },
     );
     worker.on('error', (error) => services.logger.error({ err: error }, 'scheduler worker error'));

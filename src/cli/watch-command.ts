@@ -17,11 +17,11 @@ export async function watchCommand(folder: string, flags: CommonFlags & ColumnFl
     const watcher = new Watcher(services, folder, {
       columns: { bankCode: flags.bankColumn, accountNumber: flags.accountColumn, expectedName: flags.nameColumn },
     });
-    await watcher.start();
     onShutdownSignal(async () => {
       await watcher.stop(services.config.shutdownTimeoutMs);
       await shutdown();
     });
+    await watcher.start();
     await watcher.done();
     // The loop only ends through stop(), whose signal handler exits the process.
     await new Promise(() => undefined);

@@ -37,16 +37,25 @@ function candidate(
   return { expected, holder, kind, quality: LINK_QUALITY[kind], letters, drift };
 }
 
+/**
+ * Runs of 2-3 words on one side written as one word on the other. Only words still without a partner as good as
+ * a joined pair are worth trying: in the usual case (every word found as such) nothing is computed at all.
+ */
 function joinCandidates(
   runSide: readonly NameWord[],
+  runSideSettled: readonly boolean[],
   singleSide: readonly NameWord[],
+  singleSideSettled: readonly boolean[],
   emit: (run: number[], single: number) => void,
 ): void {
+  if (singleSideSettled.every(Boolean)) return;
   for (let start = 0; start < runSide.length; start += 1) {
     for (let size = 2; size <= MAX_JOINED_WORDS && start + size <= runSide.length; size += 1) {
       const run = Array.from({ length: size }, (_, offset) => start + offset);
+      if (run.every((index) => runSideSettled[index])) continue;
       const keys = joinedKeys(run.map((index) => runSide[index]!));
       singleSide.forEach((word, single) => {
+        if (singleSideSettled[single]) return;
         if (keys.includes(word.key) || (word.altKey !== null && keys.includes(word.altKey))) emit(run, single);
       });
     }
@@ -71,8 +80,19 @@ export function alignWords(
       }
     });
   });
-  joinCandidates(expected, holder, (run, single) => candidates.push(candidate(run, [single], 'joined', expected, holder)));
-  joinCandidates(holder, expected, (run, single) => candidates.push(candidate([single], run, 'joined', expected, holder)));
+  const expectedSettled = expected.map(() => false);
+  const holderSettled = holder.map(() => false);
+  for (const found of candidates) {
+    if (found.quality < LINK_QUALITY.joined) continue;
+    expectedSettled[found.expected[0]!] = true;
+    holderSettled[found.holder[0]!] = true;
+  }
+  joinCandidates(expected, expectedSettled, holder, holderSettled, (run, single) =>
+    candidates.push(candidate(run, [single], 'joined', expected, holder)),
+  );
+  joinCandidates(holder, holderSettled, expected, expectedSettled, (run, single) =>
+    candidates.push(candidate([single], run, 'joined', expected, holder)),
+  );
 
   candidates.sort((a, b) => b.quality - a.quality || b.letters - a.letters || a.drift - b.drift);
 
@@ -97,4 +117,17 @@ export function keepsWordOrder(links: readonly WordLink[]): boolean {
     previous = link.expected[link.expected.length - 1]!;
   }
   return true;
+}
+
+/**
+ * True when the holder's order is the expected order rotated, as when a surname is written first
+ * ("Siregar Rudi Hartono" / "RUDI HARTONO SIREGAR", "Tan Siok Hwa" / "SIOK HWA TAN"). Any other reshuffle
+ * ("TAN HWA SIOK") turns the given name into another one.
+ */
+export function isRotatedOrder(links: readonly WordLink[]): boolean {
+  const order = links.map((link) => link.expected[0]!);
+  let descents = 0;
+  for (let i = 1; i < order.length; i += 1) if (order[i]! < order[i - 1]!) descents += 1;
+  if (descents === 0) return true;
+  return descents === 1 && order[order.length - 1]! < order[0]!;
 }

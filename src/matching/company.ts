@@ -56,21 +56,25 @@ export interface LegalFormResult {
 }
 
 function formAt(pieces: readonly NamePiece[], start: number, end: number): { form: string; count: number } | null {
-  for (let count = Math.min(MAX_FORM_PIECES, end - start); count >= 1; count -= 1) {
-    const letters = pieces.slice(start, start + count).map((piece) => piece.letters).join('');
+  let letters = '';
+  let found: { form: string; count: number } | null = null;
+  for (let count = 1; count <= Math.min(MAX_FORM_PIECES, end - start); count += 1) {
+    letters += pieces[start + count - 1]!.letters;
     const form = LEGAL_FORMS.get(letters);
-    if (form !== undefined) return { form, count };
+    if (form !== undefined) found = { form, count };
   }
-  return null;
+  return found;
 }
 
 function formEndingAt(pieces: readonly NamePiece[], end: number, start: number): { form: string; count: number } | null {
-  for (let count = Math.min(MAX_FORM_PIECES, end - start); count >= 1; count -= 1) {
-    const letters = pieces.slice(end - count, end).map((piece) => piece.letters).join('');
+  let letters = '';
+  let found: { form: string; count: number } | null = null;
+  for (let count = 1; count <= Math.min(MAX_FORM_PIECES, end - start); count += 1) {
+    letters = pieces[end - count]!.letters + letters;
     const form = LEGAL_FORMS.get(letters);
-    if (form !== undefined && TRAILING_FORMS.has(form)) return { form, count };
+    if (form !== undefined && TRAILING_FORMS.has(form)) found = { form, count };
   }
-  return null;
+  return found;
 }
 
 export function stripLegalForms(pieces: readonly NamePiece[]): LegalFormResult {

@@ -2,13 +2,15 @@
 // The rules are documented for ops in docs/name-matching.md; keep the two in step.
 
 import { parseAccountName, type ParsedName } from './parse-name.js';
-import { judgeNames, type NameComparison, type NameVerdict } from './verdict.js';
+import { verdictRank } from './notes.js';
+import { judgeNames, type NameComparison } from './verdict.js';
 
 export type { NameComparison, NameVerdict } from './verdict.js';
 
-const RANK: Record<NameVerdict, number> = { NO_MATCH: 0, CLOSE_MATCH: 1, MATCH: 2 };
-const better = (a: NameComparison, b: NameComparison) =>
-  RANK[a.verdict] > RANK[b.verdict] || (RANK[a.verdict] === RANK[b.verdict] && a.score >= b.score) ? a : b;
+const better = (a: NameComparison, b: NameComparison) => {
+  const difference = verdictRank(a.verdict) - verdictRank(b.verdict);
+  return difference > 0 || (difference === 0 && a.score >= b.score) ? a : b;
+};
 const closeScore = (score: number) => Math.min(89, Math.max(50, score));
 
 /**
@@ -26,21 +28,16 @@ function compareWithQq(
   const asOwner = judge(single, owner);
   const asBeneficiary = judge(single, beneficiary);
   const best = better(asOwner, asBeneficiary);
-  const account = `'${owner.display}' QQ '${beneficiary.display}'`;
-  const where = qqSide === 'holder' ? 'account is' : 'expected name is';
+  const account = `held by '${owner.display}' on behalf of '${beneficiary.display}'`;
+  const what = qqSide === 'holder' ? `QQ account ${account}` : `expected name is a QQ name, ${account}`;
   if (best.verdict === 'NO_MATCH') {
-    return {
-      verdict: 'NO_MATCH',
-      score: Math.min(asOwner.score, 49),
-      notes: [`${where} ${account} (QQ: held by the first on behalf of the second); neither matches`, ...best.notes],
-    };
+    return { verdict: 'NO_MATCH', score: Math.min(best.score, 49), notes: [`${what}: neither matches`, ...best.notes] };
   }
-  const party = best === asOwner ? 'the owner' : 'only the party it is held for, not the owner';
-  return {
-    verdict: 'CLOSE_MATCH',
-    score: closeScore(best.score),
-    notes: [`${where} ${account} (QQ: held by the first on behalf of the second); name matches ${party}`, ...best.notes],
-  };
+  const party =
+    best === asOwner
+      ? `matches the owner '${owner.display}', but the account is earmarked for '${beneficiary.display}'`
+      : `matches only '${beneficiary.display}', not the owner '${owner.display}'`;
+  return { verdict: 'CLOSE_MATCH', score: closeScore(best.score), notes: [`${what}: ${qqSide === 'holder' ? 'expected' : 'holder'} name ${party}`, ...best.notes] };
 }
 
 export function compareNames(expectedName: string, holderName: string): NameComparison {

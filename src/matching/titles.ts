@@ -52,29 +52,25 @@ const DEGREES = new Set<string>([
 const DOTTED_ONLY = new Set(['MA', 'ME', 'MS', 'MEI', 'BA', 'MARS', 'SHI', 'AP', 'MAK', 'SENG', 'SS', 'SA', 'SAB', 'MP', 'MPA']);
 for (const name of ['SENG', 'SA']) DEGREES.delete(name);
 
-export function isTitle(letters: string): boolean {
-  return TITLES.has(letters);
-}
-
-export function isDegree(letters: string): boolean {
-  return DEGREES.has(letters);
-}
-
 const MAX_DEGREE_PIECES = 4;
 
 /** Length of the degree starting at `start` (in pieces), 0 when there is none. */
 function degreeAt(pieces: readonly NamePiece[], start: number): number {
-  for (let count = Math.min(MAX_DEGREE_PIECES, pieces.length - start); count >= 1; count -= 1) {
-    const run = pieces.slice(start, start + count);
-    if (count > 1 && run.some((piece) => piece.letters.length > 4)) continue;
-    const letters = run.map((piece) => piece.letters).join('');
+  let letters = '';
+  let dotted = false;
+  let found = 0;
+  const last = Math.min(MAX_DEGREE_PIECES, pieces.length - start);
+  for (let count = 1; count <= last; count += 1) {
+    const piece = pieces[start + count - 1]!;
+    if (count > 1 && piece.letters.length > 4) break;
+    letters += piece.letters;
+    dotted ||= piece.dotted;
     if (!DEGREES.has(letters)) continue;
-    const written = run.some((piece) => piece.dotted) || count > 1;
-    if (DOTTED_ONLY.has(letters) && !run.some((piece) => piece.dotted)) continue;
-    if (!written && letters.length < 2) continue;
-    return count;
+    if (DOTTED_ONLY.has(letters) && !dotted) continue;
+    if (count === 1 && !dotted && letters.length < 2) continue;
+    found = count;
   }
-  return 0;
+  return found;
 }
 
 export interface TitleStripResult {

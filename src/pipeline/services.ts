@@ -14,6 +14,7 @@ import { startInquiryWorker } from '../queue/inquiry-worker.js';
 import { redisKeys, type RedisKeys } from '../queue/keys.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { Producer } from '../queue/producer.js';
+import { SendPacer } from '../queue/pacer.js';
 import type { Worker } from 'bullmq';
 
 /** Everything a command needs, wired once from the configuration. */
@@ -47,6 +48,7 @@ export function openServices(config: Config, provider: ProviderSettings, redis: 
   const session = new SharedTokenSession(redis, keys, provider, () => login(http, provider), logger, provider.requestTimeoutMs);
   const client = new ProviderClient(http, provider, session);
   const outages = new OutageBoard(redis, keys, queueName);
+  const pacer = new SendPacer(redis, keys.pacer(queueName), config.inquiry.rate);
   const workers: Worker<InquiryJobData>[] = [];
   return {
     config,
@@ -61,7 +63,7 @@ export function openServices(config: Config, provider: ProviderSettings, redis: 
     outages,
     producer: (columns = {}) => new Producer(store, queue, { columns, attempts: config.inquiry.attempts }),
     startWorkers: async () => {
-      const worker = await startInquiryWorker(redis, keys, config.inquiry, { store, client, queue, breaker: new CircuitBreaker(), outages, logger }, logger);
+      const worker = await startInquiryWorker(redis, keys, config.inquiry, { store, client, queue, breaker: new CircuitBreaker(), pacer, outages, logger }, logger);
       workers.push(worker);
       return worker;
     },

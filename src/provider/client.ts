@@ -21,8 +21,9 @@ export class ProviderClient {
 
   async inquire(account: AccountQuery, onCall: () => Promise<void>): Promise<InquiryDecision> {
     for (let attempt = 0; ; attempt += 1) {
-      const token = await this.session.token();
+      // The turn comes first: a token taken before a long wait for a send slot could expire meanwhile.
       await onCall();
+      const token = await this.session.token();
       const classification = await this.send(account, token);
       if (classification.kind !== 'unauthorized') return classification;
       // The second 401 in a row came with a token fetched after the first: fresh tokens are refused.

@@ -48,14 +48,10 @@ export async function addInquiryJobs(queue: Queue<InquiryJobData>, batchId: stri
 export const accountOf = (data: InquiryJobData) => parseAccountKey(data.accountKey);
 
 /**
- * BullMQ's global limiter counts jobs in fixed windows that start at the first job. A window of one job
- * spaced 1/rate apart means no one-second window, sliding or fixed, ever holds more than the rate;
- * for fast rates a few jobs per window keep the spacing above BullMQ's 1 ms resolution.
+ * BullMQ's global limiter: the outer ceiling on jobs started, in the rate's own window, and the switch
+ * that makes `queue.rateLimit()` hold every worker after a 429. The even spacing of the calls themselves
+ * is the SendPacer's job.
  */
-export function spreadLimiter(rate: Rate): { max: number; duration: number } {
-  for (let max = 1; max <= 20; max += 1) {
-    const duration = Math.ceil((max * rate.perMs) / rate.max);
-    if (duration >= 1 && (max * rate.perMs) / duration >= 0.98 * rate.max) return { max, duration };
-  }
-  return { max: Math.ceil(rate.max / (rate.perMs / 50)), duration: 50 };
+export function queueCeiling(rate: Rate): { max: number; duration: number } {
+  return { max: Math.max(1, Math.floor(rate.max)), duration: rate.perMs };
 }

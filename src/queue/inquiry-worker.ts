@@ -4,7 +4,7 @@ import type { InquirySettings } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import { createInquiryProcessor, TransientInquiryError, type InquiryJobDependencies } from '../../jobs/inquiry.js';
 import type { InquiryJobData } from './inquiry-queue.js';
-import { spreadLimiter } from './inquiry-queue.js';
+import { queueCeiling } from './inquiry-queue.js';
 import type { RedisKeys } from './keys.js';
 
 const MAX_BACKOFF_MS = 60_000;
@@ -16,8 +16,9 @@ export function jitteredBackoff(baseMs: number, attemptsMade: number, random = M
 }
 
 /**
- * Starts workers for the inquiry queue. The rate is stored on the queue itself (BullMQ's global rate
- * limit), so it is one ceiling for every worker of every process; the last process started sets it.
+ * Starts workers for the inquiry queue. The rate is one ceiling for every worker of every process:
+ * stored on the queue (BullMQ's global rate limit; the last process started sets it) and kept evenly
+ * spaced by the shared SendPacer.
  */
 export async function startInquiryWorker(
   connection: Redis,
@@ -26,8 +27,8 @@ export async function startInquiryWorker(
   dependencies: InquiryJobDependencies,
   logger: Logger,
 ): Promise<Worker<InquiryJobData>> {
-  const limiter = spreadLimiter(settings.rate);
-  await dependencies.queue.setGlobalRateLimit(limiter.max, limiter.duration);
+  const ceiling = queueCeiling(settings.rate);
+  await dependencies.queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
   const worker = new Worker<InquiryJobData>(dependencies.queue.name, createInquiryProcessor(dependencies), {
     connection,
     prefix: keys.bullPrefix(),

@@ -33,6 +33,8 @@ export function redisKeys(prefix: string) {
     scheduleLock: () => `${prefix}:schedule:lock`,
     /** List, newest first: what the scheduled runs did (completed, skipped, failed), capped. */
     scheduleRuns: () => `${prefix}:schedule:runs`,
+    /** The next free send slot of the pacer, one per queue (that is, per provider endpoint). */
+    pacer: (queueName: string) => `${prefix}:pacer:${queueName}`,
     /** Prefix for BullMQ's own keys. */
     bullPrefix: () => `${prefix}:bull`,
   };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { indexAccounts, loadSandboxAccounts } from './accounts.js';
@@ -18,6 +19,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // In-memory accounts come last so a test can override one fixture row.
   const accounts: SandboxAccount[] = [...fromFile, ...(options.accounts ?? [])];
   const shutdown = new AbortController();
+  // Every pending latency sleep listens on this one signal: hundreds at a time is the normal case.
+  setMaxListeners(0, shutdown.signal);
   const initialKnobs = knobsFromOptions(options as Partial<SandboxKnobs> & Record<string, unknown>);
 
   const state: SandboxState = {

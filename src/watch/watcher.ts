@@ -145,6 +145,7 @@ export class Watcher {
     for (const directory of [root, inbox, processing, outbox, archive, failed]) await mkdir(directory, { recursive: true });
     this.folderId = await this.readFolderId();
     await this.register();
+    if (this.stopping) return; // stopped while waiting to register
     this.aliveTimer = setInterval(() => {
       this.renewRegistration().catch((error: unknown) => this.log.warn({ err: error }, 'could not renew the watcher registration'));
     }, ALIVE_RENEW_MS);
@@ -363,8 +364,8 @@ export class Watcher {
   private async rememberContent(contentHash: string, seen: SeenContent): Promise<void> {
     const windowMs = this.services.config.watch.duplicateWindowMs;
     if (windowMs <= 0) return;
-    // Only the first file within the window is remembered: a later duplicate keeps pointing to it.
-    await this.services.redis.set(this.services.keys.watchSeen(contentHash), JSON.stringify(seen), 'PX', windowMs, 'NX');
+    // The latest file that was validated is the reference: a later duplicate points to it, and the window runs from it.
+    await this.services.redis.set(this.services.keys.watchSeen(contentHash), JSON.stringify(seen), 'PX', windowMs);
   }
 
   /** The claim's record, choosing its output names the first time (so a restart writes to the same names). */

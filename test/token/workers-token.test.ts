@@ -7,7 +7,7 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { BatchStore } from '../../src/queue/batch-store.js';
 import { redisKeys } from '../../src/queue/keys.js';
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
-import { syntheticAccounts, writeBeneficiaryFile } from '../support/fixtures.js';
+import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { readReport } from '../support/report.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseRate, ratePerSecond } from '../../src/config/rate.js';
+import { parseRate } from '../../src/config/rate.js';
 import { ConfigError } from '../../src/errors.js';
-import { spreadLimiter } from '../../src/queue/inquiry-queue.js';
+import { queueCeiling } from '../../src/queue/inquiry-queue.js';
 import { jitteredBackoff } from '../../src/queue/inquiry-worker.js';
 
 describe('parseRate', () => {
@@ -15,21 +15,11 @@ describe('parseRate', () => {
   it.each(['0/s', '-1/s', 'fast', '20/h', ''])('refuses %j', (text) => expect(() => parseRate(text)).toThrow(ConfigError));
 });
 
-describe('spreadLimiter', () => {
-  it.each(['1/s', '20/s', '30/s', '50/s', '200/s', '300/s', '1000/s', '7/min', '600/min'])(
-    'never exceeds %s and uses at least 98%% of it, in windows of at least 1 ms',
-    (text) => {
-      const rate = parseRate(text);
-      const limiter = spreadLimiter(rate);
-      const achieved = (limiter.max * 1000) / limiter.duration;
-      expect(limiter.duration).toBeGreaterThanOrEqual(1);
-      expect(achieved).toBeLessThanOrEqual(ratePerSecond(rate) + 1e-9);
-      expect(achieved).toBeGreaterThanOrEqual(0.98 * ratePerSecond(rate));
-    },
-  );
-
-  it('spaces single calls for ordinary rates, so no sliding second holds more than the rate', () => {
-    expect(spreadLimiter(parseRate('50/s'))).toEqual({ max: 1, duration: 20 });
+describe('queueCeiling', () => {
+  it('is the configured rate in its own window', () => {
+    expect(queueCeiling(parseRate('50/s'))).toEqual({ max: 50, duration: 1000 });
+    expect(queueCeiling(parseRate('600/min'))).toEqual({ max: 600, duration: 60_000 });
+    expect(queueCeiling(parseRate('0.5/s'))).toEqual({ max: 1, duration: 1000 });
   });
 });
 

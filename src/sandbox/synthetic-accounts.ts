@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import type { SandboxAccount } from '../../src/sandbox/index.js';
+import type { SandboxAccount } from './types.js';
 
 const FIRST = ['BUDI', 'SITI', 'AGUS', 'DEWI', 'EKO', 'RINA', 'JOKO', 'SRI', 'ANDI', 'FITRI', 'HENDRA', 'LINA'];
 const LAST = ['SANTOSO', 'LESTARI', 'SETIAWAN', 'WIBOWO', 'SAPUTRA', 'RAHAYU', 'GUNAWAN', 'KURNIAWAN', 'HIDAYAT', 'PRATAMA'];
