@@ -11,35 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import got from 'got';
 import { startSandbox } from '../src/sandbox/index.js';
 import { syntheticAccounts, writeBeneficiaryFile } from '../src/sandbox/synthetic-accounts.js';
-import { deletePrefix, ratio, REDIS_URL, runCli } from './support.js';
+import { deletePrefix, pacedBaseline, ratio, REDIS_URL, runCli } from './support.js';
 
 const rows = Number(process.argv[2] ?? 10_000);
 const ratePerSecond = Number(process.argv[3] ?? 200);
 const latency = { min: 20, max: 80 };
 
-async function pacedBaseline(url: string, calls: number): Promise<number> {
-  const { body } = await got.post(`${url}/api/login`, { json: { username: 'sandbox', password: 'sandbox' }, responseType: 'json' });
-  const token = (body as { data: { access_token: string } }).data.access_token;
-  const started = performance.now();
-  const inFlight: Promise<unknown>[] = [];
-  for (let call = 0; call < calls; call += 1) {
-    const due = started + (call * 1000) / ratePerSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(
-      got.post(`${url}/api/transfer/inquiry`, {
-        json: { bank_code: '014', account_number: '000100000000' },
-        headers: { authorization: `Bearer ${token}` },
-        throwHttpErrors: false,
-      }),
-    );
-  }
-  await Promise.all(inFlight);
-  return (calls * 1000) / (performance.now() - started);
-}
 
 const accounts = syntheticAccounts(rows);
 const sandbox = await startSandbox({ accounts, latencyMs: latency, rateLimit: { max: ratePerSecond, windowMs: 1000 } });
@@ -48,7 +27,7 @@ const input = join(directory, 'beneficiaries.csv');
 await writeBeneficiaryFile(input, accounts);
 
 const baselineCalls = Math.min(2_000, ratePerSecond * 5);
-const baselineRate = await pacedBaseline(sandbox.url, baselineCalls);
+const baselineRate = await pacedBaseline(sandbox.url, baselineCalls, ratePerSecond);
 sandbox.resetStats();
 
 const prefix = `bcbench-${randomBytes(3).toString('hex')}`;

@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import got from 'got';
 import { startSandbox, type SandboxKnobs } from '../src/sandbox/index.js';
 import { syntheticAccounts, writeBeneficiaryFile } from '../src/sandbox/synthetic-accounts.js';
-import { deletePrefix, ratio, REDIS_URL, runCli, startCli } from './support.js';
+import { deletePrefix, pacedBaseline, ratio, REDIS_URL, runCli, startCli } from './support.js';
 
 const rows = Number(process.argv[2] ?? 2_000);
 const ratePerSecond = Number(process.argv[3] ?? 50);
@@ -28,25 +27,6 @@ const directory = await mkdtemp(join(tmpdir(), 'bc-bench-'));
 const input = join(directory, 'beneficiaries.csv');
 await writeBeneficiaryFile(input, accounts);
 
-async function pacedBaseline(url: string, calls: number): Promise<number> {
-  const { body } = await got.post(`${url}/api/login`, { json: { username: 'sandbox', password: 'sandbox' }, responseType: 'json' });
-  const token = (body as { data: { access_token: string } }).data.access_token;
-  const started = performance.now();
-  const inFlight: Promise<unknown>[] = [];
-  for (let call = 0; call < calls; call += 1) {
-    const wait = started + (call * 1000) / ratePerSecond - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(
-      got.post(`${url}/api/transfer/inquiry`, {
-        json: { bank_code: '014', account_number: '000100000000' },
-        headers: { authorization: `Bearer ${token}` },
-        throwHttpErrors: false,
-      }),
-    );
-  }
-  await Promise.all(inFlight);
-  return (calls * 1000) / (performance.now() - started);
-}
 
 async function scenario(name: string, knobs: Partial<SandboxKnobs>, baselineRate: number) {
   const sandbox = await startSandbox({ accounts, latencyMs: { min: 100, max: 100 }, rateLimit: { max: ratePerSecond, windowMs: 1000 }, ...knobs });
@@ -85,7 +65,7 @@ async function scenario(name: string, knobs: Partial<SandboxKnobs>, baselineRate
 }
 
 const baselineSandbox = await startSandbox({ accounts, latencyMs: { min: 100, max: 100 } });
-const baselineRate = await pacedBaseline(baselineSandbox.url, ratePerSecond * 10);
+const baselineRate = await pacedBaseline(baselineSandbox.url, ratePerSecond * 10, ratePerSecond);
 await baselineSandbox.close();
 console.log(`rows ${rows}, limit ${ratePerSecond}/s, latency 100 ms, ${WORKER_PROCESSES} worker processes x ${CONCURRENCY_PER_PROCESS}, timeout ${timeoutMs} ms`);
 console.log(`baseline (bare paced HTTP loop): ${baselineRate.toFixed(1)}/s = ${ratio(baselineRate, ratePerSecond)} of the rate`);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import got from 'got';
 import { Redis } from 'ioredis';
 
 export const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -42,3 +43,28 @@ export async function deletePrefix(prefix: string): Promise<void> {
 }
 
 export const ratio = (value: number, baseline: number): string => (baseline > 0 ? (value / baseline).toFixed(3) : 'n/a');
+
+/**
+ * The baseline every rate figure is compared with: a bare loop that sends `calls` inquiries paced at
+ * `ratePerSecond` straight to the emulator (no queue, no Redis). It shows what this machine, as loaded
+ * right now, achieves at all.
+ */
+export async function pacedBaseline(url: string, calls: number, ratePerSecond: number): Promise<number> {
+  const { body } = await got.post(`${url}/api/login`, { json: { username: 'sandbox', password: 'sandbox' }, responseType: 'json' });
+  const token = (body as { data: { access_token: string } }).data.access_token;
+  const started = performance.now();
+  const inFlight: Promise<unknown>[] = [];
+  for (let call = 0; call < calls; call += 1) {
+    const wait = started + (call * 1000) / ratePerSecond - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(
+      got.post(`${url}/api/transfer/inquiry`, {
+        json: { bank_code: '014', account_number: '000100000000' },
+        headers: { authorization: `Bearer ${token}` },
+        throwHttpErrors: false,
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  return (calls * 1000) / (performance.now() - started);
+}

@@ -2,9 +2,8 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { ColumnOverrides } from '../csv/columns.js';
 import { formatRate } from '../config/index.js';
 import { SystemicError } from '../errors.js';
-import { checkFile } from '../pipeline/check-file.js';
-import { ensureLogin } from '../pipeline/check-file.js';
-import { waitForBatch, failUnanswered } from '../pipeline/wait-for-batch.js';
+import { checkFile, ensureLogin, finishBatch } from '../pipeline/check-file.js';
+import { standardWaitOptions } from '../pipeline/wait-for-batch.js';
 import { formatSummary, writeReport } from '../report/writer.js';
 import { loadSandboxAccounts, startSandbox } from '../sandbox/index.js';
 import { SANDBOX_ACCOUNTS_FILE } from '../pipeline/builtin-sandbox.js';
@@ -35,14 +34,6 @@ const columnsFrom = (flags: ColumnFlags): ColumnOverrides => ({
 export const defaultReportPath = (inputPath: string): string =>
   join(dirname(resolve(inputPath)), `${basename(inputPath, extname(inputPath))}.reconciled.csv`);
 
-const OUTAGE_BUDGET_MS = Number(process.env.INQUIRY_OUTAGE_BUDGET_S ?? 120) * 1000;
-
-const waitOptions = () => ({
-  outageBudgetMs: OUTAGE_BUDGET_MS,
-  requeueAfterIdleMs: 60_000,
-  pollMs: 250,
-  onProgress: createProgressPrinter(),
-});
 
 /** `run`: enqueue, process with in-process workers (and any running `worker`), wait, report. Returns the exit code. */
 export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & { out?: string }): Promise<number> {
@@ -59,7 +50,7 @@ export async function runCommand(file: string, flags: CommonFlags & ColumnFlags 
     const checked = await checkFile(services, file, {
       reportPath: resolve(flags.out ?? defaultReportPath(file)),
       columns: columnsFrom(flags),
-      wait: waitOptions(),
+      wait: standardWaitOptions(services.config.inquiry, createProgressPrinter()),
       onBatch: (batchId, resumed) =>
         process.stderr.write(resumed ? `continuing unfinished batch ${batchId} of the same file: only unanswered accounts are asked\n` : `batch ${batchId}\n`),
     });
@@ -111,11 +102,12 @@ export async function resumeCommand(batchId: string, flags: CommonFlags & { out?
     await ensureLogin(services);
     await services.startWorkers();
     await services.producer().resume(batchId);
-    const waited = await waitForBatch(services, batchId, waitOptions());
-    if (waited.kind === 'gave_up') await failUnanswered(services, batchId, waited.reason);
-    const summary = await writeReport(services.store, batchId, resolve(flags.out ?? defaultReportPath(batch.sourceFile)));
-    process.stdout.write(`${formatSummary(summary)}\n`);
-    return waited.kind === 'gave_up' ? 1 : 0;
+    const reportPath = resolve(flags.out ?? defaultReportPath(batch.sourceFile));
+    const finished = await finishBatch(services, batchId, reportPath, standardWaitOptions(services.config.inquiry, createProgressPrinter()));
+    process.stdout.write(`${formatSummary(finished.summary)}\n`);
+    if (finished.gaveUp === undefined) return 0;
+    process.stderr.write(`stopped: ${finished.gaveUp}\n`);
+    return 1;
   } finally {
     await shutdown();
   }

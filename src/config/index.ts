@@ -37,6 +37,8 @@ export interface InquirySettings {
   attempts: number;
   /** First retry delay; doubles each attempt, with jitter. */
   backoffMs: number;
+  /** How long a batch may go without any answer while the provider fails before its rest is FAILED. */
+  outageBudgetMs: number;
 }
 
 /** The watched-folder service (`watch <folder>`). */
@@ -135,6 +137,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, environment: Environ
       concurrency: positiveInteger('--concurrency / INQUIRY_CONCURRENCY', overrides.concurrency ?? env.INQUIRY_CONCURRENCY, 16),
       attempts: positiveInteger('INQUIRY_ATTEMPTS', env.INQUIRY_ATTEMPTS, 5),
       backoffMs: positiveInteger('INQUIRY_BACKOFF_MS', env.INQUIRY_BACKOFF_MS, 2000),
+      outageBudgetMs: positiveInteger('INQUIRY_OUTAGE_BUDGET_S', env.INQUIRY_OUTAGE_BUDGET_S, 120) * 1000,
     },
     logLevel: optional(env.LOG_LEVEL) ?? 'info',
     watch: {

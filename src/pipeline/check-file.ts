@@ -46,9 +46,21 @@ export async function checkFile(services: Services, inputPath: string, options: 
   await ensureLogin(services);
   const { batchId, resumed } = await producer.produce(inputPath, inspected);
   options.onBatch?.(batchId, resumed);
-  const waited = await waitForBatch(services, batchId, options.wait);
+  return { batchId, resumed, ...(await finishBatch(services, batchId, options.reportPath, options.wait)) };
+}
+
+/**
+ * Waits for a batch and writes its report. A provider down past the outage budget ends the wait: the
+ * unanswered rows become FAILED with the reason, so the report is still complete and says why.
+ */
+export async function finishBatch(
+  services: Services,
+  batchId: string,
+  reportPath: string,
+  wait: WaitOptions,
+): Promise<{ summary: BatchSummary; gaveUp: string | undefined }> {
+  const waited = await waitForBatch(services, batchId, wait);
   const gaveUp = waited.kind === 'gave_up' ? waited.reason : undefined;
   if (gaveUp !== undefined) await failUnanswered(services, batchId, gaveUp);
-  const summary = await writeReport(services.store, batchId, options.reportPath);
-  return { batchId, resumed, summary, gaveUp };
+  return { summary: await writeReport(services.store, batchId, reportPath), gaveUp };
 }

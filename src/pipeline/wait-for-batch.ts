@@ -1,5 +1,7 @@
+import type { InquirySettings } from '../config/index.js';
 import { LoginRejectedError } from '../errors.js';
 import type { BatchProgress } from '../queue/batch-store.js';
+import type { LoginFailureRecord } from '../provider/token.js';
 import type { Services } from './services.js';
 
 export interface WaitOptions {
@@ -24,13 +26,18 @@ export type WaitResult = { kind: 'complete' } | { kind: 'gave_up'; reason: strin
 
 const STALL_NOTICE_MS = 10_000;
 
+/** The wait every command uses: the configured outage budget, a safety re-queue after a minute of silence. */
+export function standardWaitOptions(inquiry: InquirySettings, onProgress: WaitOptions['onProgress']): WaitOptions {
+  return { outageBudgetMs: inquiry.outageBudgetMs, requeueAfterIdleMs: 60_000, pollMs: 250, onProgress };
+}
+
 /**
  * Waits until every account of the batch has an outcome, saying what it waits for when nothing moves.
  * A rejected login stops the wait at once; a provider that stays down past the outage budget ends it
  * with the reason, so the caller can mark the rest FAILED and exit 1 instead of hanging.
  */
 export async function waitForBatch(services: Services, batchId: string, options: WaitOptions): Promise<WaitResult> {
-  const { store, session, outages, queue } = services;
+  const { store, session } = services;
   const startedAt = Date.now();
   const initial = await store.progress(batchId);
   let lastAnswered = initial.answered;
@@ -51,31 +58,38 @@ export async function waitForBatch(services: Services, batchId: string, options:
     if (loginFailure?.rejected && loginFailure.at >= startedAt - 60_000) throw new LoginRejectedError(loginFailure.message.replace(/^login failed: /, ''), undefined);
 
     const idleMs = now - lastProgressAt;
-    let waitingFor: string | undefined;
-    if (idleMs >= STALL_NOTICE_MS) {
-      const outage = await outages.read();
-      const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
-      const since = new Date(lastProgressAt).toISOString();
-      if (outage !== undefined) {
-        waitingFor = `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing`;
-      } else if (loginFailure !== undefined && loginFailure.at >= lastProgressAt) {
-        waitingFor = `a login: ${loginFailure.message}`;
-      } else {
-        waitingFor = `answers: none since ${since} (${counts.active ?? 0} in flight, ${counts.waiting ?? 0} waiting, ${counts.delayed ?? 0} to retry)`;
-      }
-      const providerTrouble = outage !== undefined || (loginFailure !== undefined && loginFailure.at >= lastProgressAt);
-      if (providerTrouble && idleMs >= options.outageBudgetMs) {
-        return { kind: 'gave_up', reason: `no answer from the provider since ${since}: ${waitingFor}` };
-      }
-      if (!providerTrouble && now - lastRequeueAt >= options.requeueAfterIdleMs && idleMs >= options.requeueAfterIdleMs) {
-        // A job lost outside the queue's guarantees (deleted, failed by a bug) must not leave its row unanswered.
-        lastRequeueAt = now;
-        await services.producer().requeueUnanswered(batchId);
-      }
+    const stalled = idleMs >= Math.min(STALL_NOTICE_MS, options.outageBudgetMs);
+    const trouble = stalled ? await describeStall(services, lastProgressAt, loginFailure) : undefined;
+    const report = { batchId, progress, answeredPerSecond: rate(progress.answered - initial.answered, now - startedAt), waitingFor: trouble?.waitingFor };
+    options.onProgress(report);
+    if (trouble?.providerTrouble && idleMs >= options.outageBudgetMs) {
+      return { kind: 'gave_up', reason: `no answer from the provider since ${new Date(lastProgressAt).toISOString()}: ${trouble.waitingFor}` };
     }
-    options.onProgress({ batchId, progress, answeredPerSecond: rate(progress.answered - initial.answered, now - startedAt), waitingFor });
+    if (trouble && !trouble.providerTrouble && idleMs >= options.requeueAfterIdleMs && now - lastRequeueAt >= options.requeueAfterIdleMs) {
+      // A job lost outside the queue's guarantees (deleted, failed by a bug) must not leave its row unanswered.
+      lastRequeueAt = now;
+      await services.producer().requeueUnanswered(batchId);
+    }
     await new Promise((resolve) => setTimeout(resolve, options.pollMs));
   }
+}
+
+/** What the batch waits for when nothing is answered, and whether the provider side is to blame. */
+async function describeStall(
+  services: Services,
+  lastProgressAt: number,
+  loginFailure: LoginFailureRecord | undefined,
+): Promise<{ waitingFor: string; providerTrouble: boolean }> {
+  const outage = await services.outages.read();
+  if (outage !== undefined) {
+    return { waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing`, providerTrouble: true };
+  }
+  if (loginFailure !== undefined && loginFailure.at >= lastProgressAt) return { waitingFor: `a login: ${loginFailure.message}`, providerTrouble: true };
+  const counts = await services.queue.getJobCounts('waiting', 'active', 'delayed');
+  return {
+    waitingFor: `answers: none since ${new Date(lastProgressAt).toISOString()} (${counts.active ?? 0} in flight, ${counts.waiting ?? 0} waiting, ${counts.delayed ?? 0} to retry)`,
+    providerTrouble: false,
+  };
 }
 
 const rate = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : 0);

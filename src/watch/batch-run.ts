@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Logger } from '../logging/logger.js';
-import { failUnanswered, waitForBatch, type ProgressReport } from '../pipeline/wait-for-batch.js';
+import { failUnanswered, standardWaitOptions, waitForBatch, type ProgressReport } from '../pipeline/wait-for-batch.js';
 import type { Services } from '../pipeline/services.js';
 import { summaryPathFor, type BatchSummary } from '../report/writer.js';
 
@@ -13,8 +13,6 @@ export class HandedBackError extends Error {
   override name = 'HandedBackError';
 }
 
-/** Same default and variable as `run` (src/cli/commands.ts) reads: how long a provider outage may last before rows are FAILED. */
-const OUTAGE_BUDGET_MS = Number(process.env.INQUIRY_OUTAGE_BUDGET_S ?? 120) * 1000;
 const PROGRESS_LOG_EVERY_MS = 30_000;
 
 /** Progress of a long batch as log lines: every 30 s, and whenever the reason for waiting changes. */
@@ -43,16 +41,15 @@ export function progressLogger(logger: Logger, context: Record<string, unknown>)
  */
 export async function awaitBatch(services: Services, batchId: string, signal: AbortSignal | undefined, context: Record<string, unknown>): Promise<string | undefined> {
   const log = progressLogger(services.logger, context);
-  const waited = await waitForBatch(services, batchId, {
-    outageBudgetMs: OUTAGE_BUDGET_MS,
-    requeueAfterIdleMs: 60_000,
-    pollMs: 250,
-    onProgress: (report) => {
+  const waited = await waitForBatch(
+    services,
+    batchId,
+    standardWaitOptions(services.config.inquiry, (report) => {
       // waitForBatch calls this on every poll: throwing here is how its loop is left early.
       if (signal?.aborted && !report.progress.complete) throw new HandedBackError(`batch ${batchId} not finished at shutdown`);
       log(report);
-    },
-  });
+    }),
+  );
   if (waited.kind === 'complete') return undefined;
   await failUnanswered(services, batchId, waited.reason);
   services.logger.error({ ...context, batchId }, `gave up waiting: ${waited.reason}; unanswered rows are FAILED in the report`);

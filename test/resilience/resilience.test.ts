@@ -1,0 +1,147 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
+import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
+import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
+import { readReport } from '../support/report.js';
+
+const redis = testRedis();
+const accounts = syntheticAccounts(40);
+const prefixes: string[] = [];
+let sandbox: SandboxServer;
+let workDir: string;
+
+function environment(extra: Record<string, string> = {}) {
+  const prefix = testKeyPrefix();
+  prefixes.push(prefix);
+  return cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    INQUIRY_BACKOFF_MS: '50',
+    ...extra,
+  });
+}
+
+async function fileOf(name: string, count: number, from = 0): Promise<string> {
+  const path = join(workDir, `${name}.csv`);
+  await writeBeneficiaryFile(path, accounts.slice(from, from + count));
+  return path;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ accounts: [...accounts, { bankCode: '014', accountNumber: '5550001111', holderName: 'GONE', status: 'SUCCESS', behaviour: 'not_found' }] });
+  workDir = await mkdtemp(join(tmpdir(), 'bc-resilience-'));
+});
+
+afterAll(async () => {
+  await sandbox.close();
+  for (const prefix of prefixes) await deleteKeys(redis, prefix);
+  redis.disconnect();
+});
+
+const answeredCounts = () => Object.values(sandbox.stats().inquiriesByAccount);
+
+describe('retries', () => {
+  it('retries 5xx within the attempt budget, then FAILED with the reason; never retries a business rejection', async () => {
+    sandbox.resetStats();
+    sandbox.setKnobs({ serverErrorRate: 1 });
+    const file = join(workDir, 'budget.csv');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(file, `bank_code,account_number,name\n${accounts[0]!.bankCode},${accounts[0]!.accountNumber},x\n014,5550001111,Gone\n`);
+    const runPromise = runCli(['run', file, '--out', join(workDir, 'budget.out.csv')], environment({ INQUIRY_ATTEMPTS: '3' }));
+    // The rejection is answered only once 5xx stop; until then both rows are retried.
+    const result = await runPromise;
+    sandbox.setKnobs({ serverErrorRate: 0 });
+    expect(result.code).toBe(0);
+    const rows = await readReport(join(workDir, 'budget.out.csv'));
+    expect(rows.map((row) => row.result)).toEqual(['FAILED', 'FAILED']);
+    expect(rows[0]!.reason).toMatch(/^no answer after 3 attempt\(s\): provider answered HTTP 50[023]$/);
+    expect(sandbox.stats().serverErrors).toBe(6);
+
+    sandbox.resetStats();
+    const rejected = await runCli(['run', file, '--out', join(workDir, 'budget2.out.csv')], environment({ INQUIRY_ATTEMPTS: '3' }));
+    expect(rejected.code).toBe(0);
+    expect((await readReport(join(workDir, 'budget2.out.csv')))[1]).toMatchObject({ result: 'ACCOUNT_INVALID', reason: 'provider: Account not found' });
+    expect(sandbox.stats().inquiriesByAccount['014:5550001111']).toBe(1);
+  });
+
+  it('gives up on a hanging provider after the timeout, saying so', async () => {
+    sandbox.resetStats();
+    sandbox.setKnobs({ hangRate: 1 });
+    const file = await fileOf('hang', 1);
+    const result = await runCli(['run', file, '--out', join(workDir, 'hang.out.csv')], environment({ INQUIRY_ATTEMPTS: '2', H2H_TIMEOUT_MS: '300' }));
+    sandbox.setKnobs({ hangRate: 0 });
+    expect(result.code).toBe(0);
+    const [row] = await readReport(join(workDir, 'hang.out.csv'));
+    expect(row).toMatchObject({ result: 'FAILED' });
+    expect(row!.reason).toContain('no answer within the timeout');
+    expect(sandbox.stats().hangs).toBe(2);
+  });
+});
+
+describe('429', () => {
+  it('holds every worker for Retry-After without spending attempts, and answers every row once', async () => {
+    sandbox.resetStats();
+    sandbox.setKnobs({ rateLimit: { max: 3, windowMs: 1000 } });
+    const file = await fileOf('limited', 12);
+    // The configured rate is above the provider's real limit: only 429s can slow it down.
+    const result = await runCli(['run', file, '--out', join(workDir, 'limited.out.csv'), '--rate', '20/s'], environment({ INQUIRY_ATTEMPTS: '1' }));
+    sandbox.setKnobs({ rateLimit: null });
+    expect(result.code).toBe(0);
+    const stats = sandbox.stats();
+    expect(stats.rateLimited).toBeGreaterThan(0);
+    expect(stats.maxInquiriesInAnyWindow).toBeLessThan(20);
+    expect(answeredCounts()).toEqual(new Array(12).fill(1));
+    expect((await readReport(join(workDir, 'limited.out.csv'))).every((row) => row.result === 'MATCH')).toBe(true);
+  });
+
+  it('with the limit known, stays under it: no 429 at all', async () => {
+    sandbox.resetStats();
+    sandbox.setKnobs({ rateLimit: { max: 10, windowMs: 1000 } });
+    const file = await fileOf('paced', 30, 10);
+    const result = await runCli(['run', file, '--out', join(workDir, 'paced.out.csv'), '--rate', '10/s', '--concurrency', '8'], environment());
+    sandbox.setKnobs({ rateLimit: null });
+    expect(result.code).toBe(0);
+    expect(sandbox.stats()).toMatchObject({ rateLimited: 0, answeredInquiries: 30 });
+    expect(sandbox.stats().maxInquiriesInAnyWindow).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('outage', () => {
+  it('stops past the outage budget with the rest FAILED, then the same file continues and asks only what is missing', async () => {
+    sandbox.resetStats();
+    const env = environment({ INQUIRY_OUTAGE_BUDGET_S: '3', INQUIRY_ATTEMPTS: '50' });
+    const file = await fileOf('outage', 20, 20);
+    const out = join(workDir, 'outage.out.csv');
+    const first = startCli(['run', file, '--out', out, '--rate', '10/s', '--concurrency', '2'], env);
+    while (sandbox.stats().answeredInquiries < 6) await new Promise((resolve) => setTimeout(resolve, 20));
+    sandbox.setKnobs({ serverErrorRate: 1 });
+    expect(await waitForExit(first)).toBe(1);
+    sandbox.setKnobs({ serverErrorRate: 0 });
+    const stderr = first.output().stderr;
+    expect(stderr).toContain('waiting for the provider: failing since');
+    expect(stderr).toContain('run the same file again');
+    const firstRows = await readReport(out);
+    const answeredFirst = firstRows.filter((row) => row.result === 'MATCH').map((row) => row.account_number);
+    const failedFirst = firstRows.filter((row) => row.result === 'FAILED');
+    expect(answeredFirst.length).toBeGreaterThanOrEqual(6);
+    expect(failedFirst.length).toBe(20 - answeredFirst.length);
+    expect(failedFirst[0]!.reason).toContain('no answer from the provider since');
+
+    sandbox.resetStats();
+    const second = await runCli(['run', file, '--out', out], env);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('continuing unfinished batch');
+    const asked = Object.keys(sandbox.stats().inquiriesByAccount).map((key) => key.split(':')[1]);
+    expect(asked.sort()).toEqual(failedFirst.map((row) => row.account_number).sort());
+    const rows = await readReport(out);
+    expect(rows).toHaveLength(20);
+    expect(rows.every((row) => row.result === 'MATCH')).toBe(true);
+  });
+});
