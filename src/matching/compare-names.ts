@@ -1,5 +1,5 @@
 // Compares the name we expect on an account with the holder name the bank returned (issue 5).
-// The rules are documented for ops in docs/name-matching.md; keep the two in step.
+// The rules are documented for ops in the README (section "Name matching"); keep the two in step.
 
 import { parseAccountName, type ParsedName } from './parse-name.js';
 import { verdictRank } from './notes.js';
