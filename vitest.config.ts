@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests start child processes and an emulator; two cores do not benefit from more forks.
     maxWorkers: 2,
+    // In CI a JSON report as well, from which .ci/run prints the plain "N passed, N failed" line.
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: 'test-results.json' },
   },
 });
