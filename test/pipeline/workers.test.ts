@@ -14,8 +14,8 @@ const redis = testRedis();
 let sandbox: SandboxServer;
 let workDir: string;
 
-const env = () =>
-  cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: '100/s' });
+const env = (keyPrefix = prefix) =>
+  cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: keyPrefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: '100/s' });
 
 beforeAll(async () => {
   sandbox = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv') });
@@ -75,6 +75,35 @@ describe('enqueue, separate worker processes, status and export', () => {
     const second = await runCli(['enqueue', file], env());
     expect(second.stdout.trim()).toBe(first.stdout.trim());
     expect(second.stderr).toContain('continuing unfinished batch');
+  });
+});
+
+describe('resume', () => {
+  it('finishes a batch nobody is working on, asking only what has no answer, and writes its report', async () => {
+    // A prefix of its own: no job of another test's batch may be in this queue.
+    const ownPrefix = testKeyPrefix();
+    const ownEnv = env(ownPrefix);
+    const file = join(workDir, 'resume.csv');
+    await writeFile(file, 'bank_code,account_number,name\n014,0012345678,Budi Santoso\n009,1122334455,Dewi Lestari\n014,0012345678,Budi\n');
+    const batchId = (await runCli(['enqueue', file], ownEnv)).stdout.trim();
+    sandbox.resetStats();
+    const out = join(workDir, 'resume.out.csv');
+    const resumed = await runCli(['resume', batchId, '--out', out], ownEnv);
+    expect(resumed.code).toBe(0);
+    expect(sandbox.stats().answeredInquiries).toBe(2);
+    expect((await readReport(out)).map((row) => row.result)).toEqual(['MATCH', 'MATCH', 'NO_MATCH']);
+
+    sandbox.resetStats();
+    const again = await runCli(['resume', batchId, '--out', out], ownEnv);
+    expect(again.code).toBe(0);
+    expect(sandbox.stats().inquiries).toBe(0);
+    await deleteKeys(redis, ownPrefix);
+  });
+
+  it('says which batch does not exist', async () => {
+    const result = await runCli(['resume', 'b19990101-000000-000000'], env());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no batch with id "b19990101-000000-000000"');
   });
 });
 
