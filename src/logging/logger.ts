@@ -27,9 +27,23 @@ const REDACTED_PATHS = [
   '*.data.access_token',
 ];
 
+/**
+ * Errors are logged by name, message, code and stack only (and their causes the same way): an HTTP
+ * client's error carries the whole request, body and headers included, which is where passwords and
+ * tokens live.
+ */
+export function serialiseError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const { code } = error as NodeJS.ErrnoException;
+  return { type: error.name, message: error.message, ...(code !== undefined && { code }), stack: error.stack, ...(error.cause !== undefined && { cause: serialiseError(error.cause) }) };
+}
+
 /** Logs go to stderr, so that stdout stays for what a command prints as its result (batch id, summary). */
 export function createLogger(level: string, destination: DestinationStream = pino.destination(2)): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } }, destination);
+  return pino(
+    { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { err: serialiseError }, base: { pid: process.pid } },
+    destination,
+  );
 }
 
 /** Account numbers never reach a log line in full: the last four digits are enough to find a row. */

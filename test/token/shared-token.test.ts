@@ -6,7 +6,7 @@ import { createHttpClient } from '../../src/provider/http.js';
 import { login } from '../../src/provider/login.js';
 import { SharedTokenSession } from '../../src/provider/token.js';
 import { redisKeys } from '../../src/queue/keys.js';
-import { LoginRejectedError } from '../../src/errors.js';
+import { LoginRejectedError, LoginUnavailableError } from '../../src/errors.js';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 
@@ -128,6 +128,27 @@ describe('SharedTokenSession', () => {
 });
 
 describe('log redaction', () => {
+  it('logs an HTTP client error (and one wrapped in a cause) without its request body or headers', async () => {
+    let output = '';
+    const logger = createLogger(
+      'info',
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          output += chunk.toString();
+          done();
+        },
+      }),
+    );
+    const http = createHttpClient(1_000);
+    const error = await http
+      .post('http://127.0.0.1:1/api/login', { json: { username: 'u', password: 'hunter4' }, headers: { authorization: 'Bearer eyJjkl' } })
+      .then(() => undefined, (caught: unknown) => caught);
+    logger.error({ err: error }, 'raw');
+    logger.error({ err: new LoginUnavailableError('cannot reach', { cause: error }) }, 'wrapped');
+    expect(output).toContain('ECONNREFUSED');
+    expect(output).not.toMatch(/hunter4|eyJ/);
+  });
+
   it('never writes passwords, tokens or authorization headers', () => {
     let output = '';
     const capture = new Writable({
