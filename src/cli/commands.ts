@@ -1,13 +1,12 @@
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { ColumnOverrides } from '../csv/columns.js';
-import { formatRate } from '../config/index.js';
-import { SystemicError } from '../errors.js';
+import { formatRate, parseRate } from '../config/index.js';
+import { SystemicError, UsageError } from '../errors.js';
 import { checkFile, ensureLogin, finishBatch } from '../pipeline/check-file.js';
 import { standardWaitOptions } from '../pipeline/wait-for-batch.js';
 import { formatSummary, writeReport } from '../report/writer.js';
 import { loadSandboxAccounts, startSandbox } from '../sandbox/index.js';
 import { SANDBOX_ACCOUNTS_FILE } from '../pipeline/builtin-sandbox.js';
-import { parseRate } from '../config/rate.js';
 import { createProgressPrinter } from './progress.js';
 import { openRuntime } from './runtime.js';
 import { onShutdownSignal } from './signals.js';
@@ -24,7 +23,7 @@ export interface ColumnFlags {
   nameColumn?: string;
 }
 
-const columnsFrom = (flags: ColumnFlags): ColumnOverrides => ({
+export const columnsFrom = (flags: ColumnFlags): ColumnOverrides => ({
   bankCode: flags.bankColumn,
   accountNumber: flags.accountColumn,
   expectedName: flags.nameColumn,
@@ -34,12 +33,15 @@ const columnsFrom = (flags: ColumnFlags): ColumnOverrides => ({
 export const defaultReportPath = (inputPath: string): string =>
   join(dirname(resolve(inputPath)), `${basename(inputPath, extname(inputPath))}.reconciled.csv`);
 
-
 /** `run`: enqueue, process with in-process workers (and any running `worker`), wait, report. Returns the exit code. */
 export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & { out?: string }): Promise<number> {
-  const { services, shutdown } = await openRuntime(flags, { oneShot: true });
+  const { services, shutdown, privateRedis } = await openRuntime(flags, { oneShot: true });
   onShutdownSignal(async () => {
-    process.stderr.write('the batch stays in Redis: run the same file again to continue where it stopped\n');
+    process.stderr.write(
+      privateRedis
+        ? 'the private Redis of this run keeps nothing: the next run starts the file anew\n'
+        : 'the batch stays in Redis: run the same file again to continue where it stopped\n',
+    );
     await shutdown();
   });
   try {
@@ -179,6 +181,9 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<number> {
     ...(flags.tokenLifetime !== undefined && { tokenLifetimeSeconds: Number(flags.tokenLifetime) }),
     ...(flags.errorRate !== undefined && { serverErrorRate: Number(flags.errorRate) }),
     ...(flags.hangRate !== undefined && { hangRate: Number(flags.hangRate) }),
+  }).catch((error: unknown) => {
+    // The emulator names the knob or the port that is wrong.
+    throw new UsageError(`cannot start the emulator: ${error instanceof Error ? error.message : String(error)}`);
   });
   const accounts = await loadSandboxAccounts(accountsFile);
   process.stdout.write(

@@ -13,6 +13,8 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   services: Services;
+  /** true when `run` started its own throw-away redis-server. */
+  privateRedis: boolean;
   /** Closes everything that was opened, in reverse order. */
   shutdown: () => Promise<void>;
 }
@@ -37,10 +39,12 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
     })());
   try {
     let redisUrl = config.redisUrl ?? DEFAULT_REDIS_URL;
+    let privateRedis = false;
     if (config.redisUrl === undefined && options.oneShot && !(await redisAnswers(redisUrl))) {
-      const privateRedis = await startPrivateRedis();
-      cleanups.push(() => privateRedis.stop());
-      redisUrl = privateRedis.url;
+      const privateServer = await startPrivateRedis();
+      cleanups.push(() => privateServer.stop());
+      redisUrl = privateServer.url;
+      privateRedis = true;
       notice(`no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: started a private redis-server at ${redisUrl} for this run (nothing is kept after it)`);
     }
     const redis = await connectRedis(redisUrl);
@@ -60,7 +64,7 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
     const services = openServices(config, provider, redis, logger);
     cleanups.push(() => services.close());
     logger.debug({ redis: displayRedisUrl(redisUrl), environment: provider.environment, queue: services.queue.name }, 'runtime ready');
-    return { services, shutdown };
+    return { services, shutdown, privateRedis };
   } catch (error) {
     await shutdown();
     throw error;

@@ -11,7 +11,7 @@ import {
   stampIn,
 } from '../schedule/scheduler.js';
 import { sleep } from '../watch/batch-run.js';
-import type { ColumnFlags, CommonFlags } from './commands.js';
+import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { openRuntime } from './runtime.js';
 import { onShutdownSignal } from './signals.js';
 
@@ -63,7 +63,7 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
         lock,
         history,
         handBack: handBack.signal,
-        columns: { bankCode: flags.bankColumn, accountNumber: flags.accountColumn, expectedName: flags.nameColumn },
+        columns: columnsFrom(flags),
       }),
       {
         connection: services.redis,

@@ -1,5 +1,5 @@
 import { Watcher } from '../watch/watcher.js';
-import type { ColumnFlags, CommonFlags } from './commands.js';
+import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { openRuntime } from './runtime.js';
 import { onShutdownSignal } from './signals.js';
 
@@ -15,7 +15,7 @@ export async function watchCommand(folder: string, flags: CommonFlags & ColumnFl
   try {
     await services.startWorkers();
     const watcher = new Watcher(services, folder, {
-      columns: { bankCode: flags.bankColumn, accountNumber: flags.accountColumn, expectedName: flags.nameColumn },
+      columns: columnsFrom(flags),
     });
     onShutdownSignal(async () => {
       await watcher.stop(services.config.shutdownTimeoutMs);
