@@ -143,7 +143,7 @@ export async function statusCommand(batchId: string | undefined, flags: CommonFl
       const [batch, progress] = await Promise.all([services.store.get(id), services.store.progress(id)]);
       const state = progress.complete ? (batch.completedAt ? 'reported' : 'answered') : progress.produced ? 'checking' : 'reading';
       process.stdout.write(
-        `${id}  ${state.padEnd(9)} ${progress.answered}/${progress.produced ? progress.accountCount : '?'} accounts, ${batch.rowCount} rows, ${batch.calls} calls  ${new Date(batch.createdAt).toISOString()}  ${batch.sourceFile}\n`,
+        `${id}  ${state.padEnd(9)} ${progress.answered}/${progress.produced ? progress.accountCount : '?'} accounts, ${batch.rowCount} rows (${batch.invalidCount} invalid), ${batch.calls} calls  ${new Date(batch.createdAt).toISOString()}  ${batch.sourceFile}\n`,
       );
     }
     return 0;

@@ -135,7 +135,7 @@ export class BatchStore {
     await this.redis.del(this.keys.rows(batchId), this.keys.accounts(batchId));
   }
 
-  async markProduced(batchId: string, counts: { accountCount: number; invalidCount: number }): Promise<void> {
+  async markProduced(batchId: string, counts: { rowCount: number; accountCount: number; invalidCount: number }): Promise<void> {
     await this.redis.hset(this.keys.batch(batchId), { ...counts, producedAt: Date.now() });
   }
 

@@ -108,6 +108,7 @@ export class Producer {
   private async storeRows(batchId: string): Promise<void> {
     const batch = await this.store.get(batchId);
     let slice: StoredRow[] = [];
+    let rowCount = 0;
     let accountCount = 0;
     let invalidCount = 0;
     const flush = async () => {
@@ -132,11 +133,13 @@ export class Producer {
           : validation.valid
             ? null
             : validation.reason;
+      rowCount += 1;
       if (invalidReason !== null) invalidCount += 1;
       slice.push({ fields, accountKey: invalidReason === null && validation.valid ? accountKey(validation.account) : null, invalidReason });
       if (slice.length >= SLICE_ROWS) await flush();
     }
     await flush();
-    await this.store.markProduced(batchId, { accountCount, invalidCount });
+    // The rows stored are the truth: a file changed between the two passes must not shift the report.
+    await this.store.markProduced(batchId, { rowCount, accountCount, invalidCount });
   }
 }

@@ -48,7 +48,7 @@ describe('enqueue, separate worker processes, status and export', () => {
       }
       const status = await runCli(['status'], env());
       expect(status.stdout).toContain(batchId);
-      expect(status.stdout).toContain('24/24 accounts, 28 rows');
+      expect(status.stdout).toContain('24/24 accounts, 28 rows (3 invalid)');
     } finally {
       for (const worker of workers) worker.kill('SIGTERM');
       expect(await Promise.all(workers.map(waitForExit))).toEqual([0, 0]);
