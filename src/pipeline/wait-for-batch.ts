@@ -1,5 +1,5 @@
 import type { InquirySettings } from '../config/index.js';
-import { LoginRejectedError } from '../errors.js';
+import { SystemicError } from '../errors.js';
 import type { BatchProgress } from '../queue/batch-store.js';
 import type { LoginFailureRecord } from '../provider/token.js';
 import type { Services } from './services.js';
@@ -21,6 +21,9 @@ export interface ProgressReport {
   /** Set when nothing was answered for a while: what the run is waiting for, and since when. */
   waitingFor: string | undefined;
 }
+
+/** A worker met a rejected login or a refused fresh token: waiting longer cannot help. */
+export class RejectedByProviderError extends SystemicError {}
 
 export type WaitResult = { kind: 'complete' } | { kind: 'gave_up'; reason: string };
 
@@ -55,7 +58,7 @@ export async function waitForBatch(services: Services, batchId: string, options:
       return { kind: 'complete' };
     }
     const loginFailure = await session.lastLoginFailure();
-    if (loginFailure?.rejected && loginFailure.at >= startedAt - 60_000) throw new LoginRejectedError(loginFailure.message.replace(/^login failed: /, ''), undefined);
+    if (loginFailure?.rejected && loginFailure.at >= startedAt - 60_000) throw new RejectedByProviderError(loginFailure.message);
 
     const idleMs = now - lastProgressAt;
     const stalled = idleMs >= Math.min(STALL_NOTICE_MS, options.outageBudgetMs);

@@ -28,7 +28,9 @@ export class ProviderClient {
       if (classification.kind !== 'unauthorized') return classification;
       // The second 401 in a row came with a token fetched after the first: fresh tokens are refused.
       if (attempt > 0) {
-        throw new TokenRejectedError(`the provider refused a freshly issued token (HTTP 401: ${classification.message})`);
+        const error = new TokenRejectedError(`the provider refused a freshly issued token (HTTP 401: ${classification.message})`);
+        await this.session.recordFailure(error);
+        throw error;
       }
       await this.session.invalidate(token);
     }

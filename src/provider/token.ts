@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ProviderSettings } from '../config/index.js';
-import { LoginRejectedError, LoginUnavailableError, SystemicError } from '../errors.js';
+import { LoginRejectedError, LoginUnavailableError, SystemicError, TokenRejectedError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { shortDigest, type RedisKeys } from '../queue/keys.js';
 import type { AccessToken } from './login.js';
@@ -78,6 +78,19 @@ export class SharedTokenSession {
     return stored === null ? undefined : (JSON.parse(stored) as LoginFailureRecord);
   }
 
+  /**
+   * Posts a login or token failure for every process to see (`run` stops on a rejected one). Credential
+   * problems and fresh tokens refused by the provider cannot pass by retrying: they count as rejected.
+   */
+  async recordFailure(error: SystemicError): Promise<void> {
+    const record: LoginFailureRecord = {
+      message: error.message,
+      rejected: error instanceof LoginRejectedError || error instanceof TokenRejectedError,
+      at: Date.now(),
+    };
+    await this.redis.set(this.keys.loginFailure(this.identity), JSON.stringify(record), 'PX', 10 * 60_000);
+  }
+
   private async obtain(): Promise<StoredToken> {
     const deadline = Date.now() + this.loginTimeoutMs * 2 + 5_000;
     for (;;) {
@@ -117,10 +130,7 @@ export class SharedTokenSession {
     try {
       fresh = await this.performLogin();
     } catch (error) {
-      if (error instanceof SystemicError) {
-        const record: LoginFailureRecord = { message: error.message, rejected: error instanceof LoginRejectedError, at: Date.now() };
-        await this.redis.set(failureKey, JSON.stringify(record), 'PX', 10 * 60_000);
-      }
+      if (error instanceof SystemicError) await this.recordFailure(error);
       throw error;
     }
     const now = Date.now();
