@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { access, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import type { ColumnOverrides } from '../csv/columns.js';
 import { describeError, UsageError } from '../errors.js';
@@ -10,6 +9,7 @@ import type { InspectedFile } from '../queue/producer.js';
 import { writeReport } from '../report/writer.js';
 import { awaitBatch, extendSummary, HandedBackError, sleep } from './batch-run.js';
 import { InboxScanner } from './inbox.js';
+import { FolderRegistration } from './registration.js';
 
 export interface WatchFolders {
   root: string;
@@ -57,11 +57,8 @@ interface SeenContent {
 }
 
 const CLAIM_NAME = /^(\d{8}T\d{6}Z-[0-9a-f]{6})--(.+)$/;
-const ALIVE_TTL_MS = 5_000;
-const ALIVE_RENEW_MS = 1_500;
 const CLAIM_RECORD_TTL_S = 30 * 24 * 3600;
 const RETRY_MS = { first: 15_000, max: 300_000 };
-const FOLDER_ID_FILE = '.beneficiary-check-folder-id';
 
 /** `20261121T065203Z-3f9a1c`: sorts by time, readable in a file name. */
 function newClaimId(now = new Date()): string {
@@ -115,14 +112,13 @@ export interface WatcherOptions {
 export class Watcher {
   readonly folders: WatchFolders;
   private readonly scanner: InboxScanner;
-  private readonly instance = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly registration: FolderRegistration;
   private folderId = '';
   private stopping = false;
   private readonly stopSleeping = new AbortController();
   private readonly handBack = new AbortController();
   private running: Promise<void> | undefined;
   private active: Claim | undefined;
-  private aliveTimer: NodeJS.Timeout | undefined;
   private retryAt = 0;
   private retryMs = RETRY_MS.first;
 
@@ -133,6 +129,7 @@ export class Watcher {
   ) {
     this.folders = watchFolders(folder);
     this.scanner = new InboxScanner(this.folders.inbox, services.config.watch.stableMs);
+    this.registration = new FolderRegistration(services.redis, services.keys, this.folders.root, services.logger);
   }
 
   private get log() {
@@ -143,12 +140,8 @@ export class Watcher {
   async start(): Promise<void> {
     const { inbox, processing, outbox, archive, failed, root } = this.folders;
     for (const directory of [root, inbox, processing, outbox, archive, failed]) await mkdir(directory, { recursive: true });
-    this.folderId = await this.readFolderId();
-    await this.register();
+    this.folderId = await this.registration.acquire();
     if (this.stopping) return; // stopped while waiting to register
-    this.aliveTimer = setInterval(() => {
-      this.renewRegistration().catch((error: unknown) => this.log.warn({ err: error }, 'could not renew the watcher registration'));
-    }, ALIVE_RENEW_MS);
     const { stableMs, pollMs, duplicateWindowMs } = this.services.config.watch;
     this.log.info(
       { folder: root, stableSeconds: stableMs / 1000, pollMs, duplicateWindowHours: duplicateWindowMs / 3600_000 },
@@ -173,8 +166,7 @@ export class Watcher {
         await this.running;
       }
     }
-    clearInterval(this.aliveTimer);
-    await this.unregister();
+    await this.registration.release();
   }
 
   /** Resolves when the loop ends (after stop()). */
@@ -389,75 +381,5 @@ export class Watcher {
 
   private async dropClaim(claim: Claim): Promise<void> {
     await this.services.redis.del(this.services.keys.watchClaim(this.folderId, claim.id));
-  }
-
-  /**
-   * The folder's identity lives in the folder (a hidden file), so that the same share mounted at
-   * different paths on different machines is recognised as one folder.
-   */
-  private async readFolderId(): Promise<string> {
-    const path = join(this.folders.root, FOLDER_ID_FILE);
-    try {
-      await writeFile(path, `${randomBytes(8).toString('hex')}\n`, { flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    return (await readFile(path, 'utf8')).trim();
-  }
-
-  private registrationValue(): string {
-    return JSON.stringify({ instance: this.instance, host: hostname(), pid: process.pid, folder: this.folders.root });
-  }
-
-  /** SET when absent or ours; returns the holder when somebody else holds it. */
-  private async claimRegistration(): Promise<string | undefined> {
-    const result = (await this.services.redis.eval(
-      `local current = redis.call('GET', KEYS[1])
-       if current == false or current == ARGV[1] then
-         redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-         return false
-       end
-       return current`,
-      1,
-      this.services.keys.watchFolder(this.folderId),
-      this.registrationValue(),
-      ALIVE_TTL_MS,
-    )) as string | null;
-    return result ?? undefined;
-  }
-
-  /** Waits out a registration left by a watcher that died (it expires); refuses to start beside a live one. */
-  private async register(): Promise<void> {
-    const deadline = Date.now() + ALIVE_TTL_MS + ALIVE_RENEW_MS * 2;
-    let said = false;
-    for (;;) {
-      const holder = await this.claimRegistration();
-      if (holder === undefined) return;
-      if (Date.now() > deadline) {
-        const { host, pid } = JSON.parse(holder) as { host: string; pid: number };
-        throw new UsageError(
-          `another watcher (pid ${pid} on ${host}) is watching ${this.folders.root}: run one watcher per folder; to check faster, start more \`worker\` processes`,
-        );
-      }
-      if (!said) {
-        this.log.info('this folder was registered to another watcher moments ago: waiting for that registration to expire');
-        said = true;
-      }
-      await sleep(500);
-    }
-  }
-
-  private async renewRegistration(): Promise<void> {
-    const holder = await this.claimRegistration();
-    if (holder !== undefined) this.log.error({ holder }, 'another watcher registered for this folder: run one watcher per folder');
-  }
-
-  private async unregister(): Promise<void> {
-    await this.services.redis.eval(
-      `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
-      1,
-      this.services.keys.watchFolder(this.folderId),
-      this.registrationValue(),
-    );
   }
 }
