@@ -1,11 +1,11 @@
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { ColumnOverrides } from '../src/csv/columns.js';
 import { describeError, UsageError } from '../src/errors.js';
-import { ensureLogin } from '../src/pipeline/check-file.js';
+import { startBatch } from '../src/pipeline/check-file.js';
 import type { Services } from '../src/pipeline/services.js';
 import { writeReport } from '../src/report/writer.js';
 import { newestExport, scheduledReportPath, type NightlyJobData, type RunHistory, type RunLock, type RunRecord } from '../src/schedule/scheduler.js';
-import { awaitBatch, extendSummary, HandedBackError } from '../src/watch/batch-run.js';
+import { awaitBatch, HandedBackError } from '../src/watch/batch-run.js';
 
 export interface NightlyValidationDependencies {
   services: Services;
@@ -60,15 +60,11 @@ export function createNightlyValidationProcessor(deps: NightlyValidationDependen
       }
       const context = { jobId, file: pinned.sourceFile };
       logger.info({ ...context, scheduledFor: base.scheduledFor }, 'scheduled run started');
-      const producer = services.producer(deps.columns);
-      const inspected = await producer.inspect(pinned.sourceFile);
-      await ensureLogin(services);
       // Same content as an unfinished batch (this run, taken up again): that batch is continued.
-      const { batchId, resumed } = await producer.produce(pinned.sourceFile, inspected);
+      const { batchId, resumed, inspected } = await startBatch(services, pinned.sourceFile, deps.columns);
       logger.info({ ...context, batchId, rows: inspected.file.rowCount, resumed }, resumed ? 'continuing the unfinished batch of this export' : 'queued');
       const gaveUp = await awaitBatch(services, batchId, handBack, context);
-      const summary = await writeReport(services.store, batchId, pinned.reportPath);
-      await extendSummary(pinned.reportPath, summary, {
+      const summary = await writeReport(services.store, batchId, pinned.reportPath, {
         scheduledRun: jobId,
         scheduledFor: base.scheduledFor,
         ...(gaveUp !== undefined && { incomplete: gaveUp }),

@@ -10,7 +10,7 @@ import {
   scheduleTarget,
   stampIn,
 } from '../schedule/scheduler.js';
-import { sleep } from '../watch/batch-run.js';
+import { finishOrHandBack } from '../watch/batch-run.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { openRuntime } from './runtime.js';
 import { onShutdownSignal } from './signals.js';
@@ -83,12 +83,7 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
     );
     onShutdownSignal(async () => {
       // Stop taking runs; a run in progress may finish within the timeout, else it is handed back.
-      const closing = worker.close();
-      const finished = await Promise.race([closing.then(() => true), sleep(services.config.shutdownTimeoutMs).then(() => false)]);
-      if (!finished) {
-        handBack.abort();
-        await closing;
-      }
+      await finishOrHandBack(worker.close(), services.config.shutdownTimeoutMs, () => handBack.abort());
       await closeAll();
     });
     await new Promise(() => undefined);

@@ -1,8 +1,9 @@
 import type { ColumnOverrides } from '../csv/columns.js';
 import { LoginUnavailableError } from '../errors.js';
 import { writeReport, type BatchSummary } from '../report/writer.js';
+import type { InspectedFile, ProducedBatch } from '../queue/producer.js';
 import type { Services } from './services.js';
-import { failUnanswered, waitForBatch, type WaitOptions } from './wait-for-batch.js';
+import { settleBatch, type WaitOptions } from './wait-for-batch.js';
 
 export interface CheckFileOptions {
   reportPath: string;
@@ -39,12 +40,24 @@ export async function ensureLogin(services: Services): Promise<void> {
   }
 }
 
-/** One file through the whole pipeline: checked, logged in, queued, answered, reported. */
-export async function checkFile(services: Services, inputPath: string, options: CheckFileOptions): Promise<CheckedFile> {
-  const producer = services.producer(options.columns);
+/**
+ * The first half of checking a file: inspected (usage errors surface here), logged in, queued as a
+ * batch, or continuing the unfinished batch of the same content.
+ */
+export async function startBatch(
+  services: Services,
+  inputPath: string,
+  columns: ColumnOverrides,
+): Promise<ProducedBatch & { inspected: InspectedFile }> {
+  const producer = services.producer(columns);
   const inspected = await producer.inspect(inputPath);
   await ensureLogin(services);
-  const { batchId, resumed } = await producer.produce(inputPath, inspected);
+  return { ...(await producer.produce(inputPath, inspected)), inspected };
+}
+
+/** One file through the whole pipeline: checked, logged in, queued, answered, reported. */
+export async function checkFile(services: Services, inputPath: string, options: CheckFileOptions): Promise<CheckedFile> {
+  const { batchId, resumed } = await startBatch(services, inputPath, options.columns);
   options.onBatch?.(batchId, resumed);
   return { batchId, resumed, ...(await finishBatch(services, batchId, options.reportPath, options.wait)) };
 }
@@ -59,8 +72,6 @@ export async function finishBatch(
   reportPath: string,
   wait: WaitOptions,
 ): Promise<{ summary: BatchSummary; gaveUp: string | undefined }> {
-  const waited = await waitForBatch(services, batchId, wait);
-  const gaveUp = waited.kind === 'gave_up' ? waited.reason : undefined;
-  if (gaveUp !== undefined) await failUnanswered(services, batchId, gaveUp);
+  const gaveUp = await settleBatch(services, batchId, wait);
   return { summary: await writeReport(services.store, batchId, reportPath), gaveUp };
 }

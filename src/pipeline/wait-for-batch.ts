@@ -53,8 +53,9 @@ export async function waitForBatch(services: Services, batchId: string, options:
       lastAnswered = progress.answered;
       lastProgressAt = now;
     }
+    const answeredPerSecond = rate(progress.answered - initial.answered, now - startedAt);
     if (progress.complete) {
-      options.onProgress({ batchId, progress, answeredPerSecond: rate(progress.answered - initial.answered, now - startedAt), waitingFor: undefined });
+      options.onProgress({ batchId, progress, answeredPerSecond, waitingFor: undefined });
       return { kind: 'complete' };
     }
     const loginFailure = await session.lastLoginFailure();
@@ -63,8 +64,7 @@ export async function waitForBatch(services: Services, batchId: string, options:
     const idleMs = now - lastProgressAt;
     const stalled = idleMs >= Math.min(STALL_NOTICE_MS, options.outageBudgetMs);
     const trouble = stalled ? await describeStall(services, lastProgressAt, loginFailure) : undefined;
-    const report = { batchId, progress, answeredPerSecond: rate(progress.answered - initial.answered, now - startedAt), waitingFor: trouble?.waitingFor };
-    options.onProgress(report);
+    options.onProgress({ batchId, progress, answeredPerSecond, waitingFor: trouble?.waitingFor });
     if (trouble?.providerTrouble && idleMs >= options.outageBudgetMs) {
       return { kind: 'gave_up', reason: `no answer from the provider since ${new Date(lastProgressAt).toISOString()}: ${trouble.waitingFor}` };
     }
@@ -97,13 +97,16 @@ async function describeStall(
 
 const rate = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : 0);
 
-/** Marks every unanswered account FAILED with the reason, so the report is complete and says why. */
-export async function failUnanswered(services: Services, batchId: string, reason: string): Promise<number> {
-  let failed = 0;
+/**
+ * Waits for a batch; when the provider stays down past the outage budget, marks every unanswered
+ * account FAILED with the reason (so the report is complete and says why) and returns that reason.
+ */
+export async function settleBatch(services: Services, batchId: string, options: WaitOptions): Promise<string | undefined> {
+  const waited = await waitForBatch(services, batchId, options);
+  if (waited.kind === 'complete') return undefined;
+  const outcome = { verdict: 'FAILED' as const, reason: `${waited.reason}; run the same file again to continue` };
   for await (const missing of services.store.unansweredAccounts(batchId)) {
-    for (const accountKey of missing) {
-      if (await services.store.saveOutcome(batchId, accountKey, { verdict: 'FAILED', reason: `${reason}; run the same file again to continue` })) failed += 1;
-    }
+    for (const accountKey of missing) await services.store.saveOutcome(batchId, accountKey, outcome);
   }
-  return failed;
+  return waited.reason;
 }

@@ -30,9 +30,15 @@ export const summaryPathFor = (reportPath: string): string => `${reportPath.repl
 /**
  * Writes the reconciliation CSV: the input rows in file order with their columns untouched, then the
  * result columns. Streams slice by slice from Redis, and writes to a temporary file renamed at the end,
- * so a reader never sees half a report.
+ * so a reader never sees half a report. `summaryExtras` are fields of the service that made the report
+ * (input name, duplicate note, scheduled run), written into the summary JSON with the rest.
  */
-export async function writeReport(store: BatchStore, batchId: string, reportPath: string): Promise<BatchSummary> {
+export async function writeReport(
+  store: BatchStore,
+  batchId: string,
+  reportPath: string,
+  summaryExtras: Record<string, unknown> = {},
+): Promise<BatchSummary> {
   const batch = await store.get(batchId);
   const counts = Object.fromEntries(RESULT_VALUES.map((value) => [value, 0])) as Record<ResultValue, number>;
   await mkdir(dirname(reportPath), { recursive: true });
@@ -79,7 +85,7 @@ export async function writeReport(store: BatchStore, batchId: string, reportPath
     finishedAt: new Date(finished).toISOString(),
     durationSeconds: Math.round((finished - batch.createdAt) / 100) / 10,
   };
-  await writeFile(summaryPathFor(reportPath), `${JSON.stringify(summary, null, 2)}\n`);
+  await writeFile(summaryPathFor(reportPath), `${JSON.stringify({ ...summary, ...summaryExtras }, null, 2)}\n`);
   return summary;
 }
 

@@ -1,8 +1,6 @@
-import { writeFile } from 'node:fs/promises';
 import type { Logger } from '../logging/logger.js';
-import { failUnanswered, standardWaitOptions, waitForBatch, type ProgressReport } from '../pipeline/wait-for-batch.js';
+import { settleBatch, standardWaitOptions, type ProgressReport } from '../pipeline/wait-for-batch.js';
 import type { Services } from '../pipeline/services.js';
-import { summaryPathFor, type BatchSummary } from '../report/writer.js';
 
 /**
  * Thrown out of a wait when the service is shutting down and the batch is not finished: the work is
@@ -41,7 +39,7 @@ export function progressLogger(logger: Logger, context: Record<string, unknown>)
  */
 export async function awaitBatch(services: Services, batchId: string, signal: AbortSignal | undefined, context: Record<string, unknown>): Promise<string | undefined> {
   const log = progressLogger(services.logger, context);
-  const waited = await waitForBatch(
+  const gaveUp = await settleBatch(
     services,
     batchId,
     standardWaitOptions(services.config.inquiry, (report) => {
@@ -50,15 +48,19 @@ export async function awaitBatch(services: Services, batchId: string, signal: Ab
       log(report);
     }),
   );
-  if (waited.kind === 'complete') return undefined;
-  await failUnanswered(services, batchId, waited.reason);
-  services.logger.error({ ...context, batchId }, `gave up waiting: ${waited.reason}; unanswered rows are FAILED in the report`);
-  return waited.reason;
+  if (gaveUp !== undefined) services.logger.error({ ...context, batchId }, `gave up waiting: ${gaveUp}; unanswered rows are FAILED in the report`);
+  return gaveUp;
 }
 
-/** Rewrites the summary JSON beside a report with fields of the service that made it (input name, duplicate note, ...). */
-export async function extendSummary(reportPath: string, summary: BatchSummary, extra: Record<string, unknown>): Promise<void> {
-  await writeFile(summaryPathFor(reportPath), `${JSON.stringify({ ...summary, ...extra }, null, 2)}\n`);
+/**
+ * Graceful stop of long work: `work` may finish within `timeoutMs`; past that `handBack` asks it to
+ * hand its work back (left for the next start), and it is awaited once more.
+ */
+export async function finishOrHandBack(work: Promise<unknown>, timeoutMs: number, handBack: () => void): Promise<void> {
+  const finished = await Promise.race([work.then(() => true), sleep(timeoutMs).then(() => false)]);
+  if (finished) return;
+  handBack();
+  await work;
 }
 
 /** Resolves after `ms`, or at once when the signal aborts. */

@@ -7,7 +7,7 @@ import { ensureLogin } from '../pipeline/check-file.js';
 import type { Services } from '../pipeline/services.js';
 import type { InspectedFile } from '../queue/producer.js';
 import { writeReport } from '../report/writer.js';
-import { awaitBatch, extendSummary, HandedBackError, sleep } from './batch-run.js';
+import { awaitBatch, finishOrHandBack, HandedBackError, sleep } from './batch-run.js';
 import { InboxScanner } from './inbox.js';
 import { FolderRegistration } from './registration.js';
 
@@ -159,12 +159,10 @@ export class Watcher {
     this.stopping = true;
     this.stopSleeping.abort();
     if (this.running !== undefined) {
-      const finished = await Promise.race([this.running.then(() => true), sleep(timeoutMs).then(() => false)]);
-      if (!finished) {
+      await finishOrHandBack(this.running, timeoutMs, () => {
         if (this.active) this.log.warn({ file: this.active.original }, `not finished within ${timeoutMs / 1000}s of the stop: handing it back`);
         this.handBack.abort();
-        await this.running;
-      }
+      });
     }
     await this.registration.release();
   }
@@ -273,8 +271,7 @@ export class Watcher {
     }
     const gaveUp = await awaitBatch(services, batchId, this.handBack.signal, context);
     const archivePath = join(this.folders.archive, record.archiveName!);
-    const summary = await writeReport(services.store, batchId, reportPath);
-    await extendSummary(reportPath, summary, {
+    const summary = await writeReport(services.store, batchId, reportPath, {
       sourceFile: archivePath,
       receivedAs: claim.original,
       receivedAt: new Date(claim.claimedAt).toISOString(),
@@ -330,9 +327,8 @@ export class Watcher {
   private async reportDuplicate(claim: Claim, record: ClaimRecord, first: SeenContent): Promise<void> {
     const reportPath = join(this.folders.outbox, record.reportName!);
     const archivePath = join(this.folders.archive, record.archiveName!);
-    const summary = await writeReport(this.services.store, first.batchId, reportPath);
     const note = `duplicate of ${first.original} (received ${new Date(first.receivedAt).toISOString()}, batch ${first.batchId}, report ${first.report}): same content, not validated again; this report repeats that batch's answers`;
-    await extendSummary(reportPath, summary, {
+    await writeReport(this.services.store, first.batchId, reportPath, {
       sourceFile: archivePath,
       receivedAs: claim.original,
       receivedAt: new Date(claim.claimedAt).toISOString(),
