@@ -1,22 +1,30 @@
-import { Worker, type Job, type Queue } from 'bullmq';
+import type { Job } from 'bullmq';
 import { SystemicError } from '../src/errors.js';
 import { maskAccountKey, type Logger } from '../src/logging/logger.js';
 import type { CircuitBreaker } from '../src/provider/circuit-breaker.js';
-import type { InquiryDecision, ProviderClient } from '../src/provider/client.js';
-import type { BatchStore } from '../src/queue/batch-store.js';
+import type { InquiryDecision } from '../src/provider/client.js';
+import type { InquiryOutcome } from '../src/provider/outcome.js';
+import type { AccountQuery } from '../src/csv/validation.js';
 import { accountOf, type InquiryJobData } from '../src/queue/inquiry-queue.js';
-import type { OutageBoard } from '../src/queue/outage-board.js';
-import type { SendPacer } from '../src/queue/pacer.js';
 
+/** What an inquiry job is given: narrow functions, not the world. */
 export interface InquiryJobDependencies {
-  store: BatchStore;
-  client: ProviderClient;
-  /** The job's own queue: a rate limit set on it holds every worker of every process. */
-  queue: Queue<InquiryJobData>;
+  /** Whether the account already has an answer in the batch (a job that runs twice asks once). */
+  hasOutcome(batchId: string, accountKey: string): Promise<boolean>;
+  /** Stores the first answer; a later one for the same account is ignored. */
+  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
+  countCall(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors'): Promise<void>;
+  /** One inquiry with the shared token; `beforeSend` runs right before each HTTP call (pacing, counting). */
+  inquire(account: AccountQuery, beforeSend: () => Promise<void>): Promise<InquiryDecision>;
+  /** Reserves the next evenly spaced send slot for every worker of every process. */
+  waitForSendSlot(): Promise<void>;
+  /** A 429's Retry-After: every process waits. */
+  holdSending(ms: number): Promise<void>;
+  /** Holds every worker of the queue for `ms` and hands the job back without spending an attempt (never returns). */
+  holdEveryWorker(ms: number): Promise<never>;
   breaker: CircuitBreaker;
-  /** Spaces every call evenly at the configured rate, across processes. */
-  pacer: SendPacer;
-  outages: OutageBoard;
+  reportOutage(since: number, reason: string): Promise<void>;
+  clearOutage(): Promise<void>;
   logger: Logger;
 }
 
@@ -27,36 +35,56 @@ export class TransientInquiryError extends Error {
 
 const LOGIN_HOLD_MS = { first: 1_000, max: 60_000 };
 
+/** Redis itself failed (connection, OOM): not a bug in the processor; BullMQ retries the job. */
+const isRedisFailure = (error: unknown): boolean =>
+  error instanceof Error && (error.name === 'ReplyError' || error.name === 'MaxRetriesPerRequestError' || /Connection is closed|ECONNREFUSED|ECONNRESET/.test(error.message));
+
 /**
- * Asks the provider about one account of one batch and stores the outcome. The outcome is written
- * once (HSETNX) and checked before calling, so a job that runs twice neither asks twice nor answers twice.
+ * Asks the provider about one account of one batch and stores the outcome. The outcome is written once
+ * and checked before calling, so a job that runs twice neither asks twice nor answers twice.
+ *
+ * - Login and token trouble is nobody's row: every worker is held, with a backoff that grows with the
+ *   length of the trouble; the circuit breaker does not see it (the provider is not down).
+ * - A transient failure is retried by BullMQ; the last attempt always stores a FAILED outcome.
+ * - An unexpected error is a bug: logged with its stack once per process, counted on the batch, and the
+ *   row ends FAILED saying so. It is not retried (a bug does not go away, and a retry could pay twice) and
+ *   does not trip the breaker.
  */
 export function createInquiryProcessor(deps: InquiryJobDependencies) {
-  const { store, client, queue, breaker, pacer, outages, logger } = deps;
+  const { breaker, logger } = deps;
   let loginTroubleSince: number | undefined;
   let lastLoginLogAt = 0;
   let outageReported = false;
+  const bugsLogged = new Set<string>();
 
-  const holdEveryWorker = async (ms: number): Promise<never> => {
-    await queue.rateLimit(Math.max(1, Math.round(ms)));
-    throw Worker.RateLimitError();
+  const reportBug = async (job: Job<InquiryJobData>, error: unknown): Promise<void> => {
+    const { batchId, accountKey } = job.data;
+    const message = error instanceof Error ? error.message : String(error);
+    if (!bugsLogged.has(message)) {
+      bugsLogged.add(message);
+      logger.error({ err: error, jobId: job.id, account: maskAccountKey(accountKey) }, `internal error in the inquiry job (a bug): ${message}`);
+    }
+    await deps.countCall(batchId, 'internalErrors');
+    await deps.saveOutcome(batchId, accountKey, {
+      verdict: 'FAILED',
+      reason: `internal error: ${message}; a bug in beneficiary-check, not a provider answer (details in the log)`,
+    });
   };
 
-  return async function processInquiry(job: Job<InquiryJobData>): Promise<void> {
+  const ask = async (job: Job<InquiryJobData>): Promise<void> => {
     const { batchId, accountKey } = job.data;
-    if (await store.hasOutcome(batchId, accountKey)) return;
+    if (await deps.hasOutcome(batchId, accountKey)) return;
 
     const gate = breaker.allowRequest();
-    if (!gate.allowed) return holdEveryWorker(gate.waitMs);
+    if (!gate.allowed) return deps.holdEveryWorker(gate.waitMs);
 
-    let classification: InquiryDecision | undefined;
+    let decision: InquiryDecision;
     try {
-      classification = await client.inquire(accountOf(job.data), async () => {
-        await pacer.waitForSlot();
-        await store.countCall(batchId, 'calls');
+      decision = await deps.inquire(accountOf(job.data), async () => {
+        await deps.waitForSendSlot();
+        await deps.countCall(batchId, 'calls');
       });
     } catch (error) {
-      // Login and token problems are nobody's row: hold the jobs and retry with growing backoff.
       if (!(error instanceof SystemicError)) throw error;
       // The hold grows with the length of the trouble, not with the number of jobs that met it.
       const now = Date.now();
@@ -66,46 +94,52 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         logger.error({ holdMs }, `${error.message}; holding inquiries and retrying`);
         lastLoginLogAt = now;
       }
-      return holdEveryWorker(holdMs);
-    } finally {
-      // Anything but a transient failure shows the provider is there; a probe always gets its verdict.
-      breaker.record(classification !== undefined && classification.kind !== 'transient');
+      return deps.holdEveryWorker(holdMs);
     }
     loginTroubleSince = undefined;
+    // Anything but a transient failure shows the provider is there; a probe always gets its verdict.
+    breaker.record(decision.kind !== 'transient');
 
-    switch (classification.kind) {
+    switch (decision.kind) {
       case 'answer': {
         if (outageReported && breaker.outageSince === undefined) {
           outageReported = false;
-          await outages.clear();
+          await deps.clearOutage();
         }
-        await store.saveOutcome(batchId, accountKey, classification.outcome);
+        await deps.saveOutcome(batchId, accountKey, decision.outcome);
         return;
       }
       case 'rate_limited': {
-        await store.countCall(batchId, 'rateLimited');
-        const retryAfterMs = classification.retryAfterMs ?? 1_000;
+        await deps.countCall(batchId, 'rateLimited');
+        const retryAfterMs = decision.retryAfterMs ?? 1_000;
         logger.warn({ retryAfterMs }, 'provider rate limit reached (HTTP 429): holding every worker');
-        await pacer.holdFor(retryAfterMs);
-        return holdEveryWorker(retryAfterMs);
+        await deps.holdSending(retryAfterMs);
+        return deps.holdEveryWorker(retryAfterMs);
       }
       case 'transient': {
         const since = breaker.outageSince;
         if (since !== undefined) {
           outageReported = true;
-          await outages.report(since, classification.reason);
+          await deps.reportOutage(since, decision.reason);
         }
         const attempts = job.opts.attempts ?? 1;
-        logger.warn({ account: maskAccountKey(accountKey), attempt: job.attemptsMade + 1, attempts }, `inquiry failed: ${classification.reason}`);
+        logger.warn({ account: maskAccountKey(accountKey), attempt: job.attemptsMade + 1, attempts }, `inquiry failed: ${decision.reason}`);
         if (job.attemptsMade + 1 >= attempts) {
-          await store.saveOutcome(batchId, accountKey, {
-            verdict: 'FAILED',
-            reason: `no answer after ${attempts} attempt(s): ${classification.reason}`,
-          });
+          await deps.saveOutcome(batchId, accountKey, { verdict: 'FAILED', reason: `no answer after ${attempts} attempt(s): ${decision.reason}` });
           return;
         }
-        throw new TransientInquiryError(classification.reason);
+        throw new TransientInquiryError(decision.reason);
       }
+    }
+  };
+
+  return async function processInquiry(job: Job<InquiryJobData>): Promise<void> {
+    try {
+      await ask(job);
+    } catch (error) {
+      // BullMQ's own control flow (the rate-limit hand-back) and retries pass through; Redis failures are retried.
+      if (error instanceof TransientInquiryError || (error instanceof Error && error.name === 'RateLimitError') || isRedisFailure(error)) throw error;
+      await reportBug(job, error);
     }
   };
 }

@@ -19,6 +19,9 @@ export class ConfigError extends UsageError {}
 
 export class InputFileError extends UsageError {}
 
+/** The report cannot be written where it was asked for: found before the first inquiry whenever possible. */
+export class OutputPathError extends UsageError {}
+
 export class MissingColumnsError extends UsageError {
   constructor(
     readonly missing: string[],
@@ -56,8 +59,11 @@ export class LoginUnavailableError extends SystemicError {
 /** A fresh token was refused straight away: retrying rows cannot help. */
 export class TokenRejectedError extends SystemicError {}
 
-/** The provider stayed unavailable past the retry budget. */
-export class ProviderUnavailableError extends SystemicError {}
+/** A finished batch was expected (export): its answers are not all in yet. */
+export class BatchUnfinishedError extends SystemicError {}
+
+/** Another process took over work this one was doing (its lease expired): this process stops it. */
+export class WorkTakenOverError extends SystemicError {}
 
 export class BatchNotFoundError extends UsageError {
   constructor(batchId: string) {

@@ -1,15 +1,17 @@
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { App } from '../app/app.js';
+import { openRuntime } from '../app/runtime.js';
+import { SANDBOX_ACCOUNTS_FILE } from '../app/builtin-sandbox.js';
+import { continuationPolicy } from '../batch/continuation.js';
+import type { CheckedBatch } from '../batch/lifecycle.js';
+import { HandedBackError } from '../batch/settle.js';
+import { formatSummary } from '../batch/summary.js';
 import type { ColumnOverrides } from '../csv/columns.js';
 import { formatRate, parseRate } from '../config/index.js';
-import { SystemicError, UsageError } from '../errors.js';
-import { checkFile, ensureLogin, finishBatch } from '../pipeline/check-file.js';
-import { standardWaitOptions } from '../pipeline/wait-for-batch.js';
-import { formatSummary, writeReport } from '../report/writer.js';
+import { UsageError } from '../errors.js';
 import { loadSandboxAccounts, startSandbox } from '../sandbox/index.js';
-import { SANDBOX_ACCOUNTS_FILE } from '../pipeline/builtin-sandbox.js';
 import { createProgressPrinter } from './progress.js';
-import { openRuntime } from './runtime.js';
-import { onShutdownSignal } from './signals.js';
+import { onShutdownSignal, onStopSignal, SIGNAL_EXIT_CODES } from './signals.js';
 
 export interface CommonFlags {
   rate?: string;
@@ -33,61 +35,97 @@ export const columnsFrom = (flags: ColumnFlags): ColumnOverrides => ({
 export const defaultReportPath = (inputPath: string): string =>
   join(dirname(resolve(inputPath)), `${basename(inputPath, extname(inputPath))}.reconciled.csv`);
 
-/** `run`: enqueue, process with in-process workers (and any running `worker`), wait, report. Returns the exit code. */
-export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & { out?: string }): Promise<number> {
-  const { services, shutdown, privateRedis } = await openRuntime(flags, { oneShot: true });
-  onShutdownSignal(async () => {
-    process.stderr.write(
-      privateRedis
-        ? 'the private Redis of this run keeps nothing: the next run starts the file anew\n'
-        : 'the batch stays in Redis: run the same file again to continue where it stopped\n',
-    );
-    await shutdown();
+const notice = (message: string) => process.stderr.write(`${message}\n`);
+
+/**
+ * Checks one batch in this process, with in-process workers (and any running `worker`), and prints the
+ * summary: the shared body of `run` and `resume`. A stop signal hands the batch back (it stays in Redis;
+ * the same command continues it) and exits with the signal's code, never 0.
+ */
+async function checkHere(
+  flags: CommonFlags,
+  provider: 'builtin' | 'required',
+  check: (context: { signal: AbortSignal; app: App; startWorkers: () => Promise<void> }) => Promise<CheckedBatch>,
+): Promise<number> {
+  const { app, shutdown, privateRedis } = await openRuntime(flags, { provider });
+  const stop = new AbortController();
+  const stoppedBy = onStopSignal((signal) => {
+    notice(`${signal}: stopping (send it again to exit at once)`);
+    stop.abort();
   });
   try {
-    await services.startWorkers();
-    process.stderr.write(
-      `checking ${file} at up to ${formatRate(services.config.inquiry.rate)} with ${services.config.inquiry.concurrency} concurrent inquiries (${services.provider.environment})\n`,
-    );
-    const checked = await checkFile(services, file, {
-      reportPath: resolve(flags.out ?? defaultReportPath(file)),
-      columns: columnsFrom(flags),
-      wait: standardWaitOptions(services.config.inquiry, createProgressPrinter()),
-      onBatch: (batchId, resumed) =>
-        process.stderr.write(resumed ? `continuing unfinished batch ${batchId} of the same file: only unanswered accounts are asked\n` : `batch ${batchId}\n`),
-    });
+    const checked = await check({ signal: stop.signal, app, startWorkers: async () => void (await app.startWorkers()) });
     process.stdout.write(`${formatSummary(checked.summary)}\n`);
     if (checked.gaveUp !== undefined) {
-      process.stderr.write(`stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those\n`);
+      notice(`stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those`);
       return 1;
     }
     return 0;
+  } catch (error) {
+    const signal = stoppedBy();
+    if (signal === undefined || !(error instanceof HandedBackError)) throw error;
+    notice(
+      privateRedis
+        ? 'the private Redis of this run keeps nothing: the next run starts the file anew'
+        : 'stopped before the report was written: the batch stays in Redis; run the same command again to continue where it stopped',
+    );
+    return SIGNAL_EXIT_CODES[signal];
   } finally {
     await shutdown();
   }
 }
 
-/** `enqueue`: producer only; prints the batch id. */
+/** `run`: check a file end to end: enqueue, process, wait, report. Returns the exit code. */
+export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & { out?: string }): Promise<number> {
+  return checkHere(flags, 'builtin', async ({ app, signal, startWorkers }) => {
+    notice(`checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${app.config.inquiry.concurrency} concurrent inquiries (${app.provider.environment})`);
+    return app.lifecycle.check({
+      input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
+      reportPath: resolve(flags.out ?? defaultReportPath(file)),
+      signal,
+      onDecided: startWorkers,
+      onProgress: createProgressPrinter(),
+      onNotice: notice,
+    });
+  });
+}
+
+/** `resume`: asks what a batch is missing (unanswered or FAILED accounts), waits, reports. */
+export async function resumeCommand(batchId: string, flags: CommonFlags & { out?: string }): Promise<number> {
+  return checkHere(flags, 'required', async ({ app, signal, startWorkers }) => {
+    const batch = await app.store.get(batchId);
+    return app.lifecycle.check({
+      input: { kind: 'batch', batchId, retryFailed: true },
+      reportPath: resolve(flags.out ?? defaultReportPath(batch.sourceFile)),
+      signal,
+      onDecided: startWorkers,
+      onProgress: createProgressPrinter(),
+      onNotice: notice,
+    });
+  });
+}
+
+/** `enqueue`: producer only (through the same lifecycle start); prints the batch id. */
 export async function enqueueCommand(file: string, flags: CommonFlags & ColumnFlags): Promise<number> {
-  const { services, shutdown } = await openRuntime(flags, { oneShot: false });
+  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
   try {
-    const { batchId, resumed } = await services.producer(columnsFrom(flags)).produce(file);
-    if (resumed) process.stderr.write(`continuing unfinished batch ${batchId} of the same file\n`);
-    process.stdout.write(`${batchId}\n`);
+    const started = await app.lifecycle.start({
+      input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
+      onNotice: notice,
+      loginFirst: false,
+    });
+    process.stdout.write(`${started.batchId}\n`);
     return 0;
   } finally {
     await shutdown();
   }
 }
 
-/** `worker`: long-running; stops gracefully on SIGTERM/SIGINT. */
+/** `worker`: long-running; stops gracefully on SIGTERM/SIGINT/SIGHUP. */
 export async function workerCommand(flags: CommonFlags): Promise<number> {
-  const { services, shutdown } = await openRuntime(flags, { oneShot: false });
-  const worker = await services.startWorkers();
-  services.logger.info(
-    { queue: services.queue.name, rate: formatRate(services.config.inquiry.rate), concurrency: services.config.inquiry.concurrency },
-    'worker started',
-  );
+  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
+  const worker = await app.startWorkers();
+  app.logger.info({ queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency }, 'worker started');
   onShutdownSignal(async () => {
     await worker.close();
     await shutdown();
@@ -96,36 +134,11 @@ export async function workerCommand(flags: CommonFlags): Promise<number> {
   return 0;
 }
 
-/** `resume`: asks what a batch is missing (unanswered or FAILED accounts), waits, reports. */
-export async function resumeCommand(batchId: string, flags: CommonFlags & { out?: string }): Promise<number> {
-  const { services, shutdown } = await openRuntime(flags, { oneShot: false });
-  try {
-    const batch = await services.store.get(batchId);
-    await ensureLogin(services);
-    await services.startWorkers();
-    await services.producer().resume(batchId);
-    const reportPath = resolve(flags.out ?? defaultReportPath(batch.sourceFile));
-    const finished = await finishBatch(services, batchId, reportPath, standardWaitOptions(services.config.inquiry, createProgressPrinter()));
-    process.stdout.write(`${formatSummary(finished.summary)}\n`);
-    if (finished.gaveUp === undefined) return 0;
-    process.stderr.write(`stopped: ${finished.gaveUp}\n`);
-    return 1;
-  } finally {
-    await shutdown();
-  }
-}
-
-/** `export`: (re)writes a finished batch's report. */
+/** `export`: (re)writes a finished batch's report; needs only Redis. */
 export async function exportCommand(batchId: string, flags: CommonFlags & { out: string }): Promise<number> {
-  const { services, shutdown } = await openRuntime(flags, { oneShot: false });
+  const { app, shutdown } = await openRuntime(flags, { provider: 'none' });
   try {
-    const progress = await services.store.progress(batchId);
-    if (!progress.complete) {
-      throw new SystemicError(
-        `batch ${batchId} is not finished (${progress.answered}/${progress.accountCount} accounts answered); wait for it or \`resume ${batchId}\``,
-      );
-    }
-    const summary = await writeReport(services.store, batchId, resolve(flags.out));
+    const summary = await app.lifecycle.export(batchId, resolve(flags.out));
     process.stdout.write(`${formatSummary(summary)}\n`);
     return 0;
   } finally {
@@ -133,15 +146,15 @@ export async function exportCommand(batchId: string, flags: CommonFlags & { out:
   }
 }
 
-/** `status`: progress of one batch, or of the most recent ones. */
+/** `status`: progress of one batch, or of the most recent ones; needs only Redis. */
 export async function statusCommand(batchId: string | undefined, flags: CommonFlags): Promise<number> {
-  const { services, shutdown } = await openRuntime(flags, { oneShot: false });
+  const { app, shutdown } = await openRuntime(flags, { provider: 'none' });
   try {
-    const ids = batchId === undefined ? await services.store.list(20) : [batchId];
+    const ids = batchId === undefined ? await app.store.list(20) : [batchId];
     if (ids.length === 0) process.stdout.write('no batches yet\n');
     for (const id of ids) {
-      const [batch, progress] = await Promise.all([services.store.get(id), services.store.progress(id)]);
-      const state = progress.complete ? (batch.completedAt ? 'reported' : 'answered') : progress.produced ? 'checking' : 'reading';
+      const [batch, progress] = await Promise.all([app.store.get(id), app.store.progress(id)]);
+      const state = progress.reported ? 'reported' : progress.complete ? 'answered' : progress.produced ? 'checking' : 'reading';
       process.stdout.write(
         `${id}  ${state.padEnd(9)} ${progress.answered}/${progress.produced ? progress.accountCount : '?'} accounts, ${batch.rowCount} rows (${batch.invalidCount} invalid), ${batch.calls} calls  ${new Date(batch.createdAt).toISOString()}  ${batch.sourceFile}\n`,
       );

@@ -1,4 +1,4 @@
-import type { ProgressReport } from '../pipeline/wait-for-batch.js';
+import type { ProgressReport } from '../batch/settle.js';
 
 /**
  * Progress on stderr: one updating line on a terminal, a line every few seconds (or when the reason

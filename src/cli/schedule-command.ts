@@ -1,18 +1,9 @@
-import { Worker } from 'bullmq';
-import { createNightlyValidationProcessor } from '../../jobs/nightly-validation.js';
-import type { NightlyJobData } from '../schedule/scheduler.js';
-import {
-  openScheduleQueue,
-  registerSchedule,
-  RunHistory,
-  RunLock,
-  SCHEDULER_ID,
-  scheduleTarget,
-  stampIn,
-} from '../schedule/scheduler.js';
-import { finishOrHandBack } from '../watch/batch-run.js';
+import { openRuntime } from '../app/runtime.js';
+import { startNightlyWorker } from '../app/nightly-worker.js';
+import { finishOrHandBack } from '../batch/progress-log.js';
+import { openScheduleQueue, registerSchedule, RunHistory, runInProgress, SCHEDULER_ID, scheduleTarget, stampIn } from '../schedule/scheduler.js';
+import type { Redis } from 'ioredis';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
-import { openRuntime } from './runtime.js';
 import { onShutdownSignal } from './signals.js';
 
 export interface ScheduleFlags extends CommonFlags, ColumnFlags {
@@ -27,15 +18,14 @@ export interface ScheduleFlags extends CommonFlags, ColumnFlags {
  * deletes the schedule (a `schedule` process started later registers it again).
  */
 export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
-  const { services, shutdown } = await openRuntime(flags, { oneShot: false });
-  const queue = openScheduleQueue(services.redis, services.keys);
-  const lock = new RunLock(services.redis, services.keys.scheduleLock());
-  const history = new RunHistory(services.redis, services.keys.scheduleRuns());
+  const readOnly = flags.list === true || flags.remove === true;
+  const { app, shutdown } = await openRuntime(flags, { provider: readOnly ? 'none' : 'required' });
+  const queue = openScheduleQueue(app.redis, app.keys);
   const closeAll = async () => {
     await queue.close();
     await shutdown();
   };
-  if (flags.list || flags.remove) {
+  if (readOnly) {
     try {
       if (flags.remove) {
         const removed = await queue.removeJobScheduler(SCHEDULER_ID);
@@ -43,7 +33,7 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
         if (removed) process.stdout.write('a `schedule` process started later registers it again; stop the scheduler processes to keep it off\n');
         return 0;
       }
-      await printSchedule(queue, lock, history);
+      await printSchedule(queue, app.redis, app.keys.scheduleLock(), new RunHistory(app.redis, app.keys.scheduleRuns()));
       return 0;
     } finally {
       await closeAll();
@@ -51,39 +41,19 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   }
 
   try {
-    const settings = services.config.schedule;
+    const settings = app.config.schedule;
     const target = await scheduleTarget(settings);
     const next = await registerSchedule(queue, settings, target);
-    await services.startWorkers();
+    await app.startWorkers();
     const handBack = new AbortController();
-    const worker = new Worker<NightlyJobData>(
-      queue.name,
-      createNightlyValidationProcessor({
-        services,
-        lock,
-        history,
-        handBack: handBack.signal,
-        columns: columnsFrom(flags),
-      }),
-      {
-        connection: services.redis,
-        prefix: services.keys.bullPrefix(),
-        // Two slots: one run works, the other lets a run that comes due meanwhile start on time and be
-        // skipped (with its reason) instead of queueing behind it. The lock, not the concurrency, is what
-        // keeps runs from overlapping, across any number of scheduler processes.
-        concurrency: 2,
-        // A run whose process died is taken up again (it continues its batch); only repeated deaths fail it.
-        maxStalledCount: 3,
-      },
-    );
-    worker.on('error', (error) => services.logger.error({ err: error }, 'scheduler worker error'));
-    services.logger.info(
+    const worker = startNightlyWorker(app, { columns: columnsFrom(flags), handBack: handBack.signal });
+    app.logger.info(
       { scheduler: SCHEDULER_ID, pattern: settings.cron, tz: settings.timeZone, source: target.source, outbox: target.outbox },
       `nightly validation scheduled; next run ${new Date(next).toISOString()} (${stampIn(settings.timeZone, next)} ${settings.timeZone})`,
     );
     onShutdownSignal(async () => {
       // Stop taking runs; a run in progress may finish within the timeout, else it is handed back.
-      await finishOrHandBack(worker.close(), services.config.shutdownTimeoutMs, () => handBack.abort());
+      await finishOrHandBack(worker.close(), app.config.shutdownTimeoutMs, () => handBack.abort());
       await closeAll();
     });
     await new Promise(() => undefined);
@@ -94,7 +64,7 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   }
 }
 
-async function printSchedule(queue: ReturnType<typeof openScheduleQueue>, lock: RunLock, history: RunHistory): Promise<void> {
+async function printSchedule(queue: ReturnType<typeof openScheduleQueue>, redis: Redis, leaseKey: string, history: RunHistory): Promise<void> {
   const schedulers = await queue.getJobSchedulers();
   if (schedulers.length === 0) process.stdout.write('no schedule registered (start `beneficiary-check schedule` to register it)\n');
   for (const scheduler of schedulers) {
@@ -105,8 +75,8 @@ async function printSchedule(queue: ReturnType<typeof openScheduleQueue>, lock: 
         (data ? `  source ${data.source}\n  outbox ${data.outbox}\n` : ''),
     );
   }
-  const holder = await lock.holder();
-  if (holder) process.stdout.write(`run in progress: ${holder.jobId} since ${new Date(holder.startedAt).toISOString()} on ${holder.host}\n`);
+  const holder = await runInProgress(redis, leaseKey);
+  if (holder) process.stdout.write(`run in progress: ${String(holder.jobId)} since ${new Date(holder.since).toISOString()} on ${holder.host}\n`);
   const runs = await history.recent(10);
   if (runs.length > 0) process.stdout.write('last runs (newest first):\n');
   for (const run of runs) {

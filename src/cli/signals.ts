@@ -1,15 +1,34 @@
+/** The exit code of a process stopped by a signal, as shells report it: 128 + the signal's number. */
+export const SIGNAL_EXIT_CODES: Record<StopSignal, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+export type StopSignal = 'SIGHUP' | 'SIGINT' | 'SIGTERM';
+const STOP_SIGNALS: StopSignal[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+
 /**
- * Graceful shutdown for long-running commands: the first SIGTERM/SIGINT runs `stop` (stop taking jobs,
- * finish or hand back active ones, close Redis); a second signal exits at once.
+ * The first SIGTERM, SIGINT or SIGHUP (a closed terminal) calls `onFirst`; a second one exits at once with
+ * the signal's exit code. Returns which signal came, if any.
  */
-export function onShutdownSignal(stop: (signal: NodeJS.Signals) => Promise<void>): void {
-  let stopping = false;
-  const handler = (signal: NodeJS.Signals) => {
-    if (stopping) {
+export function onStopSignal(onFirst: (signal: StopSignal) => void): () => StopSignal | undefined {
+  let received: StopSignal | undefined;
+  const handler = (signal: StopSignal) => {
+    if (received !== undefined) {
       process.stderr.write(`${signal} again: exiting without waiting\n`);
-      process.exit(130);
+      process.exit(SIGNAL_EXIT_CODES[signal]);
     }
-    stopping = true;
+    received = signal;
+    onFirst(signal);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, handler);
+  return () => received;
+}
+
+/**
+ * Graceful shutdown for long-running commands: the first signal runs `stop` (stop taking work, finish or
+ * hand back active work, close Redis), then exits: 0 for a requested stop (SIGTERM from a supervisor, SIGHUP),
+ * 130 for SIGINT, as shells expect.
+ */
+export function onShutdownSignal(stop: (signal: StopSignal) => Promise<void>): void {
+  onStopSignal((signal) => {
     process.stderr.write(`${signal}: finishing active work, then exiting (send it again to exit at once)\n`);
     stop(signal).then(
       () => process.exit(signal === 'SIGINT' ? 130 : 0),
@@ -18,7 +37,5 @@ export function onShutdownSignal(stop: (signal: NodeJS.Signals) => Promise<void>
         process.exit(1);
       },
     );
-  };
-  process.on('SIGTERM', handler);
-  process.on('SIGINT', handler);
+  });
 }

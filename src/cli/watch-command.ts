@@ -1,29 +1,43 @@
+import { openRuntime } from '../app/runtime.js';
 import { Watcher } from '../watch/watcher.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
-import { openRuntime } from './runtime.js';
 import { onShutdownSignal } from './signals.js';
 
 /**
  * `watch <folder>`: long-running. Runs in-process workers (like `run`), so one watcher works alone;
  * `worker` processes on this or other machines join through the same queue and rate limit.
- * SIGTERM/SIGINT: no new file is taken, the active one may finish within SHUTDOWN_TIMEOUT_SECONDS,
- * else it is handed back (left in processing/, continued at the next start); workers finish their
- * active inquiries; Redis is closed.
+ * SIGTERM/SIGINT/SIGHUP: no new file is taken, the active one may finish within SHUTDOWN_TIMEOUT_SECONDS,
+ * else it is handed back (left in processing/, continued at the next start); workers finish their active
+ * inquiries; Redis is closed. A watcher whose registration was taken over hands its file back and exits 1.
  */
 export async function watchCommand(folder: string, flags: CommonFlags & ColumnFlags): Promise<number> {
-  const { services, shutdown } = await openRuntime(flags, { oneShot: false });
+  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
   try {
-    await services.startWorkers();
-    const watcher = new Watcher(services, folder, {
-      columns: columnsFrom(flags),
-    });
+    await app.startWorkers();
+    const watcher = new Watcher(
+      {
+        lifecycle: app.lifecycle,
+        redis: app.redis,
+        keys: app.keys,
+        logger: app.logger,
+        settings: app.config.watch,
+        columns: columnsFrom(flags),
+        onRegistrationLost: () => {
+          void watcher
+            .done()
+            .then(shutdown)
+            .finally(() => process.exit(1));
+        },
+      },
+      folder,
+    );
     onShutdownSignal(async () => {
-      await watcher.stop(services.config.shutdownTimeoutMs);
+      await watcher.stop(app.config.shutdownTimeoutMs);
       await shutdown();
     });
     await watcher.start();
     await watcher.done();
-    // The loop only ends through stop(), whose signal handler exits the process.
+    // The loop only ends through stop() or a lost registration, whose handlers exit the process.
     await new Promise(() => undefined);
     return 0;
   } catch (error) {

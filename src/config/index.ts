@@ -1,4 +1,3 @@
-import { readFileSync, existsSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { parseRate, type Rate } from './rate.js';
 
@@ -89,11 +88,11 @@ export interface ConfigOverrides {
 type Environment = Record<string, string | undefined>;
 
 /**
- * Reads and validates the configuration once. `.env` in the working directory is read when present;
- * variables already set in the environment win over it.
+ * Validates the configuration once, from the environment given (the command line's edge merges the
+ * env file into it: see env-file.ts). Provider credentials are checked by `requireProvider`, only for the
+ * commands that call the provider: `status` and `export` need nothing but Redis.
  */
-export function loadConfig(overrides: ConfigOverrides = {}, environment: Environment = process.env): Config {
-  const env = { ...readDotEnv(), ...environment };
+export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = process.env): Config {
   const environmentName = (overrides.env ?? env.H2H_ENV ?? 'sandbox').trim().toLowerCase();
   if (environmentName !== 'sandbox' && environmentName !== 'production') {
     throw new ConfigError(`H2H_ENV / --env must be "sandbox" or "production", not ${JSON.stringify(environmentName)}`);
@@ -107,9 +106,6 @@ export function loadConfig(overrides: ConfigOverrides = {}, environment: Environ
   }
   const username = optional(env.H2H_USERNAME);
   const password = optional(env.H2H_PASSWORD);
-  if (baseUrl !== undefined && (username === undefined || password === undefined)) {
-    throw new ConfigError(`H2H_USERNAME and H2H_PASSWORD are required to call ${baseUrl}`);
-  }
   const bodyFormat = (env.H2H_LOGIN_BODY ?? 'json').toLowerCase();
   if (bodyFormat !== 'json' && bodyFormat !== 'form') {
     throw new ConfigError(`H2H_LOGIN_BODY must be "json" or "form", not ${JSON.stringify(bodyFormat)}`);
@@ -197,14 +193,15 @@ function positiveInteger(name: string, value: string | number | undefined, fallb
   return parsed;
 }
 
-/** Minimal `.env` reader: KEY=VALUE lines, `#` comments, optional quotes. */
-function readDotEnv(path = '.env'): Environment {
-  if (!existsSync(path)) return {};
-  const values: Environment = {};
-  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!match || line.trimStart().startsWith('#')) continue;
-    values[match[1]!] = match[2]!.replace(/^(['"])(.*)\1$/, '$2');
+/** For the commands that call the provider: an address (unless the built-in emulator may stand in) and credentials. */
+export function requireProvider(provider: ProviderSettings, builtinAllowed: boolean): void {
+  if (provider.baseUrl === undefined) {
+    if (builtinAllowed) return;
+    throw new ConfigError(
+      'H2H_BASE_URL is not set: this command calls the provider. For a local emulator run `beneficiary-check sandbox --port 8080` and set H2H_BASE_URL=http://127.0.0.1:8080 H2H_USERNAME=sandbox H2H_PASSWORD=sandbox',
+    );
   }
-  return values;
+  if (provider.username === undefined || provider.password === undefined) {
+    throw new ConfigError(`H2H_USERNAME and H2H_PASSWORD are required to call ${provider.baseUrl}`);
+  }
 }

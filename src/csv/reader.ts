@@ -12,9 +12,13 @@ export interface CsvRecord {
   line: number;
 }
 
-export interface CsvFileInfo {
-  path: string;
+/** How to read a file again after inspection; JSON-serialisable, stored with the batch. */
+export interface CsvLayout {
   delimiter: Delimiter;
+}
+
+export interface CsvFileInfo extends CsvLayout {
+  path: string;
   header: string[];
   /** Data rows, not counting the header or blank lines. */
   rowCount: number;
@@ -49,12 +53,12 @@ async function readFirstLine(path: string): Promise<string> {
  */
 export async function* readCsvRecords(
   path: string,
-  delimiter: Delimiter,
-  onHeader: (header: string[]) => void,
+  layout: CsvLayout,
+  onHeader?: (header: string[]) => void,
   onBytes?: (chunk: Buffer) => void,
 ): AsyncGenerator<CsvRecord> {
   const source = createReadStream(path);
-  const parser = parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
+  const parser = parse({ delimiter: layout.delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
   if (onBytes) {
     const tap = new PassThrough();
     tap.on('data', onBytes);
@@ -68,7 +72,7 @@ export async function* readCsvRecords(
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (header === undefined) {
         header = record.map((name) => name.trim());
-        onHeader(header);
+        onHeader?.(header);
         continue;
       }
       const fields = record.length < header.length ? [...record, ...new Array<string>(header.length - record.length).fill('')] : record;
@@ -94,6 +98,6 @@ export async function inspectCsvFile(path: string): Promise<CsvFileInfo> {
   const hash = createHash('sha256');
   let header: string[] = [];
   let rowCount = 0;
-  for await (const _ of readCsvRecords(path, delimiter, (h) => (header = h), (chunk) => hash.update(chunk))) rowCount += 1;
+  for await (const _ of readCsvRecords(path, { delimiter }, (h) => (header = h), (chunk) => hash.update(chunk))) rowCount += 1;
   return { path, delimiter, header, rowCount, contentHash: hash.digest('hex') };
 }

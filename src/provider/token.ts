@@ -1,9 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ProviderSettings } from '../config/index.js';
 import { LoginRejectedError, LoginUnavailableError, SystemicError, TokenRejectedError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
-import { shortDigest, type RedisKeys } from '../queue/keys.js';
+import { runCommand } from '../redis/commands/define.js';
+import { TOKEN_DELETE_IF_SAME } from '../redis/commands/token.js';
+import { shortDigest, type RedisKeys } from '../redis/keys.js';
+import { Lease } from '../redis/lease.js';
 import type { AccessToken } from './login.js';
 
 /** Stored beside the token so every process refreshes at the same moment. */
@@ -17,10 +19,6 @@ export interface LoginFailureRecord {
   rejected: boolean;
   at: number;
 }
-
-const DELETE_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
-/** Deletes the cached token only if it is still the one that failed, so a newer token survives a late 401. */
-const DELETE_TOKEN_IF_SAME = `local v = redis.call('GET', KEYS[1]) if v and cjson.decode(v).token == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 const LOCK_POLL_MS = 50;
 /** How long a process keeps using a still-valid token while another process fetches its successor. */
@@ -37,8 +35,8 @@ export const tokenIdentity = (provider: Pick<ProviderSettings, 'environment' | '
  * One access token for every worker of every process, kept in Redis with its lifetime.
  *
  * - A token is refreshed `margin` before it expires, so a steady run never meets a 401.
- * - Only one process logs in at a time (a Redis lock with an expiry); inside a process one in-flight
- *   promise serves every caller. Processes that lose the race wait for the winner's token, or keep
+ * - Only one process logs in at a time (a lease, renewed while the login runs: a slow login does not let a
+ *   second one start); inside a process one in-flight promise serves every caller. Processes that lose the race wait for the winner's token, or keep
  *   using the current one while it is still valid.
  * - A 401 drops the cached token only if it is still the one that failed (compare-and-delete).
  */
@@ -46,7 +44,6 @@ export class SharedTokenSession {
   private local: StoredToken | undefined;
   private inFlight: Promise<StoredToken> | undefined;
   private readonly identity: string;
-  private readonly owner = randomUUID();
 
   constructor(
     private readonly redis: Redis,
@@ -70,7 +67,7 @@ export class SharedTokenSession {
   /** Called after a 401 with the token that was refused. */
   async invalidate(refusedToken: string): Promise<void> {
     if (this.local?.token === refusedToken) this.local = undefined;
-    await this.redis.eval(DELETE_TOKEN_IF_SAME, 1, this.keys.token(this.identity), refusedToken);
+    await runCommand<number>(this.redis, TOKEN_DELETE_IF_SAME, [this.keys.token(this.identity)], [refusedToken]);
   }
 
   async lastLoginFailure(): Promise<LoginFailureRecord | undefined> {
@@ -97,14 +94,18 @@ export class SharedTokenSession {
       const cached = await this.readShared();
       const now = Date.now();
       if (cached && now < cached.refreshAt) return (this.local = cached);
-      if (await this.tryLock()) {
+      const lock = new Lease(this.redis, this.keys.tokenLock(this.identity), { ttlMs: this.loginTimeoutMs + 5_000 });
+      if ((await lock.acquire()) === undefined) {
+        // Lost only when Redis cannot renew it for a whole lifetime: another process may then log in too,
+        // which costs one more login and nothing else (both tokens are valid).
+        lock.keepAlive((error) => this.logger.warn(`${error.message}: another process may log in as well`));
         try {
           // Another process may have logged in between our read and our lock.
           const again = await this.readShared();
           if (again && Date.now() < again.refreshAt) return (this.local = again);
           return (this.local = await this.loginAndShare());
         } finally {
-          await this.redis.eval(DELETE_IF_EQUAL, 1, this.keys.tokenLock(this.identity), this.owner);
+          await lock.release();
         }
       }
       // Someone else is logging in: a token still valid is good enough until theirs arrives.
@@ -112,11 +113,6 @@ export class SharedTokenSession {
       if (now > deadline) throw new LoginUnavailableError('timed out waiting for another process to log in');
       await sleep(LOCK_POLL_MS);
     }
-  }
-
-  private async tryLock(): Promise<boolean> {
-    const lockMs = this.loginTimeoutMs + 5_000;
-    return (await this.redis.set(this.keys.tokenLock(this.identity), this.owner, 'PX', lockMs, 'NX')) === 'OK';
   }
 
   private async readShared(): Promise<StoredToken | undefined> {

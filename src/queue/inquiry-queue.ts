@@ -2,7 +2,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ProviderSettings, Rate } from '../config/index.js';
 import { parseAccountKey } from '../csv/validation.js';
-import { shortDigest, type RedisKeys } from './keys.js';
+import { shortDigest, type RedisKeys } from '../redis/keys.js';
 
 export const INQUIRY_JOB = 'inquiry';
 
@@ -20,28 +20,38 @@ export function inquiryQueueName(provider: Pick<ProviderSettings, 'environment' 
   return `inquiries-${provider.environment}-${shortDigest(provider.baseUrl ?? 'builtin')}`;
 }
 
-/** The job id makes adding the same account twice a no-op while the first job still exists. */
-export const inquiryJobId = (batchId: string, accountKey: string): string => `${batchId}.${shortDigest(accountKey)}`;
+/**
+ * The job id makes adding the same account twice a no-op while the first job still exists. The round
+ * (see BatchStore.forgetFailedOutcomes) gives accounts asked again after a FAILED answer a fresh id, since
+ * the failed job of the earlier round is kept.
+ */
+export const inquiryJobId = (batchId: string, accountKey: string, round: number): string =>
+  `${batchId}.${shortDigest(accountKey)}${round > 0 ? `.r${round}` : ''}`;
 
 export function openInquiryQueue(connection: Redis, keys: RedisKeys, queueName: string): Queue<InquiryJobData> {
   return new Queue<InquiryJobData>(queueName, { connection, prefix: keys.bullPrefix() });
 }
 
-export function inquiryJobOptions(batchId: string, accountKey: string, attempts: number): JobsOptions {
+/** Failed jobs are kept for people to look at (bull-board, `status`), bounded so that Redis does not grow. */
+export const FAILED_JOBS_KEPT = { count: 5_000, age: 7 * 24 * 3600 };
+
+export function inquiryJobOptions(batchId: string, accountKey: string, round: number, attempts: number): JobsOptions {
   return {
-    jobId: inquiryJobId(batchId, accountKey),
+    jobId: inquiryJobId(batchId, accountKey, round),
     attempts,
     backoff: { type: 'jittered' },
-    // The outcome lives in the batch; keeping finished jobs would only grow Redis.
+    // The outcome lives in the batch; keeping completed jobs would only grow Redis.
     removeOnComplete: true,
-    removeOnFail: true,
+    // A job only fails when something went wrong outside the rules (a stalled worker past its limit):
+    // it stays visible, and the batch's settle turns it into a FAILED row that says so.
+    removeOnFail: FAILED_JOBS_KEPT,
   };
 }
 
-export async function addInquiryJobs(queue: Queue<InquiryJobData>, batchId: string, accountKeys: string[], attempts: number): Promise<void> {
+export async function addInquiryJobs(queue: Queue<InquiryJobData>, batchId: string, round: number, accountKeys: string[], attempts: number): Promise<void> {
   if (accountKeys.length === 0) return;
   await queue.addBulk(
-    accountKeys.map((accountKey) => ({ name: INQUIRY_JOB, data: { batchId, accountKey }, opts: inquiryJobOptions(batchId, accountKey, attempts) })),
+    accountKeys.map((accountKey) => ({ name: INQUIRY_JOB, data: { batchId, accountKey }, opts: inquiryJobOptions(batchId, accountKey, round, attempts) })),
   );
 }
 

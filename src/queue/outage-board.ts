@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from './keys.js';
+import type { RedisKeys } from '../redis/keys.js';
 
 export interface Outage {
   /** When the first worker's breaker opened. */

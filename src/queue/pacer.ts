@@ -1,31 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { Rate } from '../config/index.js';
-
-/**
- * Reserves the next free send slot, `interval` ms after the previous one, on Redis's own clock so that
- * every process on every machine agrees. Returns how long the caller must wait for its slot.
- */
-const RESERVE_SLOT = `
-local now_parts = redis.call('TIME')
-local now = now_parts[1] * 1000 + now_parts[2] / 1000
-local next_free = tonumber(redis.call('GET', KEYS[1]) or '0')
-local slot = math.max(now, next_free)
-local interval = tonumber(ARGV[1])
-redis.call('SET', KEYS[1], tostring(slot + interval), 'PX', math.ceil(slot - now + interval + 60000))
-return tostring(slot - now)
-`;
-
-/** Pushes the next free slot out by `ms` (a 429's Retry-After): every process waits. */
-const HOLD = `
-local now_parts = redis.call('TIME')
-local now = now_parts[1] * 1000 + now_parts[2] / 1000
-local until_ms = now + tonumber(ARGV[1])
-local next_free = tonumber(redis.call('GET', KEYS[1]) or '0')
-if until_ms > next_free then
-  redis.call('SET', KEYS[1], tostring(until_ms), 'PX', math.ceil(tonumber(ARGV[1]) + 60000))
-end
-return 1
-`;
+import { runCommand, type RedisClient } from '../redis/commands/define.js';
+import { PACER_HOLD, PACER_RESERVE_SLOT } from '../redis/commands/pacer.js';
 
 /**
  * Calls leave on their slot but reach the provider up to a few tens of milliseconds off it (a busy
@@ -46,7 +21,7 @@ export class SendPacer {
   private readonly intervalMs: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly key: string,
     rate: Rate,
   ) {
@@ -59,7 +34,7 @@ export class SendPacer {
    */
   async waitForSlot(): Promise<void> {
     for (;;) {
-      const waitMs = Number(await this.redis.eval(RESERVE_SLOT, 1, this.key, this.intervalMs));
+      const waitMs = Number(await runCommand<string>(this.redis, PACER_RESERVE_SLOT, [this.key], [this.intervalMs]));
       if (waitMs <= 0) return;
       const due = performance.now() + waitMs;
       await new Promise((resolve) => setTimeout(resolve, waitMs));
@@ -68,6 +43,6 @@ export class SendPacer {
   }
 
   async holdFor(ms: number): Promise<void> {
-    await this.redis.eval(HOLD, 1, this.key, ms);
+    await runCommand<number>(this.redis, PACER_HOLD, [this.key], [ms]);
   }
 }

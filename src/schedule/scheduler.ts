@@ -1,12 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { getNextMillis, Queue, type JobSchedulerTemplateOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ScheduleSettings } from '../config/index.js';
 import { ConfigError, InputFileError } from '../errors.js';
-import type { RedisKeys } from '../queue/keys.js';
-import { sleep } from '../watch/batch-run.js';
+import type { RedisKeys } from '../redis/keys.js';
+import { sleep } from '../clock/clock.js';
+import { Lease, type LeaseHolder } from '../redis/lease.js';
 import { isCandidateName } from '../watch/inbox.js';
 
 /** The queue of scheduled runs (its own queue: the inquiry queue only holds inquiries). */
@@ -122,70 +122,21 @@ export function stampIn(timeZone: string, at: number): string {
 export const scheduledReportPath = (outbox: string, sourceFile: string, timeZone: string, dueAt: number): string =>
   join(outbox, `${basename(sourceFile, extname(sourceFile))}.${stampIn(timeZone, dueAt)}.reconciled.csv`);
 
-export interface LockHolder {
-  jobId: string;
-  startedAt: number;
-  host: string;
-}
+/** A run holds this lease while it works (renewed; it expires a minute after its process died). */
+export const RUN_LEASE_TTL_MS = 60_000;
 
 /**
- * At most one scheduled run works at a time, across every scheduler process on every machine: a run
- * holds a Redis lock with an expiry, renewed while it works. A run that finds the lock held by another
- * run is skipped (and says why). The same job taken up again (after a crash or a hand-back) takes the
- * lock over. A run that dies leaves a lock that expires after `ttlMs`.
+ * At most one scheduled run works at a time, across every scheduler process on every machine: a run holds
+ * a lease. A run that finds it held by another run is skipped (and says why). The same job taken up again
+ * (after a crash or a hand-back) takes its own lease over: the owner is the job id.
  */
-export class RunLock {
-  constructor(
-    private readonly redis: Redis,
-    private readonly key: string,
-    readonly ttlMs = 60_000,
-  ) {}
-
-  /** Undefined when acquired; else who holds it. */
-  async acquire(jobId: string): Promise<LockHolder | undefined> {
-    const reply = (await this.redis.eval(
-      `local holder = redis.call('HGET', KEYS[1], 'jobId')
-       if holder == false or holder == ARGV[1] then
-         if holder == false then redis.call('HSET', KEYS[1], 'jobId', ARGV[1], 'startedAt', ARGV[2], 'host', ARGV[3]) end
-         redis.call('PEXPIRE', KEYS[1], ARGV[4])
-         return false
-       end
-       return redis.call('HGETALL', KEYS[1])`,
-      1,
-      this.key,
-      jobId,
-      Date.now(),
-      `${hostname()}:${process.pid}`,
-      this.ttlMs,
-    )) as string[] | null;
-    return reply === null ? undefined : toHolder(reply);
-  }
-
-  async renew(jobId: string): Promise<boolean> {
-    const renewed = await this.redis.eval(
-      `if redis.call('HGET', KEYS[1], 'jobId') == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
-      1,
-      this.key,
-      jobId,
-      this.ttlMs,
-    );
-    return renewed === 1;
-  }
-
-  async release(jobId: string): Promise<void> {
-    await this.redis.eval(`if redis.call('HGET', KEYS[1], 'jobId') == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1, this.key, jobId);
-  }
-
-  async holder(): Promise<LockHolder | undefined> {
-    const fields = await this.redis.hgetall(this.key);
-    return fields.jobId === undefined ? undefined : { jobId: fields.jobId, startedAt: Number(fields.startedAt), host: fields.host ?? '' };
-  }
+export function runLease(redis: Redis, key: string, jobId: string): Lease {
+  return new Lease(redis, key, { ttlMs: RUN_LEASE_TTL_MS, owner: `run:${jobId}`, details: { jobId } });
 }
 
-function toHolder(flat: string[]): LockHolder {
-  const fields: Record<string, string> = {};
-  for (let index = 0; index + 1 < flat.length; index += 2) fields[flat[index]!] = flat[index + 1]!;
-  return { jobId: fields.jobId ?? '?', startedAt: Number(fields.startedAt ?? 0), host: fields.host ?? '' };
+/** The run in progress, if any. */
+export async function runInProgress(redis: Redis, key: string): Promise<LeaseHolder | undefined> {
+  return new Lease(redis, key, { ttlMs: RUN_LEASE_TTL_MS }).holder();
 }
 
 export type RunStatus = 'completed' | 'completed_with_failures' | 'skipped' | 'failed';

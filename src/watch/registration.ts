@@ -1,25 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { sleep } from '../clock/clock.js';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
-import type { RedisKeys } from '../queue/keys.js';
-import { sleep } from './batch-run.js';
+import type { RedisKeys } from '../redis/keys.js';
+import { Lease, type LeaseLostError } from '../redis/lease.js';
 
 const ALIVE_TTL_MS = 5_000;
-const ALIVE_RENEW_MS = 1_500;
 const FOLDER_ID_FILE = '.beneficiary-check-folder-id';
 
 /**
- * One watcher per folder: a registration in Redis that a live watcher renews and a dead one lets
- * expire within 5 s. A start beside a live watcher is refused; a restart after a crash waits at most that.
+ * One watcher per folder: a lease in Redis that a live watcher renews and a dead one lets expire within
+ * 5 s. A start beside a live watcher is refused; a restart after a crash waits at most that. A watcher that
+ * loses its lease (another one took the folder over after this one stalled) is told, and must stop.
  */
 export class FolderRegistration {
-  private readonly instance = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  private folderId = '';
-  private aliveTimer: NodeJS.Timeout | undefined;
+  private lease: Lease | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -29,18 +27,33 @@ export class FolderRegistration {
   ) {}
 
   /** Registers as this folder's watcher and keeps the registration alive; returns the folder's id. */
-  async acquire(): Promise<string> {
-    this.folderId = await this.readFolderId();
-    await this.register();
-    this.aliveTimer = setInterval(() => {
-      this.renewRegistration().catch((error: unknown) => this.logger.warn({ err: error }, 'could not renew the watcher registration'));
-    }, ALIVE_RENEW_MS);
-    return this.folderId;
+  async acquire(onLost: (error: LeaseLostError) => void): Promise<string> {
+    const folderId = await this.readFolderId();
+    const lease = new Lease(this.redis, this.keys.watchFolder(folderId), { ttlMs: ALIVE_TTL_MS, details: { folder: this.root } });
+    // A registration left by a watcher that died expires: wait for that, refuse to start beside a live one.
+    const deadline = Date.now() + ALIVE_TTL_MS * 1.5;
+    let said = false;
+    for (;;) {
+      const holder = await lease.acquire();
+      if (holder === undefined) break;
+      if (Date.now() > deadline) {
+        throw new UsageError(
+          `another watcher (pid ${holder.pid} on ${holder.host}) is watching ${this.root}: run one watcher per folder; to check faster, start more \`worker\` processes`,
+        );
+      }
+      if (!said) {
+        this.logger.info('this folder was registered to another watcher moments ago: waiting for that registration to expire');
+        said = true;
+      }
+      await sleep(500);
+    }
+    lease.keepAlive(onLost);
+    this.lease = lease;
+    return folderId;
   }
 
   async release(): Promise<void> {
-    clearInterval(this.aliveTimer);
-    if (this.folderId !== '') await this.unregister();
+    await this.lease?.release();
   }
 
   /**
@@ -55,61 +68,5 @@ export class FolderRegistration {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     return (await readFile(path, 'utf8')).trim();
-  }
-
-  private registrationValue(): string {
-    return JSON.stringify({ instance: this.instance, host: hostname(), pid: process.pid, folder: this.root });
-  }
-
-  /** SET when absent or ours; returns the holder when somebody else holds it. */
-  private async claimRegistration(): Promise<string | undefined> {
-    const result = (await this.redis.eval(
-      `local current = redis.call('GET', KEYS[1])
-       if current == false or current == ARGV[1] then
-         redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-         return false
-       end
-       return current`,
-      1,
-      this.keys.watchFolder(this.folderId),
-      this.registrationValue(),
-      ALIVE_TTL_MS,
-    )) as string | null;
-    return result ?? undefined;
-  }
-
-  /** Waits out a registration left by a watcher that died (it expires); refuses to start beside a live one. */
-  private async register(): Promise<void> {
-    const deadline = Date.now() + ALIVE_TTL_MS + ALIVE_RENEW_MS * 2;
-    let said = false;
-    for (;;) {
-      const holder = await this.claimRegistration();
-      if (holder === undefined) return;
-      if (Date.now() > deadline) {
-        const { host, pid } = JSON.parse(holder) as { host: string; pid: number };
-        throw new UsageError(
-          `another watcher (pid ${pid} on ${host}) is watching ${this.root}: run one watcher per folder; to check faster, start more \`worker\` processes`,
-        );
-      }
-      if (!said) {
-        this.logger.info('this folder was registered to another watcher moments ago: waiting for that registration to expire');
-        said = true;
-      }
-      await sleep(500);
-    }
-  }
-
-  private async renewRegistration(): Promise<void> {
-    const holder = await this.claimRegistration();
-    if (holder !== undefined) this.logger.error({ holder }, 'another watcher registered for this folder: run one watcher per folder');
-  }
-
-  private async unregister(): Promise<void> {
-    await this.redis.eval(
-      `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
-      1,
-      this.keys.watchFolder(this.folderId),
-      this.registrationValue(),
-    );
   }
 }

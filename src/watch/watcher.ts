@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
+import type { Redis } from 'ioredis';
+import { continuationPolicy } from '../batch/continuation.js';
+import type { BatchInput, BatchLifecycle, StartedBatch } from '../batch/lifecycle.js';
+import { finishOrHandBack, progressLogger } from '../batch/progress-log.js';
+import { HandedBackError } from '../batch/settle.js';
+import { sleep } from '../clock/clock.js';
+import type { WatchSettings } from '../config/index.js';
 import type { ColumnOverrides } from '../csv/columns.js';
-import { describeError, UsageError } from '../errors.js';
-import { ensureLogin } from '../pipeline/check-file.js';
-import type { Services } from '../pipeline/services.js';
-import type { InspectedFile } from '../queue/producer.js';
-import { writeReport } from '../report/writer.js';
-import { awaitBatch, finishOrHandBack, HandedBackError, sleep } from './batch-run.js';
+import { describeError, OutputPathError, UsageError } from '../errors.js';
+import type { Logger } from '../logging/logger.js';
+import type { RedisKeys } from '../redis/keys.js';
+import type { LeaseLostError } from '../redis/lease.js';
 import { InboxScanner } from './inbox.js';
 import { FolderRegistration } from './registration.js';
 
@@ -48,14 +53,6 @@ interface ClaimRecord {
   batchId?: string;
 }
 
-/** The first file seen with some content, kept for the duplicate window. */
-interface SeenContent {
-  original: string;
-  batchId: string;
-  receivedAt: number;
-  report: string;
-}
-
 const CLAIM_NAME = /^(\d{8}T\d{6}Z-[0-9a-f]{6})--(.+)$/;
 const CLAIM_RECORD_TTL_S = 30 * 24 * 3600;
 const RETRY_MS = { first: 15_000, max: 300_000 };
@@ -91,23 +88,32 @@ async function freeName(directory: string, stem: string, suffix: string, claimId
   return (await exists(join(directory, plain))) ? `${stem}.${claimId}${suffix}` : plain;
 }
 
-export interface WatcherOptions {
+/** What the watched folder needs: the batch lifecycle, Redis for its claims and registration, its settings. */
+export interface WatcherDependencies {
+  lifecycle: Pick<BatchLifecycle, 'check'>;
+  redis: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+  settings: WatchSettings;
   columns: ColumnOverrides;
+  /** Another watcher took this folder over (this one stalled past its registration): the command must end. */
+  onRegistrationLost: (error: LeaseLostError) => void;
 }
 
 /**
  * The watched-folder service. One loop, one file at a time:
  * 1. files left in processing/ (the watcher stopped or died while checking them) are continued first;
  * 2. otherwise the oldest complete CSV of inbox/ is claimed by an atomic rename into processing/;
- * 3. the file is inspected (unreadable / missing columns -> failed/ with `<name>.error.txt`), compared
- *    with content seen in the duplicate window, queued as a batch, waited for, reported into outbox/,
- *    and moved to archive/.
+ * 3. the file goes through the batch lifecycle (unreadable / missing columns -> failed/ with
+ *    `<name>.error.txt`; the same content finished within the duplicate window -> its answers again, nothing
+ *    asked), is reported into outbox/ and moved to archive/.
  * Files are checked one after another, not side by side: all inquiries go through one queue with one
  * rate limit, so checking two files at once would not finish either sooner. In-process workers answer
  * the jobs; any number of `worker` processes can join.
  *
  * One watcher per folder: a start while another watcher of the same folder is alive is refused (the
  * registration in Redis expires 5 s after a watcher dies, so a restart after a crash waits at most that).
+ * A watcher that loses its registration hands its file back and stops.
  */
 export class Watcher {
   readonly folders: WatchFolders;
@@ -123,26 +129,31 @@ export class Watcher {
   private retryMs = RETRY_MS.first;
 
   constructor(
-    private readonly services: Services,
+    private readonly deps: WatcherDependencies,
     folder: string,
-    private readonly options: WatcherOptions,
   ) {
     this.folders = watchFolders(folder);
-    this.scanner = new InboxScanner(this.folders.inbox, services.config.watch.stableMs);
-    this.registration = new FolderRegistration(services.redis, services.keys, this.folders.root, services.logger);
+    this.scanner = new InboxScanner(this.folders.inbox, deps.settings.stableMs);
+    this.registration = new FolderRegistration(deps.redis, deps.keys, this.folders.root, deps.logger);
   }
 
   private get log() {
-    return this.services.logger;
+    return this.deps.logger;
   }
 
   /** Creates the folders, registers as this folder's watcher, and starts the loop. */
   async start(): Promise<void> {
     const { inbox, processing, outbox, archive, failed, root } = this.folders;
     for (const directory of [root, inbox, processing, outbox, archive, failed]) await mkdir(directory, { recursive: true });
-    this.folderId = await this.registration.acquire();
+    this.folderId = await this.registration.acquire((error) => {
+      this.log.error({ folder: root }, `${error.message}: this watcher hands its file back and stops`);
+      this.stopping = true;
+      this.stopSleeping.abort();
+      this.handBack.abort();
+      this.deps.onRegistrationLost(error);
+    });
     if (this.stopping) return; // stopped while waiting to register
-    const { stableMs, pollMs, duplicateWindowMs } = this.services.config.watch;
+    const { stableMs, pollMs, duplicateWindowMs } = this.deps.settings;
     this.log.info(
       { folder: root, stableSeconds: stableMs / 1000, pollMs, duplicateWindowHours: duplicateWindowMs / 3600_000 },
       `watching ${inbox}: reports to ${outbox}, inputs to ${archive}, refused files to ${failed}`,
@@ -183,7 +194,7 @@ export class Watcher {
       } catch (error) {
         this.log.error({ err: error }, `watch loop: ${describeError(error)}`);
       }
-      await sleep(this.services.config.watch.pollMs, this.stopSleeping.signal);
+      await sleep(this.deps.settings.pollMs, this.stopSleeping.signal);
     }
   }
 
@@ -239,47 +250,66 @@ export class Watcher {
   }
 
   private async check(claim: Claim): Promise<void> {
-    const { services } = this;
     const context = { file: claim.original, claim: claim.id };
-    const producer = services.producer(this.options.columns);
-    let inspected: InspectedFile;
-    try {
-      inspected = await producer.inspect(claim.path);
-    } catch (error) {
-      if (error instanceof UsageError) return this.refuse(claim, error.message);
-      throw error;
-    }
     const record = await this.claimRecord(claim);
     const reportPath = join(this.folders.outbox, record.reportName!);
-    let batchId = record.batchId ?? (await this.batchCreatedSince(inspected.file.contentHash, claim.claimedAt));
-    if (batchId === undefined) {
-      const first = await this.duplicateOf(inspected.file.contentHash, claim);
-      if (first !== undefined) return this.reportDuplicate(claim, record, first);
-      await ensureLogin(services);
-      const produced = await producer.produce(claim.path, inspected);
-      batchId = produced.batchId;
-      await this.saveClaim(claim, { batchId });
-      await this.rememberContent(inspected.file.contentHash, { original: claim.original, batchId, receivedAt: claim.claimedAt, report: reportPath });
-      this.log.info({ ...context, batchId, rows: inspected.file.rowCount, resumed: produced.resumed }, produced.resumed ? 'continuing an unfinished batch of the same content' : 'queued');
-    } else {
-      await this.saveClaim(claim, { batchId });
-      if (!(await services.store.progress(batchId)).complete) {
-        await ensureLogin(services);
-        await producer.resume(batchId);
-      }
-      this.log.info({ ...context, batchId }, 'continuing its batch');
-    }
-    const gaveUp = await awaitBatch(services, batchId, this.handBack.signal, context);
     const archivePath = join(this.folders.archive, record.archiveName!);
-    const summary = await writeReport(services.store, batchId, reportPath, {
-      sourceFile: archivePath,
-      receivedAs: claim.original,
-      receivedAt: new Date(claim.claimedAt).toISOString(),
-      ...(gaveUp !== undefined && { incomplete: `${gaveUp}; FAILED rows can be asked again by dropping the same file into the inbox` }),
-    });
+    // A claim taken up again after a restart continues its own batch (if Redis still has it); a new claim
+    // goes by its content.
+    const ownBatch = record.batchId !== undefined && (await this.deps.redis.exists(this.deps.keys.batch(record.batchId))) === 1;
+    const input: BatchInput =
+      ownBatch && record.batchId !== undefined
+        ? { kind: 'batch', batchId: record.batchId, retryFailed: false }
+        : {
+            kind: 'file',
+            path: claim.path,
+            name: claim.original,
+            columns: this.deps.columns,
+            policy: continuationPolicy(this.deps.settings.duplicateWindowMs),
+          };
+    const duplicateOf = (started: StartedBatch) =>
+      started.continuation.kind === 'reuse' && !ownBatch
+        ? {
+            file: started.batch.sourceName,
+            batchId: started.batchId,
+            receivedAt: new Date(started.batch.createdAt).toISOString(),
+            report: started.batch.lastReport,
+          }
+        : undefined;
+    let checked;
+    try {
+      checked = await this.deps.lifecycle.check(
+        {
+          input,
+          reportPath,
+          signal: this.handBack.signal,
+          onProgress: progressLogger(this.log, context),
+          onNotice: (message) => this.log.info(context, message),
+          onStarted: (started) => this.saveClaim(claim, { batchId: started.batchId }),
+        },
+        (started) => {
+          const first = duplicateOf(started);
+          return {
+            sourceFile: archivePath,
+            receivedAs: claim.original,
+            receivedAt: new Date(claim.claimedAt).toISOString(),
+            ...(first && { duplicateOf: first, note: duplicateNote(first) }),
+          };
+        },
+      );
+    } catch (error) {
+      // The file's own fault (unreadable, not a CSV, columns missing): refused. An outbox that cannot be
+      // written is not the file's fault: it stays in processing/ and is tried again.
+      if (error instanceof UsageError && !(error instanceof OutputPathError)) return this.refuse(claim, error.message);
+      throw error;
+    }
+    const first = duplicateOf(checked);
+    if (first !== undefined) {
+      await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.csv$/, '')}.duplicate.txt`), `${claim.original}: ${duplicateNote(first)}\n`);
+    }
     await rename(claim.path, archivePath);
     await this.dropClaim(claim);
-    this.log.info({ ...context, batchId, report: reportPath, counts: summary.counts }, 'report written, input archived');
+    this.log.info({ ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts }, first ? 'duplicate: report repeats the first file' : 'report written, input archived');
   }
 
   /** Unreadable file, missing columns, not a CSV: to failed/ with the reason beside it. */
@@ -300,66 +330,10 @@ export class Watcher {
     this.log.warn({ file: claim.original, movedTo: join(this.folders.failed, name) }, `refused: ${reason}`);
   }
 
-  /**
-   * The first file with this content within the duplicate window, when its answers can stand for this
-   * one: its batch is complete without FAILED rows (a batch still running is waited for). With FAILED
-   * rows the file is checked again, which asks only those (see Producer).
-   */
-  private async duplicateOf(contentHash: string, claim: Claim): Promise<SeenContent | undefined> {
-    if (this.services.config.watch.duplicateWindowMs <= 0) return undefined;
-    const stored = await this.services.redis.get(this.services.keys.watchSeen(contentHash));
-    if (stored === null) return undefined;
-    const first = JSON.parse(stored) as SeenContent;
-    let progress;
-    try {
-      progress = await this.services.store.progress(first.batchId);
-    } catch {
-      return undefined; // its batch is gone from Redis
-    }
-    if (!progress.complete) {
-      this.log.info({ file: claim.original, firstFile: first.original, batchId: first.batchId }, 'same content as a file still being checked: waiting for it');
-      await awaitBatch(this.services, first.batchId, this.handBack.signal, { file: claim.original, duplicateOf: first.original });
-    }
-    return (await this.services.store.hasFailedOutcomes(first.batchId)) ? undefined : first;
-  }
-
-  /** A duplicate gets the first file's answers as its report, and a note saying so; nothing is asked again. */
-  private async reportDuplicate(claim: Claim, record: ClaimRecord, first: SeenContent): Promise<void> {
-    const reportPath = join(this.folders.outbox, record.reportName!);
-    const archivePath = join(this.folders.archive, record.archiveName!);
-    const note = `duplicate of ${first.original} (received ${new Date(first.receivedAt).toISOString()}, batch ${first.batchId}, report ${first.report}): same content, not validated again; this report repeats that batch's answers`;
-    await writeReport(this.services.store, first.batchId, reportPath, {
-      sourceFile: archivePath,
-      receivedAs: claim.original,
-      receivedAt: new Date(claim.claimedAt).toISOString(),
-      duplicateOf: { file: first.original, batchId: first.batchId, receivedAt: new Date(first.receivedAt).toISOString(), report: first.report },
-      note,
-    });
-    await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.csv$/, '')}.duplicate.txt`), `${claim.original}: ${note}\n`);
-    await rename(claim.path, archivePath);
-    await this.dropClaim(claim);
-    this.log.info({ file: claim.original, duplicateOf: first.original, batchId: first.batchId, report: reportPath }, 'duplicate: report repeats the first file');
-  }
-
-  /** The batch of this content created since the claim: the watcher died after queueing it but before noting its id. */
-  private async batchCreatedSince(contentHash: string, claimedAt: number): Promise<string | undefined> {
-    const batchId = await this.services.store.findByContentHash(contentHash);
-    if (batchId === undefined) return undefined;
-    const batch = await this.services.store.get(batchId);
-    return batch.createdAt >= claimedAt ? batchId : undefined;
-  }
-
-  private async rememberContent(contentHash: string, seen: SeenContent): Promise<void> {
-    const windowMs = this.services.config.watch.duplicateWindowMs;
-    if (windowMs <= 0) return;
-    // The latest file that was validated is the reference: a later duplicate points to it, and the window runs from it.
-    await this.services.redis.set(this.services.keys.watchSeen(contentHash), JSON.stringify(seen), 'PX', windowMs);
-  }
-
   /** The claim's record, choosing its output names the first time (so a restart writes to the same names). */
   private async claimRecord(claim: Claim): Promise<ClaimRecord> {
-    const key = this.services.keys.watchClaim(this.folderId, claim.id);
-    const record = (await this.services.redis.hgetall(key)) as ClaimRecord;
+    const key = this.deps.keys.watchClaim(this.folderId, claim.id);
+    const record = (await this.deps.redis.hgetall(key)) as ClaimRecord;
     if (record.reportName !== undefined && record.archiveName !== undefined) return record;
     const stem = stemOf(claim.original);
     const chosen = {
@@ -371,11 +345,15 @@ export class Watcher {
   }
 
   private async saveClaim(claim: Claim, fields: ClaimRecord): Promise<void> {
-    const key = this.services.keys.watchClaim(this.folderId, claim.id);
-    await this.services.redis.multi().hset(key, { ...fields, original: claim.original }).expire(key, CLAIM_RECORD_TTL_S).exec();
+    const key = this.deps.keys.watchClaim(this.folderId, claim.id);
+    await this.deps.redis.multi().hset(key, { ...fields, original: claim.original }).expire(key, CLAIM_RECORD_TTL_S).exec();
   }
 
   private async dropClaim(claim: Claim): Promise<void> {
-    await this.services.redis.del(this.services.keys.watchClaim(this.folderId, claim.id));
+    await this.deps.redis.del(this.deps.keys.watchClaim(this.folderId, claim.id));
   }
+}
+
+function duplicateNote(first: { file: string; batchId: string; receivedAt: string; report: string | undefined }): string {
+  return `duplicate of ${first.file} (received ${first.receivedAt}, batch ${first.batchId}, report ${first.report ?? 'not known'}): same content, not validated again; this report repeats that batch's answers`;
 }

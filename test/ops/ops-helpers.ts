@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../../src/redis/keys.js';
 import { loadSandboxAccounts } from '../../src/sandbox/index.js';
 import { TEST_REDIS_URL } from '../support/redis.js';
 
@@ -57,10 +58,10 @@ export const listDir = async (path: string): Promise<string[]> => {
 /** Batches under the prefix, with their source file. */
 export async function batchesOf(redis: Redis, prefix: string): Promise<Array<{ batchId: string; sourceFile: string }>> {
   const ids = await redis.zrange(`${prefix}:batches`, 0, -1);
-  return Promise.all(ids.map(async (batchId) => ({ batchId, sourceFile: (await redis.hget(`${prefix}:batch:${batchId}`, 'sourceFile')) ?? '' })));
+  return Promise.all(ids.map(async (batchId) => ({ batchId, sourceFile: (await redis.hget(redisKeys(prefix).batch(batchId), 'sourceFile')) ?? '' })));
 }
 
-export const answeredCount = (redis: Redis, prefix: string, batchId: string): Promise<number> => redis.hlen(`${prefix}:batch:${batchId}:outcomes`);
+export const answeredCount = (redis: Redis, prefix: string, batchId: string): Promise<number> => redis.hlen(redisKeys(prefix).outcomes(batchId));
 
 export function opsEnvironment(prefix: string, sandboxUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {

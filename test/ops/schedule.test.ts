@@ -1,6 +1,7 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../../src/redis/keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
@@ -135,13 +136,20 @@ describe('schedule', () => {
     const ownEnv = { ...env, BC_KEY_PREFIX: ownPrefix, SCHEDULE_CRON: '*/3 * * * * *' };
     try {
       const first = startCli(['schedule'], { ...ownEnv, SHUTDOWN_TIMEOUT_SECONDS: '0.3' });
-      const holder = await waitFor(async () => (await redis.hget(`${ownPrefix}:schedule:lock`, 'jobId')) ?? undefined, 15_000, 'a run to start');
+      const holder = await waitFor(
+        async () => {
+          const lease = await redis.get(redisKeys(ownPrefix).scheduleLock());
+          return lease === null ? undefined : (JSON.parse(lease) as { jobId: string }).jobId;
+        },
+        15_000,
+        'a run to start',
+      );
       const batchId = await waitFor(async () => (await redis.zrange(`${ownPrefix}:batches`, 0, 0))[0], 10_000, 'its batch');
-      await waitFor(async () => (await redis.hlen(`${ownPrefix}:batch:${batchId}:outcomes`)) >= 3, 10_000, 'some answers', 20);
+      await waitFor(async () => (await redis.hlen(redisKeys(ownPrefix).outcomes(batchId))) >= 3, 10_000, 'some answers', 20);
       first.kill('SIGTERM');
       expect(await waitForExit(first)).toBe(0);
-      expect(first.output().stderr).toContain('scheduled run handed back at shutdown');
-      expect(await redis.hlen(`${ownPrefix}:batch:${batchId}:outcomes`)).toBeLessThan(ROWS);
+      expect(first.output().stderr).toContain('scheduled run handed back');
+      expect(await redis.hlen(redisKeys(ownPrefix).outcomes(batchId))).toBeLessThan(ROWS);
       // Back in the waiting list, with its input pinned; no run was recorded as done or failed.
       expect(await redis.lrange(`${ownPrefix}:bull:scheduled-validation:wait`, 0, -1)).toContain(holder);
       const data = JSON.parse((await redis.hget(`${ownPrefix}:bull:scheduled-validation:${holder}`, 'data')) ?? '{}');

@@ -1,6 +1,7 @@
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../../src/redis/keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, startCli, waitForExit } from '../support/cli.js';
@@ -72,7 +73,7 @@ describe('watch <folder>', () => {
     // Never taken half-way: exactly one batch for the file, of all 20 rows; the whole file archived.
     const batches = (await batchesOf(redis, prefix)).filter((batch) => batch.sourceFile.endsWith('--slow.csv'));
     expect(batches).toHaveLength(1);
-    expect(Number(await redis.hget(`${prefix}:batch:${batches[0]!.batchId}`, 'rowCount'))).toBe(20);
+    expect(Number(await redis.hget(redisKeys(prefix).batch(batches[0]!.batchId), 'rowCount'))).toBe(20);
     expect(await readFile(join(folder, 'archive', 'slow.csv'), 'utf8')).toBe(csv.text);
     expect(await listDir(join(folder, 'processing'))).toEqual([]);
     expect(await listDir(join(folder, 'failed'))).toEqual([]);

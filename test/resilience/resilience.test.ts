@@ -137,7 +137,8 @@ describe('outage', () => {
     sandbox.resetStats();
     const second = await runCli(['run', file, '--out', out], env);
     expect(second.code).toBe(0);
-    expect(second.stderr).toContain('continuing unfinished batch');
+    // The first run wrote its report (rows FAILED with the reason): the batch is finished, with FAILED rows.
+    expect(second.stderr).toContain('its FAILED rows are asked again');
     const asked = Object.keys(sandbox.stats().inquiriesByAccount).map((key) => key.split(':')[1]);
     expect(asked.sort()).toEqual(failedFirst.map((row) => row.account_number).sort());
     const rows = await readReport(out);

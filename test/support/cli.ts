@@ -10,9 +10,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Environment for a CLI child: no .env surprises, the test's Redis prefix and provider. */
+/** Environment for a CLI child: never a developer's .env (BC_ENV_FILE=none), the test's Redis prefix and provider. */
 export function cliEnvironment(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const environment: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' };
+  const environment: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', BC_ENV_FILE: 'none' };
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) environment[key] = value;
   return environment;
 }

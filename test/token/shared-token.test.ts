@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logging/logger.js';
 import { createHttpClient } from '../../src/provider/http.js';
 import { login } from '../../src/provider/login.js';
 import { SharedTokenSession } from '../../src/provider/token.js';
-import { redisKeys } from '../../src/queue/keys.js';
+import { redisKeys } from '../../src/redis/keys.js';
 import { LoginRejectedError, LoginUnavailableError } from '../../src/errors.js';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';

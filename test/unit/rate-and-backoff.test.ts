@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRate } from '../../src/config/rate.js';
 import { ConfigError } from '../../src/errors.js';
 import { queueCeiling } from '../../src/queue/inquiry-queue.js';
-import { jitteredBackoff } from '../../src/queue/inquiry-worker.js';
+import { jitteredBackoff } from '../../src/queue/backoff.js';
 
 describe('parseRate', () => {
   it.each([

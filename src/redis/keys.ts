@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 
 /** Every Redis key the tool writes, in one place, under one prefix. */
 export function redisKeys(prefix: string) {
-  const batch = (batchId: string) => `${prefix}:batch:${batchId}`;
+  // The batch id is a hash tag: every key of one batch lives in one Redis Cluster slot, so the Lua
+  // commands and MULTI blocks that touch several of them stay valid on a cluster.
+  const batch = (batchId: string) => `${prefix}:batch:{${batchId}}`;
   return {
     /** Hash: the batch record (see BatchRecord). */
     batch,
-    /** List: the input rows in file order, one JSON StoredRow each. */
+    /** List: the input rows in file order, one JSON StoredRow each (written only by the current producer generation). */
     rows: (batchId: string) => `${batch(batchId)}:rows`,
     /** Set: the distinct account keys of the batch, each asked once. */
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,
@@ -14,8 +16,10 @@ export function redisKeys(prefix: string) {
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
-    /** Hash: content hash of an input file -> batch id, to recognise the same file again. */
+    /** Hash: content hash of an input file -> its latest batch id, to recognise the same file again. */
     batchesByContent: () => `${prefix}:batches:by-content`,
+    /** Lease: the one process deciding about, and producing, the batch of one file content. */
+    contentLease: (contentHash: string) => `${prefix}:lease:content:${contentHash}`,
     /** The shared provider session: one token per environment + base address + username. */
     token: (identity: string) => `${prefix}:token:${identity}`,
     tokenLock: (identity: string) => `${prefix}:token:${identity}:lock`,
@@ -23,13 +27,11 @@ export function redisKeys(prefix: string) {
     loginFailure: (identity: string) => `${prefix}:token:${identity}:login-failure`,
     /** Hash: the provider outage seen by the circuit breakers of every worker on one queue. */
     outage: (queueName: string) => `${prefix}:outage:${queueName}`,
-    /** String with expiry: the watcher of one folder is alive (value: instance id, host, pid). */
+    /** Lease: the one watcher of a folder (expires 5 s after the watcher dies). */
     watchFolder: (folderId: string) => `${prefix}:watch:${folderId}:alive`,
     /** Hash: a file the watcher claimed (moved to processing/): names chosen, batch id once known. */
     watchClaim: (folderId: string, claimId: string) => `${prefix}:watch:${folderId}:claim:${claimId}`,
-    /** String with expiry = the duplicate window: content hash -> the first file with that content. */
-    watchSeen: (contentHash: string) => `${prefix}:watch:seen:${contentHash}`,
-    /** String with expiry, renewed while a scheduled run works: the run in progress; no other run starts. */
+    /** Lease, renewed while a scheduled run works: the run in progress; no other run starts. */
     scheduleLock: () => `${prefix}:schedule:lock`,
     /** List, newest first: what the scheduled runs did (completed, skipped, failed), capped. */
     scheduleRuns: () => `${prefix}:schedule:runs`,

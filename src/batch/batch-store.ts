@@ -1,31 +1,48 @@
 import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { ColumnMapping } from '../csv/columns.js';
-import type { Delimiter } from '../csv/delimiter.js';
+import type { CsvLayout } from '../csv/reader.js';
 import type { InquiryOutcome } from '../provider/outcome.js';
 import { BatchNotFoundError } from '../errors.js';
-import type { RedisKeys } from './keys.js';
+import { runCommand } from '../redis/commands/define.js';
+import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_START_GENERATION } from '../redis/commands/batch.js';
+import type { RedisKeys } from '../redis/keys.js';
 
 export interface BatchRecord {
   batchId: string;
+  /** The file the batch was first made from (a later run of the same content may come from another path). */
   sourceFile: string;
+  /** The name people know the input by (the file name dropped into the watched folder, say). */
+  sourceName: string;
   contentHash: string;
   queueName: string;
-  delimiter: Delimiter;
+  layout: CsvLayout;
   header: string[];
   mapping: ColumnMapping;
+  /** Data rows: the inspected count until production ends, then the count of rows stored. */
   rowCount: number;
   createdAt: number;
   /** Set when every row is stored and every account queued; until then the batch cannot be complete. */
   producedAt: number | undefined;
-  /** Distinct accounts to ask; final once producedAt is set. */
+  /** Distinct accounts to ask, as stored; final once producedAt is set. */
   accountCount: number;
   invalidCount: number;
-  /** Inquiry HTTP calls made for the batch, retries included. */
+  /** Inquiry HTTP calls made for the batch, retries included, over all its runs. */
   calls: number;
   rateLimited: number;
-  completedAt: number | undefined;
+  /** Inquiry jobs that met a bug in this tool (their rows are FAILED saying so). */
+  internalErrors: number;
+  /** The producer generation that may write rows (see BATCH_START_GENERATION). */
+  generation: number;
+  /** Bumped each time FAILED answers are forgotten to be asked again: part of the job ids of that round. */
+  round: number;
+  /** Set when a report was written with every row answered: the batch is finished. */
+  reportedAt: number | undefined;
+  /** The last report written for it. */
+  lastReport: string | undefined;
 }
+
+export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'rowCount' | 'createdAt'>;
 
 /** A row as stored: its input fields, its account key when valid, its INPUT_INVALID reason when not. */
 export interface StoredRow {
@@ -39,13 +56,20 @@ export interface BatchProgress {
   accountCount: number;
   answered: number;
   produced: boolean;
+  /** Every account of a fully produced batch has an answer. */
   complete: boolean;
+  reported: boolean;
 }
 
 /** A batch id sorts by time and is readable in file names: b20261121-065203-3f9a1c. */
 export function newBatchId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `b${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** The producer's generation was replaced: it must stop writing (see BATCH_START_GENERATION). */
+export class ProductionFencedError extends Error {
+  override name = 'ProductionFencedError';
 }
 
 /** Everything the tool keeps about a batch lives in Redis, so any process can continue or report it. */
@@ -55,15 +79,16 @@ export class BatchStore {
     private readonly keys: RedisKeys,
   ) {}
 
-  async create(record: Omit<BatchRecord, 'producedAt' | 'completedAt' | 'accountCount' | 'invalidCount' | 'calls' | 'rateLimited'>): Promise<void> {
+  async create(record: NewBatch): Promise<void> {
     await this.redis
       .multi()
       .hset(this.keys.batch(record.batchId), {
         batchId: record.batchId,
         sourceFile: record.sourceFile,
+        sourceName: record.sourceName,
         contentHash: record.contentHash,
         queueName: record.queueName,
-        delimiter: record.delimiter,
+        layout: JSON.stringify(record.layout),
         header: JSON.stringify(record.header),
         mapping: JSON.stringify(record.mapping),
         rowCount: record.rowCount,
@@ -72,10 +97,13 @@ export class BatchStore {
         invalidCount: 0,
         calls: 0,
         rateLimited: 0,
+        generation: 0,
+        round: 0,
       })
-      .zadd(this.keys.batches(), record.createdAt, record.batchId)
-      .hset(this.keys.batchesByContent(), record.contentHash, record.batchId)
       .exec();
+    // The index keys live outside the batch's slot, so they are written apart (after the record exists).
+    await this.redis.zadd(this.keys.batches(), record.createdAt, record.batchId);
+    await this.redis.hset(this.keys.batchesByContent(), record.contentHash, record.batchId);
   }
 
   async get(batchId: string): Promise<BatchRecord> {
@@ -85,9 +113,10 @@ export class BatchStore {
     return {
       batchId: fields.batchId,
       sourceFile: fields.sourceFile ?? '',
+      sourceName: fields.sourceName ?? '',
       contentHash: fields.contentHash ?? '',
       queueName: fields.queueName ?? '',
-      delimiter: fields.delimiter === ';' ? ';' : ',',
+      layout: JSON.parse(fields.layout ?? '{"delimiter":","}') as CsvLayout,
       header: JSON.parse(fields.header ?? '[]') as string[],
       mapping: JSON.parse(fields.mapping ?? '{}') as ColumnMapping,
       rowCount: Number(fields.rowCount ?? 0),
@@ -97,13 +126,19 @@ export class BatchStore {
       invalidCount: Number(fields.invalidCount ?? 0),
       calls: Number(fields.calls ?? 0),
       rateLimited: Number(fields.rateLimited ?? 0),
-      completedAt: optionalNumber(fields.completedAt),
+      internalErrors: Number(fields.internalErrors ?? 0),
+      generation: Number(fields.generation ?? 0),
+      round: Number(fields.round ?? 0),
+      reportedAt: optionalNumber(fields.reportedAt),
+      lastReport: fields.lastReport,
     };
   }
 
-  async findByContentHash(contentHash: string): Promise<string | undefined> {
+  /** The latest batch made from this content, if it is still in Redis. */
+  async latestByContent(contentHash: string): Promise<string | undefined> {
     const batchId = await this.redis.hget(this.keys.batchesByContent(), contentHash);
-    return batchId ?? undefined;
+    if (batchId === null) return undefined;
+    return (await this.redis.exists(this.keys.batch(batchId))) === 1 ? batchId : undefined;
   }
 
   /** Newest first. */
@@ -111,36 +146,36 @@ export class BatchStore {
     return this.redis.zrevrange(this.keys.batches(), 0, limit - 1);
   }
 
+  /** Takes the next producer generation, dropping the rows of any earlier production. */
+  async startGeneration(batchId: string): Promise<number> {
+    return runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId));
+  }
+
   /**
    * Appends rows in file order and registers their accounts; returns the account keys seen for the
-   * first time in this batch, which are the only ones to ask.
+   * first time in this batch, which are the only ones to ask. Throws ProductionFencedError when a newer
+   * generation took production over.
    */
-  async appendRows(batchId: string, rows: StoredRow[]): Promise<string[]> {
+  async appendRows(batchId: string, generation: number, rows: StoredRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
-    const accountKeys = rows.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey]));
-    const pipeline = this.redis.pipeline().rpush(this.keys.rows(batchId), ...rows.map(encodeRow));
-    for (const key of accountKeys) pipeline.sadd(this.keys.accounts(batchId), key);
-    const replies = (await pipeline.exec()) ?? [];
-    const firstSeen = new Set<string>();
-    accountKeys.forEach((key, index) => {
-      const [error, added] = replies[index + 1] ?? [];
-      if (error) throw error;
-      if (added === 1) firstSeen.add(key);
-    });
-    return [...firstSeen];
+    const reply = await runCommand<[number, string[]?]>(this.redis, BATCH_APPEND_ROWS, this.batchKeys(batchId), [
+      generation,
+      rows.length,
+      ...rows.map(encodeRow),
+      ...rows.map((row) => row.accountKey ?? ''),
+    ]);
+    if (reply[0] !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
+    return reply[1] ?? [];
   }
 
-  /** Drops stored rows and the account set, keeping outcomes: producing again then asks only what has no answer. */
-  async resetRows(batchId: string): Promise<void> {
-    await this.redis.del(this.keys.rows(batchId), this.keys.accounts(batchId));
+  async markProduced(batchId: string, generation: number, invalidCount: number): Promise<void> {
+    const marked = await runCommand<number>(this.redis, BATCH_MARK_PRODUCED, this.batchKeys(batchId), [generation, invalidCount, Date.now()]);
+    if (marked !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
   }
 
-  async markProduced(batchId: string, counts: { rowCount: number; accountCount: number; invalidCount: number }): Promise<void> {
-    await this.redis.hset(this.keys.batch(batchId), { ...counts, producedAt: Date.now() });
-  }
-
-  async markCompleted(batchId: string): Promise<void> {
-    await this.redis.hsetnx(this.keys.batch(batchId), 'completedAt', Date.now());
+  /** The batch is finished: a report with every row answered was written. */
+  async markReported(batchId: string, reportPath: string): Promise<void> {
+    await this.redis.hset(this.keys.batch(batchId), { reportedAt: Date.now(), lastReport: reportPath });
   }
 
   async readRows(batchId: string, start: number, count: number): Promise<StoredRow[]> {
@@ -167,7 +202,7 @@ export class BatchStore {
     return outcomes;
   }
 
-  async countCall(batchId: string, field: 'calls' | 'rateLimited'): Promise<void> {
+  async countCall(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors'): Promise<void> {
     await this.redis.hincrby(this.keys.batch(batchId), field, 1);
   }
 
@@ -180,6 +215,7 @@ export class BatchStore {
       answered,
       produced,
       complete: produced && answered >= record.accountCount,
+      reported: record.reportedAt !== undefined,
     };
   }
 
@@ -210,20 +246,28 @@ export class BatchStore {
     } while (cursor !== '0');
   }
 
-  async hasFailedOutcomes(batchId: string): Promise<boolean> {
-    for await (const _ of this.failedAccounts(batchId)) return true;
-    return false;
+  async countFailedOutcomes(batchId: string): Promise<number> {
+    let count = 0;
+    for await (const failed of this.failedAccounts(batchId)) count += failed.length;
+    return count;
   }
 
-  /** Removes FAILED outcomes so that the accounts are asked again; returns how many. */
+  /**
+   * Removes FAILED outcomes so that the accounts are asked again, in a new round (fresh job ids: the
+   * failed jobs of the last round are kept for inspection); the batch is unfinished again. Returns how many.
+   */
   async forgetFailedOutcomes(batchId: string): Promise<number> {
     let forgotten = 0;
     for await (const failed of this.failedAccounts(batchId)) {
       await this.redis.hdel(this.keys.outcomes(batchId), ...failed);
       forgotten += failed.length;
     }
-    if (forgotten > 0) await this.redis.hdel(this.keys.batch(batchId), 'completedAt');
+    if (forgotten > 0) await this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt').exec();
     return forgotten;
+  }
+
+  private batchKeys(batchId: string): string[] {
+    return [this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)];
   }
 }
 

@@ -1,21 +1,25 @@
-import { loadConfig, DEFAULT_REDIS_URL, type Config, type ConfigOverrides, type ProviderSettings } from '../config/index.js';
-import { ConfigError } from '../errors.js';
+import { DEFAULT_REDIS_URL, loadConfig, requireProvider, type Config, type ConfigOverrides, type ProviderSettings } from '../config/index.js';
+import { environmentWithEnvFile } from '../config/env-file.js';
 import { createLogger, type Logger } from '../logging/logger.js';
-import { startBuiltinSandbox } from '../pipeline/builtin-sandbox.js';
-import { openServices, type Services } from '../pipeline/services.js';
 import { connectRedis, displayRedisUrl, redisAnswers } from '../redis/connection.js';
 import { startPrivateRedis } from '../redis/private-server.js';
+import { openApp, type App } from './app.js';
+import { startBuiltinSandbox } from './builtin-sandbox.js';
 
 export interface RuntimeOptions {
-  /** `run` may start a private redis-server and the built-in emulator; long-running services may not. */
-  oneShot: boolean;
+  /**
+   * What the command needs of the provider: `builtin` (`run`: the built-in emulator stands in when the
+   * sandbox has no H2H_BASE_URL, and a private redis-server when no Redis answers), `required` (it calls
+   * the provider), `none` (it only reads Redis: `status`, `export`, `schedule --list`).
+   */
+  provider: 'builtin' | 'required' | 'none';
 }
 
 export interface Runtime {
-  services: Services;
+  app: App;
   /** true when `run` started its own throw-away redis-server. */
   privateRedis: boolean;
-  /** Closes everything that was opened, in reverse order. */
+  /** Closes everything that was opened, in reverse order; safe to call more than once. */
   shutdown: () => Promise<void>;
 }
 
@@ -23,16 +27,16 @@ export interface Runtime {
 const notice = (message: string) => process.stderr.write(`${message}\n`);
 
 /**
- * Reads the configuration once and opens what a command needs. For `run`: without REDIS_URL and with
- * nothing answering on the default address, a private redis-server; in the sandbox without
- * H2H_BASE_URL, the built-in emulator.
+ * The edge: reads and validates the configuration once (environment over the env file), then opens what a
+ * command needs. For `run`: without REDIS_URL and with nothing answering on the default address, a private
+ * redis-server; in the sandbox without H2H_BASE_URL, the built-in emulator.
  */
 export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOptions): Promise<Runtime> {
-  const config: Config = loadConfig(overrides);
+  const config: Config = loadConfig(overrides, environmentWithEnvFile());
+  if (options.provider !== 'none') requireProvider(config.provider, options.provider === 'builtin');
   const logger: Logger = createLogger(config.logLevel);
   const cleanups: Array<() => Promise<void>> = [];
   let closing: Promise<void> | undefined;
-  // Idempotent: a signal handler and a `finally` may both ask for it.
   const shutdown = () =>
     (closing ??= (async () => {
       for (const cleanup of cleanups.reverse()) await cleanup();
@@ -40,7 +44,7 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
   try {
     let redisUrl = config.redisUrl ?? DEFAULT_REDIS_URL;
     let privateRedis = false;
-    if (config.redisUrl === undefined && options.oneShot && !(await redisAnswers(redisUrl))) {
+    if (config.redisUrl === undefined && options.provider === 'builtin' && !(await redisAnswers(redisUrl))) {
       const privateServer = await startPrivateRedis();
       cleanups.push(() => privateServer.stop());
       redisUrl = privateServer.url;
@@ -50,21 +54,16 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
     const redis = await connectRedis(redisUrl);
     cleanups.push(async () => void redis.disconnect());
     let provider: ProviderSettings = config.provider;
-    if (provider.baseUrl === undefined) {
-      if (!options.oneShot) {
-        throw new ConfigError(
-          'H2H_BASE_URL is not set: long-running commands need a provider address. For a local emulator run `beneficiary-check sandbox --port 8080` and set H2H_BASE_URL=http://127.0.0.1:8080 H2H_USERNAME=sandbox H2H_PASSWORD=sandbox',
-        );
-      }
+    if (provider.baseUrl === undefined && options.provider === 'builtin') {
       const builtin = await startBuiltinSandbox(provider);
       cleanups.push(() => builtin.sandbox.close());
       provider = builtin.provider;
       notice(`sandbox without H2H_BASE_URL: using the built-in provider emulator at ${builtin.sandbox.url} (no real bank is asked)`);
     }
-    const services = openServices(config, provider, redis, logger);
-    cleanups.push(() => services.close());
-    logger.debug({ redis: displayRedisUrl(redisUrl), environment: provider.environment, queue: services.queue.name }, 'runtime ready');
-    return { services, shutdown, privateRedis };
+    const app = openApp(config, provider, redis, logger);
+    cleanups.push(() => app.close());
+    logger.debug({ redis: displayRedisUrl(redisUrl), environment: provider.environment, queue: app.queue.name }, 'runtime ready');
+    return { app, shutdown, privateRedis };
   } catch (error) {
     await shutdown();
     throw error;

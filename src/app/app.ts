@@ -1,0 +1,150 @@
+import { Worker, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
+import { BatchLifecycle } from '../batch/lifecycle.js';
+import { BatchStore } from '../batch/batch-store.js';
+import { inspectFile, Producer } from '../batch/producer.js';
+import { writeReconciliation } from '../batch/report-writer.js';
+import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/settle.js';
+import { systemClock, type Clock } from '../clock/clock.js';
+import type { Config, ProviderSettings } from '../config/index.js';
+import type { Logger } from '../logging/logger.js';
+import { CircuitBreaker } from '../provider/circuit-breaker.js';
+import { ProviderClient } from '../provider/client.js';
+import { ensureLogin } from '../provider/ensure-login.js';
+import { createHttpClient } from '../provider/http.js';
+import { login } from '../provider/login.js';
+import { SharedTokenSession } from '../provider/token.js';
+import { jitteredBackoff } from '../queue/backoff.js';
+import { inquiryQueueName, openInquiryQueue, queueCeiling, type InquiryJobData } from '../queue/inquiry-queue.js';
+import { findLostInquiryJobs } from '../queue/lost-jobs.js';
+import { OutageBoard } from '../queue/outage-board.js';
+import { SendPacer } from '../queue/pacer.js';
+import { Lease } from '../redis/lease.js';
+import { redisKeys, type RedisKeys } from '../redis/keys.js';
+
+/** How long the content lease lives without renewal: a producer that died frees its content within this. */
+const CONTENT_LEASE_TTL_MS = 30_000;
+
+/** The application as the commands see it: built once from the configuration, closed once. */
+export interface App {
+  config: Config;
+  provider: ProviderSettings;
+  logger: Logger;
+  redis: Redis;
+  keys: RedisKeys;
+  store: BatchStore;
+  queue: Queue<InquiryJobData>;
+  lifecycle: BatchLifecycle;
+  /** Logs in (a few tries for passing failures); throws the login error. */
+  login(): Promise<void>;
+  /** Starts inquiry workers in this process; they are closed with the app. */
+  startWorkers(): Promise<Worker<InquiryJobData>>;
+  clock: Clock;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: wires the building blocks from the configuration, and is the only place that
+ * knows the BullMQ job modules (`jobs/`). `provider` is the configuration's, or the built-in emulator's
+ * when `run` started one; `redis` is connected already (and closed by the caller).
+ */
+export function openApp(config: Config, provider: ProviderSettings, redis: Redis, logger: Logger, clock: Clock = systemClock): App {
+  const keys = redisKeys(config.keyPrefix);
+  const store = new BatchStore(redis, keys);
+  const queueName = inquiryQueueName(provider);
+  const queue = openInquiryQueue(redis, keys, queueName);
+  queue.on('error', (error) => logger.error({ err: error }, `inquiry queue: ${error.message}`));
+  const http = createHttpClient(provider.requestTimeoutMs);
+  const session = new SharedTokenSession(redis, keys, provider, () => login(http, provider), logger, provider.requestTimeoutMs);
+  const client = new ProviderClient(http, provider, session);
+  const outages = new OutageBoard(redis, keys, queueName);
+  const pacer = new SendPacer(redis, keys.pacer(queueName), config.inquiry.rate);
+  const producer = new Producer(store, queue, config.inquiry.attempts);
+  const loginNow = () => ensureLogin(session, logger, clock);
+
+  const settleDependencies: SettleDependencies = {
+    progress: (batchId) => store.progress(batchId),
+    unansweredAccounts: (batchId) => store.unansweredAccounts(batchId),
+    saveOutcome: (batchId, accountKey, outcome) => store.saveOutcome(batchId, accountKey, outcome),
+    providerOutage: () => outages.read(),
+    lastLoginFailure: () => session.lastLoginFailure(),
+    queueCounts: async () => {
+      const counts = await queue.getJobCounts('active', 'waiting', 'delayed');
+      return { active: counts.active ?? 0, waiting: counts.waiting ?? 0, delayed: counts.delayed ?? 0 };
+    },
+    findLostJobs: async (batchId, accountKeys) => findLostInquiryJobs(queue, batchId, (await store.get(batchId)).round, accountKeys),
+    requeue: async (batchId) => void (await producer.requeueUnanswered(batchId)),
+    clock,
+    logger,
+  };
+
+  const lifecycle = new BatchLifecycle({
+    store,
+    producer,
+    contentLease: (contentHash) => new Lease(redis, keys.contentLease(contentHash), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
+    login: loginNow,
+    settle: (batchId, options) => settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options),
+    writeReport: (batchId, reportPath, signal) => writeReconciliation(store, batchId, reportPath, signal),
+    inspect: inspectFile,
+    queueName,
+    clock,
+    logger,
+  });
+
+  const workers: Worker<InquiryJobData>[] = [];
+  const startWorkers = async (): Promise<Worker<InquiryJobData>> => {
+    const ceiling = queueCeiling(config.inquiry.rate);
+    // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
+    await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
+    const processor = createInquiryProcessor({
+      hasOutcome: (batchId, accountKey) => store.hasOutcome(batchId, accountKey),
+      saveOutcome: (batchId, accountKey, outcome) => store.saveOutcome(batchId, accountKey, outcome),
+      countCall: (batchId, field) => store.countCall(batchId, field),
+      inquire: (account, beforeSend) => client.inquire(account, beforeSend),
+      waitForSendSlot: () => pacer.waitForSlot(),
+      holdSending: (ms) => pacer.holdFor(ms),
+      holdEveryWorker: async (ms) => {
+        await queue.rateLimit(Math.max(1, Math.round(ms)));
+        throw Worker.RateLimitError();
+      },
+      breaker: new CircuitBreaker(),
+      reportOutage: (since, reason) => outages.report(since, reason),
+      clearOutage: () => outages.clear(),
+      logger,
+    });
+    const worker = new Worker<InquiryJobData>(queue.name, processor, {
+      connection: redis,
+      prefix: keys.bullPrefix(),
+      concurrency: config.inquiry.concurrency,
+      // A killed worker's jobs come back after the lock expires; a few stalls are not a reason to give up a
+      // row. Past the limit the job fails and the batch's settle turns it into a FAILED row that says so.
+      maxStalledCount: 10,
+      settings: { backoffStrategy: (attemptsMade: number) => jitteredBackoff(config.inquiry.backoffMs, attemptsMade) },
+    });
+    worker.on('error', (error) => logger.error({ err: error }, `inquiry worker: ${error.message}`));
+    worker.on('failed', (job, error) => {
+      if (!(error instanceof TransientInquiryError) && error.name !== 'RateLimitError') logger.error({ err: error, jobId: job?.id }, 'inquiry job failed');
+    });
+    workers.push(worker);
+    return worker;
+  };
+
+  return {
+    config,
+    provider,
+    logger,
+    redis,
+    keys,
+    store,
+    queue,
+    lifecycle,
+    login: loginNow,
+    startWorkers,
+    clock,
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The rules for a file whose content was seen before, in one place: every entry point (`run`, `resume`,
+ * `enqueue`, the watched folder, the nightly job, the console) starts a batch through them. Values in, a
+ * decision out.
+ */
+
+/** What is known about the latest batch of the same content. */
+export interface EarlierBatch {
+  batchId: string;
+  produced: boolean;
+  /** When a report with every row was written: the batch is finished. */
+  reportedAt: number | undefined;
+  /** Accounts whose answer is FAILED (no definitive answer: retry later). */
+  failedAccounts: number;
+}
+
+export interface ContinuationPolicy {
+  /**
+   * A finished batch with FAILED rows is continued within this time after its report (only those rows are
+   * asked again: the provider was down, run it again). Later, the file is checked anew.
+   */
+  retryFailedWithinMs: number;
+  /**
+   * A finished batch without FAILED rows stands for the same content dropped again within this time: its
+   * answers are reported again, nothing is asked (the watched folder's duplicate window). 0 = never.
+   */
+  reuseFinishedWithinMs: number;
+}
+
+/** FAILED rows of a finished batch are asked again when the same content comes back within this time; later, yesterday's answers are no validation for today. */
+export const RETRY_FAILED_WINDOW_MS = 12 * 3600_000;
+
+/** The policy of every entry point: only the watched folder reuses finished batches (its duplicate window). */
+export const continuationPolicy = (reuseFinishedWithinMs = 0): ContinuationPolicy => ({ retryFailedWithinMs: RETRY_FAILED_WINDOW_MS, reuseFinishedWithinMs });
+
+export type Continuation =
+  /** No usable earlier batch: a new one, every account asked. */
+  | { kind: 'new' }
+  /** An unfinished batch (crash, stop, another process working on it): produce what is missing, ask only accounts without an answer. */
+  | { kind: 'continue'; batchId: string; produce: boolean }
+  /** A finished batch with FAILED rows, recently: ask those accounts again. */
+  | { kind: 'retry_failed'; batchId: string }
+  /** A finished batch without FAILED rows, within the reuse window: report its answers again. */
+  | { kind: 'reuse'; batchId: string };
+
+/**
+ * "Finished" means reported: a batch whose answers are all in but whose report was never written (the
+ * process died while writing it) is continued, which asks nothing and writes the report.
+ */
+export function decideContinuation(earlier: EarlierBatch | undefined, policy: ContinuationPolicy, now: number): Continuation {
+  if (earlier === undefined) return { kind: 'new' };
+  const { batchId, reportedAt } = earlier;
+  if (reportedAt === undefined) return { kind: 'continue', batchId, produce: !earlier.produced };
+  const age = now - reportedAt;
+  if (earlier.failedAccounts > 0) return age < policy.retryFailedWithinMs ? { kind: 'retry_failed', batchId } : { kind: 'new' };
+  return age < policy.reuseFinishedWithinMs ? { kind: 'reuse', batchId } : { kind: 'new' };
+}
+
+/** One line for people: what this run does with the batch. */
+export function describeContinuation(continuation: Continuation, batchId: string): string {
+  switch (continuation.kind) {
+    case 'new':
+      return `batch ${batchId}`;
+    case 'continue':
+      return `continuing unfinished batch ${batchId} of the same content: only accounts without an answer are asked`;
+    case 'retry_failed':
+      return `continuing finished batch ${batchId} of the same content: its FAILED rows are asked again`;
+    case 'reuse':
+      return `same content as finished batch ${batchId}: its answers are reported again, nothing is asked`;
+  }
+}

@@ -1,0 +1,303 @@
+import { basename } from 'node:path';
+import type { Clock } from '../clock/clock.js';
+import type { ColumnOverrides } from '../csv/columns.js';
+import { BatchUnfinishedError, InputFileError, WorkTakenOverError } from '../errors.js';
+import type { Logger } from '../logging/logger.js';
+import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
+import { newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
+import { decideContinuation, describeContinuation, type Continuation, type ContinuationPolicy } from './continuation.js';
+import { checkReportPath } from './output-path.js';
+import type { InspectedFile, Producer } from './producer.js';
+import type { WrittenReport } from './report-writer.js';
+import { HandedBackError, type ProgressReport, type SettleResult } from './settle.js';
+import { buildSummary, writeSummary, type BatchSummary, type RunStart } from './summary.js';
+
+/** The lease on one file content: who decides about, and produces, its batch. */
+export interface ContentLease {
+  acquireWhenFree(options: { pollMs: number; signal?: AbortSignal; onHeld?: (holder: LeaseHolder) => void }): Promise<boolean>;
+  keepAlive(onLost?: (error: LeaseLostError) => void): void;
+  readonly signal: AbortSignal;
+  release(): Promise<void>;
+}
+
+/** What the lifecycle needs, narrowly; the app wires it to Redis, the queue, the provider and the file system. */
+export interface LifecycleDependencies {
+  store: Pick<BatchStore, 'get' | 'create' | 'latestByContent' | 'progress' | 'countFailedOutcomes' | 'forgetFailedOutcomes' | 'markReported'>;
+  producer: Pick<Producer, 'produce' | 'requeueUnanswered'>;
+  contentLease(contentHash: string): ContentLease;
+  /** Logs in (trying a passing failure a few times): a wrong password stops the start before anything is queued. */
+  login(): Promise<void>;
+  settle(batchId: string, options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void }): Promise<SettleResult>;
+  writeReport(batchId: string, reportPath: string, signal?: AbortSignal): Promise<WrittenReport>;
+  inspect(path: string, columns: ColumnOverrides): Promise<InspectedFile>;
+  queueName: string;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** What to check: a file (any entry point), or a batch by id (`resume`). */
+export type BatchInput =
+  | {
+      kind: 'file';
+      path: string;
+      /** The name people know the file by, when it is not the path's own (a claimed inbox file). */
+      name?: string;
+      columns: ColumnOverrides;
+      policy: ContinuationPolicy;
+    }
+  /**
+   * A batch by id: `resume` (retryFailed: FAILED answers are asked again, whatever their age), or an entry
+   * point taking up its own batch again after a restart (a finished one is then only reported again).
+   */
+  | { kind: 'batch'; batchId: string; retryFailed: boolean };
+
+export interface BatchRequest {
+  input: BatchInput;
+  /** Checked for writability before anything is asked; undefined when no report is wanted (`enqueue`). */
+  reportPath?: string;
+  /** Stops the work: it is handed back (HandedBackError), the batch stays in Redis for the next start. */
+  signal?: AbortSignal;
+  onProgress?: (report: ProgressReport) => void;
+  /** Lines for people: which batch, what is waited for. */
+  onNotice?: (message: string) => void;
+  /**
+   * Told when the batch is decided, before its rows are produced: `run` starts its in-process workers
+   * here, so the run's own figures count everything they do.
+   */
+  onDecided?: () => Promise<void>;
+  /** Told once the batch is known and produced, before the wait (an entry point notes its batch id). */
+  onStarted?: (started: StartedBatch) => Promise<void>;
+  /**
+   * Log in before anything is queued (default): a wrong password stops here, not as FAILED rows. `enqueue`
+   * does not: it may run where the provider cannot be reached (production accepts only registered IPs);
+   * its workers hold the jobs while login fails.
+   */
+  loginFirst?: boolean;
+}
+
+export interface StartedBatch {
+  batchId: string;
+  continuation: Continuation;
+  run: RunStart;
+  /** The batch as it stood when this run started (a reused batch: what the first file was, its report). */
+  batch: BatchRecord;
+}
+
+/** Fields an entry point adds to the summary JSON, knowing the batch it got (a duplicate's first file). */
+export type SummaryExtras = Record<string, unknown> | ((started: StartedBatch) => Record<string, unknown>);
+
+export interface CheckedBatch extends StartedBatch {
+  summary: BatchSummary;
+  /** Set when the provider stayed unavailable past the outage budget: the remaining rows are FAILED. */
+  gaveUp: string | undefined;
+}
+
+const LEASE_POLL_MS = 500;
+/** A producer that lost its lease starts over (waiting for, then joining, whoever took over) this many times. */
+const TAKEOVER_RETRIES = 3;
+
+/**
+ * One batch, one path, whatever started it (`run`, `resume`, `enqueue`, the watched folder, the nightly
+ * job, the console):
+ *
+ *   inspect ─► lease the content ─► create or continue ─► produce rows + jobs ─► release
+ *           ─► settle (progress, give-up rules, signal) ─► write report ─► mark finished
+ *
+ * The lease makes the same content started twice at once one batch with one producer: the second start
+ * waits for the first to finish producing, then joins the batch (both settle it and both write a report).
+ * "Finished" means reported: anything short of it is continued by the next start, which asks only what
+ * has no answer.
+ */
+export class BatchLifecycle {
+  constructor(private readonly deps: LifecycleDependencies) {}
+
+  /** The whole path: start, settle, report. */
+  async check(request: BatchRequest & { reportPath: string }, summaryExtras: SummaryExtras = {}): Promise<CheckedBatch> {
+    const started = await this.start(request);
+    await request.onStarted?.(started);
+    const settled = await this.deps.settle(started.batchId, { signal: request.signal, onProgress: request.onProgress });
+    const gaveUp = settled.kind === 'gave_up' ? settled.reason : undefined;
+    const extras = typeof summaryExtras === 'function' ? summaryExtras(started) : summaryExtras;
+    const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras });
+    return { ...started, summary, gaveUp };
+  }
+
+  /** Inspects, leases the content, creates or continues the batch, produces it: after this, workers can answer it. */
+  async start(request: BatchRequest): Promise<StartedBatch> {
+    const { deps } = this;
+    const startedAt = deps.clock.now();
+    const target = await this.resolveInput(request.input);
+    if (request.reportPath !== undefined) await checkReportPath(request.reportPath, target.inputPath);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const { batchId, continuation, batch } = await this.underContentLease(target, request);
+        request.onNotice?.(describeContinuation(continuation, batchId));
+        return {
+          batchId,
+          continuation,
+          run: { inputPath: target.inputPath, startedAt, continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited },
+          batch,
+        };
+      } catch (error) {
+        if (request.signal?.aborted) throw new HandedBackError(`stopped while starting the batch of ${target.inputPath}`, { cause: error });
+        if (!isTakeOver(error)) throw error;
+        if (attempt >= TAKEOVER_RETRIES) throw new WorkTakenOverError(`producing the batch of ${target.inputPath} was taken over by another process ${attempt + 1} times; run it again`);
+        deps.logger.warn({ file: target.inputPath }, 'another process took over producing this content: waiting for it, then joining');
+      }
+    }
+  }
+
+  /**
+   * Writes the report of a settled batch and marks it finished. The summary shows this run's figures beside
+   * the batch's totals. The batch counts as finished only once report and summary are both on disk, so a
+   * stop in between rewrites them on the next start without asking anything.
+   */
+  async report(
+    started: StartedBatch,
+    reportPath: string,
+    options: { signal?: AbortSignal; gaveUp?: string; extras?: Record<string, unknown> } = {},
+  ): Promise<BatchSummary> {
+    const { deps } = this;
+    const written = await deps.writeReport(started.batchId, reportPath, options.signal);
+    const batch = await deps.store.get(started.batchId);
+    const summary: BatchSummary = {
+      ...buildSummary(started.run, batch, written, reportPath, deps.clock.now()),
+      ...(options.gaveUp !== undefined && { incomplete: options.gaveUp }),
+    };
+    await writeSummary(summary, options.extras);
+    if ((await deps.store.progress(started.batchId)).complete) await deps.store.markReported(started.batchId, reportPath);
+    return summary;
+  }
+
+  /** `export`: (re)writes the report of a batch whose every account is answered, asking nothing. */
+  async export(batchId: string, reportPath: string): Promise<BatchSummary> {
+    const { store, clock } = this.deps;
+    const [batch, progress] = await Promise.all([store.get(batchId), store.progress(batchId)]);
+    if (!progress.complete) {
+      throw new BatchUnfinishedError(
+        `batch ${batchId} is not finished (${progress.answered}/${progress.produced ? progress.accountCount : '?'} accounts answered); wait for it or \`resume ${batchId}\``,
+      );
+    }
+    await checkReportPath(reportPath, batch.sourceFile);
+    const continuation: Continuation = { kind: 'reuse', batchId };
+    const run: RunStart = { inputPath: batch.sourceFile, startedAt: clock.now(), continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited };
+    return this.report({ batchId, continuation, run, batch }, reportPath);
+  }
+
+  private async resolveInput(input: BatchInput): Promise<{ inputPath: string; contentHash: string; inspected?: InspectedFile; input: BatchInput }> {
+    if (input.kind === 'file') {
+      const inspected = await this.deps.inspect(input.path, input.columns);
+      return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, inspected, input };
+    }
+    const batch = await this.deps.store.get(input.batchId);
+    return { inputPath: batch.sourceFile, contentHash: batch.contentHash, input };
+  }
+
+  /** The decision and the production, by the one holder of the content's lease. */
+  private async underContentLease(
+    target: { inputPath: string; contentHash: string; inspected?: InspectedFile; input: BatchInput },
+    request: BatchRequest,
+  ): Promise<{ batchId: string; continuation: Continuation; batch: BatchRecord }> {
+    const { deps } = this;
+    const lease = deps.contentLease(target.contentHash);
+    let toldHolder = false;
+    const acquired = await lease.acquireWhenFree({
+      pollMs: LEASE_POLL_MS,
+      signal: request.signal,
+      onHeld: (holder) => {
+        if (toldHolder) return;
+        toldHolder = true;
+        request.onNotice?.(`the same content is being produced by another process (${describeHolder(holder)}): waiting for it, then joining its batch`);
+      },
+    });
+    if (!acquired) throw new HandedBackError(`stopped while waiting to produce ${target.inputPath}`);
+    lease.keepAlive((error) => deps.logger.error({ file: target.inputPath }, `${error.message}: production stops`));
+    try {
+      const continuation = await this.decide(target);
+      const login = request.loginFirst === false ? async () => undefined : deps.login;
+      const batchId = continuation.kind === 'new' ? await this.create(target, login) : continuation.batchId;
+      // Before production: workers answer while rows are still being stored, and those calls are this run's.
+      const batch = await deps.store.get(batchId);
+      await request.onDecided?.();
+      const stop = request.signal === undefined ? lease.signal : AbortSignal.any([lease.signal, request.signal]);
+      await this.prepare(batchId, continuation, target, stop, login);
+      return { batchId, continuation, batch };
+    } finally {
+      await lease.release().catch((error: unknown) => deps.logger.warn({ err: error }, 'could not release the content lease (it expires by itself)'));
+    }
+  }
+
+  private async decide(target: { contentHash: string; input: BatchInput }): Promise<Continuation> {
+    const { store, clock } = this.deps;
+    if (target.input.kind === 'batch') {
+      const { batchId, retryFailed } = target.input;
+      const [batch, failed] = await Promise.all([store.get(batchId), store.countFailedOutcomes(batchId)]);
+      if (retryFailed && failed > 0) return { kind: 'retry_failed', batchId };
+      return batch.reportedAt === undefined ? { kind: 'continue', batchId, produce: batch.producedAt === undefined } : { kind: 'reuse', batchId };
+    }
+    const earlierId = await store.latestByContent(target.contentHash);
+    if (earlierId === undefined) return { kind: 'new' };
+    const [earlier, failedAccounts] = await Promise.all([store.get(earlierId), store.countFailedOutcomes(earlierId)]);
+    return decideContinuation(
+      { batchId: earlierId, produced: earlier.producedAt !== undefined, reportedAt: earlier.reportedAt, failedAccounts },
+      target.input.policy,
+      clock.now(),
+    );
+  }
+
+  private async create(target: { inputPath: string; contentHash: string; inspected?: InspectedFile; input: BatchInput }, login: () => Promise<void>): Promise<string> {
+    const { inspected, input } = target;
+    if (inspected === undefined) throw new Error('a new batch needs an inspected file');
+    await login();
+    const batchId = newBatchId(new Date(this.deps.clock.now()));
+    await this.deps.store.create({
+      batchId,
+      sourceFile: inspected.file.path,
+      sourceName: (input.kind === 'file' ? input.name : undefined) ?? basename(inspected.file.path),
+      contentHash: inspected.file.contentHash,
+      queueName: this.deps.queueName,
+      layout: { delimiter: inspected.file.delimiter },
+      header: inspected.file.header,
+      mapping: inspected.mapping,
+      rowCount: inspected.file.rowCount,
+      createdAt: this.deps.clock.now(),
+    });
+    return batchId;
+  }
+
+  /** Produces what is missing and queues what has no answer; logs in first whenever something will be asked. */
+  private async prepare(
+    batchId: string,
+    continuation: Continuation,
+    target: { inspected?: InspectedFile },
+    signal: AbortSignal,
+    login: () => Promise<void>,
+  ): Promise<void> {
+    const { deps } = this;
+    const produce = continuation.kind === 'new' || (continuation.kind === 'continue' && continuation.produce);
+    if (produce) {
+      const inspected = target.inspected ?? (await this.inspectSource(await deps.store.get(batchId)));
+      if (continuation.kind !== 'new') await login();
+      await deps.producer.produce(batchId, inspected, signal);
+      return;
+    }
+    if (continuation.kind === 'reuse') return;
+    const progress = await deps.store.progress(batchId);
+    if (continuation.kind === 'continue' && progress.complete) return; // answered: only the report is missing
+    await login();
+    if (continuation.kind === 'retry_failed') await deps.store.forgetFailedOutcomes(batchId);
+    await deps.producer.requeueUnanswered(batchId);
+  }
+
+  /** `resume` of a batch whose rows were never all stored: read again from its source file, which must be unchanged. */
+  private async inspectSource(batch: BatchRecord): Promise<InspectedFile> {
+    const inspected = await this.deps.inspect(batch.sourceFile, {});
+    if (inspected.file.contentHash !== batch.contentHash) {
+      throw new InputFileError(`${batch.sourceFile} changed since batch ${batch.batchId} was made from it: run the current file instead`);
+    }
+    return { ...inspected, mapping: batch.mapping };
+  }
+}
+
+/** Production stopped because another process took it over (this one's lease was lost, or its generation replaced). */
+const isTakeOver = (error: unknown): boolean => error instanceof ProductionFencedError || error instanceof LeaseLostError;

@@ -1,0 +1,25 @@
+import { constants } from 'node:fs';
+import { access, mkdir, realpath, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { OutputPathError } from '../errors.js';
+
+/**
+ * Checks, before the first inquiry is paid for, that the report can be written where it was asked for:
+ * not a directory, not the input file itself, in a folder that exists (or can be made) and is writable.
+ */
+export async function checkReportPath(reportPath: string, inputPath: string): Promise<void> {
+  const target = resolve(reportPath);
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory()) throw new OutputPathError(`the report path ${target} is a directory: give a file name, e.g. ${target}/report.csv`);
+  if (existing !== undefined && (await realpath(target)) === (await realpath(inputPath).catch(() => resolve(inputPath)))) {
+    throw new OutputPathError(`the report path ${target} is the input file itself: writing it would destroy the input; choose another --out`);
+  }
+  const folder = dirname(target);
+  try {
+    await mkdir(folder, { recursive: true });
+    await access(folder, constants.W_OK);
+    if (existing !== undefined) await access(target, constants.W_OK);
+  } catch (error) {
+    throw new OutputPathError(`cannot write the report ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Queue } from 'bullmq';
+import { mapColumns, type ColumnMapping, type ColumnOverrides } from '../csv/columns.js';
+import { inspectCsvFile, readCsvRecords, type CsvFileInfo } from '../csv/reader.js';
+import { accountKey, validateRow } from '../csv/validation.js';
+import { InputFileError } from '../errors.js';
+import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
+import type { BatchStore, StoredRow } from './batch-store.js';
+
+/** Rows are stored and queued in slices: bounded memory, one Redis round trip per slice. */
+const SLICE_ROWS = 500;
+
+export interface InspectedFile {
+  file: CsvFileInfo;
+  mapping: ColumnMapping;
+}
+
+/** First pass: the file parses to the end, its columns are found (usage errors surface here, before anything is queued). */
+export async function inspectFile(path: string, columns: ColumnOverrides): Promise<InspectedFile> {
+  const file = await inspectCsvFile(resolve(path));
+  return { file, mapping: mapColumns(file.header, columns) };
+}
+
+/**
+ * The producer: streams the rows of a file into its batch in file order and queues one job per distinct
+ * account that has no answer yet. Only the holder of the content lease calls `produce`; the generation
+ * fence in the store makes a producer that lost its lease unable to write anything more.
+ */
+export class Producer {
+  constructor(
+    private readonly store: BatchStore,
+    private readonly queue: Queue<InquiryJobData>,
+    private readonly attempts: number,
+  ) {}
+
+  /**
+   * (Re)produces the batch from `inspected` (the caller's copy of the content; any path with the same
+   * content will do). Rows of an earlier, unfinished production are dropped; outcomes already stored are
+   * kept, so only accounts without an answer are queued. `signal` aborts between slices (a lost lease).
+   */
+  async produce(batchId: string, inspected: InspectedFile, signal?: AbortSignal): Promise<void> {
+    const { file, mapping } = inspected;
+    const generation = await this.store.startGeneration(batchId);
+    const { round } = await this.store.get(batchId);
+    const hash = createHash('sha256');
+    let slice: StoredRow[] = [];
+    let invalidCount = 0;
+    const flush = async () => {
+      signal?.throwIfAborted();
+      const firstSeen = await this.store.appendRows(batchId, generation, slice);
+      const outcomes = await this.store.getOutcomes(batchId, firstSeen);
+      await addInquiryJobs(
+        this.queue,
+        batchId,
+        round,
+        firstSeen.filter((key) => !outcomes.has(key)),
+        this.attempts,
+      );
+      slice = [];
+    };
+    for await (const record of readCsvRecords(file.path, file, undefined, (chunk) => hash.update(chunk))) {
+      const fields = record.fields.slice(0, file.header.length);
+      const extra = record.fields.slice(file.header.length).filter((value) => value.trim() !== '');
+      const validation = validateRow(fields, mapping);
+      const invalidReason =
+        extra.length > 0
+          ? `line ${record.line} has ${extra.length} value(s) beyond the header's ${file.header.length} columns: ${extra.map((v) => JSON.stringify(v)).join(', ')}`
+          : validation.valid
+            ? null
+            : validation.reason;
+      if (invalidReason !== null) invalidCount += 1;
+      slice.push({ fields, accountKey: invalidReason === null && validation.valid ? accountKey(validation.account) : null, invalidReason });
+      if (slice.length >= SLICE_ROWS) await flush();
+    }
+    await flush();
+    // The batch stands for one content: a file changed between the two passes must not become its rows.
+    if (hash.digest('hex') !== file.contentHash) {
+      throw new InputFileError(`${file.path} changed while it was being read; write the file completely, then run it again`);
+    }
+    await this.store.markProduced(batchId, generation, invalidCount);
+  }
+
+  /** Queues a job for every account without an outcome; jobs still queued are left as they are. Returns how many. */
+  async requeueUnanswered(batchId: string): Promise<number> {
+    const { round } = await this.store.get(batchId);
+    let queued = 0;
+    for await (const missing of this.store.unansweredAccounts(batchId)) {
+      await addInquiryJobs(this.queue, batchId, round, missing, this.attempts);
+      queued += missing.length;
+    }
+    return queued;
+  }
+}

@@ -1,0 +1,168 @@
+import type { Clock } from '../clock/clock.js';
+import { LoginUnavailableError, SystemicError } from '../errors.js';
+import type { Logger } from '../logging/logger.js';
+import type { InquiryOutcome } from '../provider/outcome.js';
+import type { LoginFailureRecord } from '../provider/token.js';
+import type { Outage } from '../queue/outage-board.js';
+import type { BatchProgress } from './batch-store.js';
+
+export interface ProgressReport {
+  batchId: string;
+  progress: BatchProgress;
+  /** Accounts answered per second since the wait began. */
+  answeredPerSecond: number;
+  /** Set when nothing was answered for a while: what the batch is waiting for, and since when. */
+  waitingFor: string | undefined;
+}
+
+/** A worker met a rejected login or a refused fresh token: waiting longer cannot help. */
+export class RejectedByProviderError extends SystemicError {}
+
+/**
+ * Thrown out of a wait when the caller stops (a signal, a shutdown, a lost lease) before the batch is
+ * answered: the work is handed back. The batch stays in Redis and its jobs stay queued for any worker;
+ * the next start continues it.
+ */
+export class HandedBackError extends Error {
+  override name = 'HandedBackError';
+}
+
+export type SettleResult = { kind: 'complete' } | { kind: 'gave_up'; reason: string };
+
+/** Inquiry jobs of unanswered accounts that will never answer: failed (kept by the queue), or gone. */
+export interface LostJobs {
+  failed: Array<{ accountKey: string; reason: string }>;
+  missing: string[];
+}
+
+/** What the settle loop reads and does, as narrow functions (the app wires them to Redis and the queue). */
+export interface SettleDependencies {
+  progress(batchId: string): Promise<BatchProgress>;
+  unansweredAccounts(batchId: string): AsyncIterable<string[]>;
+  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
+  /** The provider failing, as posted by the workers' circuit breakers. */
+  providerOutage(): Promise<Outage | undefined>;
+  lastLoginFailure(): Promise<LoginFailureRecord | undefined>;
+  queueCounts(): Promise<{ active: number; waiting: number; delayed: number }>;
+  findLostJobs(batchId: string, accountKeys: string[]): Promise<LostJobs>;
+  requeue(batchId: string, accountKeys: string[]): Promise<void>;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface SettleSettings {
+  /** How long a batch may go without any answer while the provider fails before its rest is FAILED; also how long login trouble is waited out. */
+  outageBudgetMs: number;
+  pollMs: number;
+  /** Nothing answered for this long: say what the batch is waiting for. */
+  stallNoticeMs: number;
+  /** Nothing answered for this long and nothing explains it: look for inquiry jobs that failed or vanished. */
+  auditAfterMs: number;
+}
+
+export const DEFAULT_SETTLE: Omit<SettleSettings, 'outageBudgetMs'> = { pollMs: 250, stallNoticeMs: 10_000, auditAfterMs: 30_000 };
+
+/** At most this many unanswered accounts are looked up per audit: lost jobs surface as the rest get answered. */
+const AUDIT_ACCOUNTS = 2_000;
+
+type Trouble = { kind: 'provider' | 'login' | 'silence'; waitingFor: string };
+
+/**
+ * Waits until every account of a batch has an answer, saying what it waits for when nothing moves, by
+ * these rules:
+ * - a rejected login (or refused fresh tokens) stops the wait at once: RejectedByProviderError;
+ * - login trouble that may pass is waited out for the outage budget, then LoginUnavailableError; no row is
+ *   touched (a login failure is nobody's row), and the next start continues;
+ * - a provider that keeps failing past the outage budget ends the wait: the unanswered accounts become
+ *   FAILED with the reason, so the report is complete and says why;
+ * - silence that nothing explains leads to an audit: an inquiry job that failed outside the rules becomes a
+ *   FAILED row naming the failure (never retried in a loop), a job that vanished is queued again;
+ * - `signal` aborting ends the wait with HandedBackError.
+ */
+export async function settleBatch(
+  deps: SettleDependencies,
+  settings: SettleSettings,
+  batchId: string,
+  options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void } = {},
+): Promise<SettleResult> {
+  const { clock } = deps;
+  const startedAt = clock.now();
+  const initial = await deps.progress(batchId);
+  let lastAnswered = initial.answered;
+  let lastAnsweredAt = startedAt;
+  let lastAuditAt = startedAt;
+  for (;;) {
+    if (options.signal?.aborted) throw new HandedBackError(`batch ${batchId} was not answered when its wait was stopped`);
+    const progress = await deps.progress(batchId);
+    const now = clock.now();
+    if (progress.answered > lastAnswered) {
+      lastAnswered = progress.answered;
+      lastAnsweredAt = now;
+    }
+    const answeredPerSecond = perSecond(progress.answered - initial.answered, now - startedAt);
+    if (progress.complete) {
+      options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: undefined });
+      return { kind: 'complete' };
+    }
+    const loginFailure = await deps.lastLoginFailure();
+    if (loginFailure?.rejected && loginFailure.at >= startedAt - 60_000) throw new RejectedByProviderError(loginFailure.message);
+
+    const idleMs = now - lastAnsweredAt;
+    const trouble = idleMs >= Math.min(settings.stallNoticeMs, settings.outageBudgetMs) ? await describeTrouble(deps, lastAnsweredAt, loginFailure) : undefined;
+    options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: trouble?.waitingFor });
+    if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs) {
+      const reason = `no answer from the provider since ${new Date(lastAnsweredAt).toISOString()}: ${trouble.waitingFor}`;
+      await markUnansweredFailed(deps, batchId, `${reason}; run the same file again to continue`);
+      return { kind: 'gave_up', reason };
+    }
+    if (trouble?.kind === 'login' && idleMs >= settings.outageBudgetMs) {
+      throw new LoginUnavailableError(
+        `no login possible since ${new Date(lastAnsweredAt).toISOString()} (${loginFailure?.message ?? 'unknown reason'}); no row was marked: run the same file again to continue`,
+      );
+    }
+    if (trouble?.kind === 'silence' && progress.produced && idleMs >= settings.auditAfterMs && now - lastAuditAt >= settings.auditAfterMs) {
+      lastAuditAt = now;
+      await auditLostJobs(deps, batchId);
+    }
+    await clock.sleep(settings.pollMs, options.signal);
+  }
+}
+
+async function describeTrouble(deps: SettleDependencies, lastAnsweredAt: number, loginFailure: LoginFailureRecord | undefined): Promise<Trouble> {
+  const outage = await deps.providerOutage();
+  if (outage !== undefined) {
+    return { kind: 'provider', waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing` };
+  }
+  if (loginFailure !== undefined && loginFailure.at >= lastAnsweredAt) return { kind: 'login', waitingFor: `a login: ${loginFailure.message}` };
+  const counts = await deps.queueCounts();
+  return {
+    kind: 'silence',
+    waitingFor: `answers: none since ${new Date(lastAnsweredAt).toISOString()} (${counts.active} in flight, ${counts.waiting} waiting, ${counts.delayed} to retry)`,
+  };
+}
+
+async function markUnansweredFailed(deps: SettleDependencies, batchId: string, reason: string): Promise<void> {
+  const outcome: InquiryOutcome = { verdict: 'FAILED', reason };
+  for await (const missing of deps.unansweredAccounts(batchId)) {
+    for (const accountKey of missing) await deps.saveOutcome(batchId, accountKey, outcome);
+  }
+}
+
+async function auditLostJobs(deps: SettleDependencies, batchId: string): Promise<void> {
+  const sample: string[] = [];
+  for await (const missing of deps.unansweredAccounts(batchId)) {
+    sample.push(...missing.slice(0, AUDIT_ACCOUNTS - sample.length));
+    if (sample.length >= AUDIT_ACCOUNTS) break;
+  }
+  const lost = await deps.findLostJobs(batchId, sample);
+  for (const { accountKey, reason } of lost.failed) {
+    await deps.saveOutcome(batchId, accountKey, { verdict: 'FAILED', reason: `the inquiry job failed: ${reason}` });
+  }
+  if (lost.failed.length > 0) deps.logger.error({ batchId, jobs: lost.failed.length }, 'inquiry jobs failed outside the retry rules: their rows are FAILED (see the failed jobs of the queue)');
+  if (lost.missing.length > 0) {
+    deps.logger.warn({ batchId, jobs: lost.missing.length }, 'inquiry jobs of unanswered accounts were gone from the queue: queued again');
+    await deps.requeue(batchId, lost.missing);
+  }
+}
+
+const perSecond = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : 0);

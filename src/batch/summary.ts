@@ -1,0 +1,92 @@
+import { writeFile } from 'node:fs/promises';
+import { describeError, OutputPathError } from '../errors.js';
+import { RESULT_VALUES, type ResultValue } from '../report/row-result.js';
+import type { BatchRecord } from './batch-store.js';
+import type { Continuation } from './continuation.js';
+
+/** Figures of one run (one command, one watched file, one nightly run), beside the batch's totals. */
+export interface BatchSummary {
+  batchId: string;
+  /** The input of this run (the batch may have been made from a file of the same content elsewhere). */
+  sourceFile: string;
+  report: string;
+  rows: number;
+  accounts: number;
+  counts: Record<ResultValue, number>;
+  /** True when this run continued an existing batch instead of starting one; `continuation` says how. */
+  continued: boolean;
+  continuation: Continuation['kind'];
+  /** This run: inquiry calls made for the batch while it ran (retries included; by any worker), 429s among them. */
+  calls: number;
+  rateLimited: number;
+  startedAt: string;
+  finishedAt: string;
+  durationSeconds: number;
+  /** The batch over all its runs. */
+  batch: { createdAt: string; calls: number; rateLimited: number; sourceFile: string };
+  /** Set when the provider stayed down past the outage budget: the unanswered rows are FAILED. */
+  incomplete?: string;
+}
+
+/** What a run knew when it started, to tell its own figures from the batch's. */
+export interface RunStart {
+  inputPath: string;
+  startedAt: number;
+  continuation: Continuation;
+  callsBefore: number;
+  rateLimitedBefore: number;
+}
+
+export function buildSummary(
+  run: RunStart,
+  batch: BatchRecord,
+  written: { rows: number; counts: Record<ResultValue, number> },
+  reportPath: string,
+  finishedAt: number,
+): BatchSummary {
+  return {
+    batchId: batch.batchId,
+    sourceFile: run.inputPath,
+    report: reportPath,
+    rows: written.rows,
+    accounts: batch.accountCount,
+    counts: written.counts,
+    continued: run.continuation.kind !== 'new',
+    continuation: run.continuation.kind,
+    calls: batch.calls - run.callsBefore,
+    rateLimited: batch.rateLimited - run.rateLimitedBefore,
+    startedAt: new Date(run.startedAt).toISOString(),
+    finishedAt: new Date(finishedAt).toISOString(),
+    durationSeconds: Math.round((finishedAt - run.startedAt) / 100) / 10,
+    batch: { createdAt: new Date(batch.createdAt).toISOString(), calls: batch.calls, rateLimited: batch.rateLimited, sourceFile: batch.sourceFile },
+  };
+}
+
+/** `out/report.csv` -> `out/report.summary.json`. */
+export const summaryPathFor = (reportPath: string): string => `${reportPath.replace(/\.csv$/i, '')}.summary.json`;
+
+/** The summary JSON beside the report; `extras` are fields of the entry point (input name, scheduled run, duplicate note). */
+export async function writeSummary(summary: BatchSummary, extras: Record<string, unknown> = {}): Promise<void> {
+  const path = summaryPathFor(summary.report);
+  try {
+    await writeFile(path, `${JSON.stringify({ ...summary, ...extras }, null, 2)}\n`);
+  } catch (error) {
+    throw new OutputPathError(`cannot write the summary ${path}: ${describeError(error)}`, { cause: error });
+  }
+}
+
+export function formatSummary(summary: BatchSummary): string {
+  const counts = RESULT_VALUES.map((value) => `  ${value.padEnd(16)}${summary.counts[value]}`).join('\n');
+  const totals =
+    summary.continued && summary.batch.calls !== summary.calls
+      ? `\n  (batch ${summary.batchId} since ${summary.batch.createdAt}: ${summary.batch.calls} calls in all)`
+      : '';
+  return [
+    `batch ${summary.batchId}${summary.continued ? ` (continued: ${summary.continuation.replace('_', ' ')})` : ''}: ${summary.rows} rows, ${summary.accounts} distinct accounts, ${summary.calls} inquiry calls this run${
+      summary.rateLimited > 0 ? ` (${summary.rateLimited} answered 429)` : ''
+    }, ${summary.durationSeconds}s${totals}`,
+    counts,
+    `report: ${summary.report}`,
+    `summary: ${summaryPathFor(summary.report)}`,
+  ].join('\n');
+}
