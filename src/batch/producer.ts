@@ -8,6 +8,11 @@ import { InputFileError } from '../errors.js';
 import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
 import type { BatchStore, StoredRow } from './batch-store.js';
 
+/** Takes the accounts about to be asked and returns those still to ask (answer reuse stores the others' answers). */
+export type ReuseAnswers = (batchId: string, accountKeys: string[]) => Promise<string[]>;
+
+const askEveryAccount: ReuseAnswers = async (_batchId, accountKeys) => accountKeys;
+
 /** Rows are stored and queued in slices: bounded memory, one Redis round trip per slice. */
 const SLICE_ROWS = 500;
 
@@ -32,6 +37,8 @@ export class Producer {
     private readonly store: BatchStore,
     private readonly queue: Queue<InquiryJobData>,
     private readonly attempts: number,
+    /** `--reuse-answers`: the one place where an account may get an earlier batch's answer instead of a call. */
+    private readonly reuse: ReuseAnswers = askEveryAccount,
   ) {}
 
   /**
@@ -50,13 +57,8 @@ export class Producer {
       signal?.throwIfAborted();
       const firstSeen = await this.store.appendRows(batchId, generation, slice);
       const outcomes = await this.store.getOutcomes(batchId, firstSeen);
-      await addInquiryJobs(
-        this.queue,
-        batchId,
-        round,
-        firstSeen.filter((key) => !outcomes.has(key)),
-        this.attempts,
-      );
+      const unanswered = firstSeen.filter((key) => !outcomes.has(key));
+      await addInquiryJobs(this.queue, batchId, round, await this.reuse(batchId, unanswered), this.attempts);
       slice = [];
     };
     for await (const record of readCsvRecords(file.path, file, undefined, (chunk) => hash.update(chunk))) {
@@ -86,8 +88,9 @@ export class Producer {
     const { round } = await this.store.get(batchId);
     let queued = 0;
     for await (const missing of this.store.unansweredAccounts(batchId)) {
-      await addInquiryJobs(this.queue, batchId, round, missing, this.attempts);
-      queued += missing.length;
+      const toAsk = await this.reuse(batchId, missing);
+      await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts);
+      queued += toAsk.length;
     }
     return queued;
   }
