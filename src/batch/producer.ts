@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Queue } from 'bullmq';
 import { mapColumns, type ColumnMapping, type ColumnOverrides } from '../csv/columns.js';
-import { inspectCsvFile, readCsvRecords, type CsvFileInfo } from '../csv/reader.js';
 import { accountKey, validateRow } from '../csv/validation.js';
 import { InputFileError } from '../errors.js';
 import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
 import type { BatchStore, StoredRow } from './batch-store.js';
+import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
 
 /** Takes the accounts about to be asked and returns those still to ask (answer reuse stores the others' answers). */
 export type ReuseAnswers = (batchId: string, accountKeys: string[]) => Promise<string[]>;
@@ -17,13 +17,13 @@ const askEveryAccount: ReuseAnswers = async (_batchId, accountKeys) => accountKe
 const SLICE_ROWS = 500;
 
 export interface InspectedFile {
-  file: CsvFileInfo;
+  file: InputFileInfo;
   mapping: ColumnMapping;
 }
 
 /** First pass: the file parses to the end, its columns are found (usage errors surface here, before anything is queued). */
 export async function inspectFile(path: string, columns: ColumnOverrides): Promise<InspectedFile> {
-  const file = await inspectCsvFile(resolve(path));
+  const file = await inspectInputFile(resolve(path));
   return { file, mapping: mapColumns(file.header, columns) };
 }
 
@@ -61,7 +61,7 @@ export class Producer {
       await addInquiryJobs(this.queue, batchId, round, await this.reuse(batchId, unanswered), this.attempts);
       slice = [];
     };
-    for await (const record of readCsvRecords(file.path, file, undefined, (chunk) => hash.update(chunk))) {
+    for await (const record of readInputRecords(file, (chunk) => hash.update(chunk))) {
       const fields = record.fields.slice(0, file.header.length);
       const extra = record.fields.slice(file.header.length).filter((value) => value.trim() !== '');
       const validation = validateRow(fields, mapping);
