@@ -8,11 +8,9 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisKeys } from '../../src/redis/keys.js';
 import { RESULT_COLUMNS } from '../../src/report/row-result.js';
-import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
-import { cliEnvironment, runCli } from '../support/cli.js';
-import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
+import { runCli } from '../support/cli.js';
 import { readReport } from '../support/report.js';
-import { opsEnvironment, removeTempFolders, tempFolder } from '../ops/ops-helpers.js';
+import { startWorld, type World } from './world.js';
 
 const ACCOUNTS = [
   { bankCode: '014', accountNumber: '0012345678', holderName: 'BUDI SANTOSO', status: 'SUCCESS' },
@@ -50,25 +48,17 @@ const decode = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>'
 const textOf = (xml: string) => [...xml.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((m) => decode(m[1]!)).join('');
 
 describe('Excel-native files', () => {
-  let sandbox: SandboxServer;
+  let world: World;
   let redis: Redis;
   let prefix: string;
   let folder: string;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ accounts: ACCOUNTS, latencyMs: { min: 0, max: 2 } });
-    redis = testRedis();
-    prefix = testKeyPrefix();
-    folder = await tempFolder('xlsx');
-    env = cliEnvironment(opsEnvironment(prefix, sandbox.url, { INQUIRY_RATE: '100/s' }));
+    world = await startWorld('xlsx', ACCOUNTS);
+    ({ redis, prefix, folder, env } = world);
   });
-  afterAll(async () => {
-    await deleteKeys(redis, prefix);
-    redis.disconnect();
-    await sandbox?.close();
-    await removeTempFolders();
-  });
+  afterAll(() => world?.close());
 
   it('writes a workbook where every account number, bank code and id is the same text, header frozen and filtered, result coloured', async () => {
     const source = [
