@@ -65,7 +65,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const pacer = new SendPacer(redis, keys.pacer(queueName), config.inquiry.rate);
   // Answers are stored with the account's history around them (src/history): the snapshot for `change`,
   // then the outcome, then the history entry; reuse (opt-in) happens where accounts are queued.
-  const history = new AccountHistory(redis, keys, config.history.keepMs);
+  const history = new AccountHistory(redis, keys, { keepMs: config.history.keepMs, snapshotMs: config.retention.batchMs });
   const answers = { history, saveOutcome: (batchId: string, accountKey: string, outcome: InquiryOutcome) => store.saveOutcome(batchId, accountKey, outcome), endpoint: queueName, now: () => clock.now() };
   const saveAnswer = answerRecorder(answers);
   const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs));

@@ -101,7 +101,7 @@ export function formatSummary(summary: BatchSummary): string {
       summary.reusedAnswers > 0 ? `; ${summary.reusedAnswers} answer(s) reused from earlier batches (calls saved)` : ''
     }`,
     `report: ${summary.report}`,
-    ...(summary.changesReport === undefined ? [] : [`changes: ${summary.changesReport}`]),
+    ...(summary.changesReport === undefined ? [] : [`changed rows: ${summary.changesReport}`]),
     `summary: ${summaryPathFor(summary.report)}`,
   ].join('\n');
 }

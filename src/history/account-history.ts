@@ -38,7 +38,12 @@ export class AccountHistory {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
-    private readonly keepMs: number,
+    private readonly lifetimes: {
+      /** An entry's life after its answer (ACCOUNT_HISTORY_DAYS). */
+      keepMs: number;
+      /** A batch's snapshots' life after its last answer (BATCH_RETENTION_DAYS). */
+      snapshotMs: number;
+    },
   ) {}
 
   /** The entries of these accounts (one key each: read side by side, never as one multi-key command). */
@@ -52,13 +57,9 @@ export class AccountHistory {
     return found;
   }
 
-  async get(endpoint: string, accountKey: string): Promise<HistoryEntry | undefined> {
-    return (await this.getMany(endpoint, [accountKey])).get(accountKey);
-  }
-
   /** Records an answer, unless the history holds a later one. */
   async record(endpoint: string, accountKey: string, entry: HistoryEntry): Promise<void> {
-    await runCommand(this.redis, HISTORY_RECORD, [this.keys.accountHistory(endpoint, accountKey)], [entry.answeredAt, this.keepMs, ...encodeEntry(entry)]);
+    await runCommand(this.redis, HISTORY_RECORD, [this.keys.accountHistory(endpoint, accountKey)], [entry.answeredAt, this.lifetimes.keepMs, ...encodeEntry(entry)]);
   }
 
   /** The row verdicts a batch reported, for the next batch's RESULT_CHANGED (only where the entry is still that batch's answer). */
@@ -74,6 +75,7 @@ export class AccountHistory {
       accountKey,
       JSON.stringify([previous.entry, previous.reused ? 1 : 0]),
       previous.reused ? 1 : 0,
+      this.lifetimes.snapshotMs,
     ]);
     return stored === 1;
   }

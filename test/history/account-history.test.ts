@@ -20,8 +20,9 @@ describe('account history in Redis', () => {
   beforeAll(() => {
     redis = testRedis();
     prefix = testKeyPrefix();
-    history = new AccountHistory(redis, redisKeys(prefix), 30 * DAY);
+    history = new AccountHistory(redis, redisKeys(prefix), { keepMs: 30 * DAY, snapshotMs: 7 * DAY });
   });
+  const entryOf = async (endpoint: string, accountKey: string) => (await history.getMany(endpoint, [accountKey])).get(accountKey);
   afterAll(async () => {
     await deleteKeys(redis, prefix);
     redis.disconnect();
@@ -36,20 +37,20 @@ describe('account history in Redis', () => {
     const ttl = await redis.pttl(keys[0]!);
     expect(ttl).toBeGreaterThan(30 * DAY - 60_000);
     expect(ttl).toBeLessThanOrEqual(30 * DAY);
-    expect(await history.get(ENDPOINT, '014:0012345678')).toEqual({ ...answer('b1', 1000), result: undefined });
+    expect(await entryOf(ENDPOINT, '014:0012345678')).toEqual({ ...answer('b1', 1000), result: undefined });
   });
 
   it('never mixes endpoints: another address or environment has no history for the account', async () => {
-    expect(await history.get('inquiries-production-0123456789abcdef', '014:0012345678')).toBeUndefined();
-    expect(await history.get('inquiries-sandbox-fedcba9876543210', '014:0012345678')).toBeUndefined();
+    expect(await entryOf('inquiries-production-0123456789abcdef', '014:0012345678')).toBeUndefined();
+    expect(await entryOf('inquiries-sandbox-fedcba9876543210', '014:0012345678')).toBeUndefined();
   });
 
   it('keeps the later answer when two batches answer the same account at once', async () => {
     await history.record(ENDPOINT, '014:5270123456', answer('b-late', 2000, 'LATER'));
     await history.record(ENDPOINT, '014:5270123456', answer('b-early', 1500, 'EARLIER'));
-    expect((await history.get(ENDPOINT, '014:5270123456'))?.batchId).toBe('b-late');
+    expect((await entryOf(ENDPOINT, '014:5270123456'))?.batchId).toBe('b-late');
     await history.record(ENDPOINT, '014:5270123456', answer('b-next', 3000, 'NEXT'));
-    expect((await history.get(ENDPOINT, '014:5270123456'))?.outcome.holderName).toBe('NEXT');
+    expect((await entryOf(ENDPOINT, '014:5270123456'))?.outcome.holderName).toBe('NEXT');
   });
 
   it("adds a batch's reported verdict only while the entry is that batch's answer, keeping its TTL", async () => {
@@ -58,11 +59,11 @@ describe('account history in Redis', () => {
     await redis.pexpire(key, 5 * DAY);
     await history.recordResults(ENDPOINT, 'b2', new Map([['008:1234509876', 'MATCH']]));
     await history.recordResults(ENDPOINT, 'b-other', new Map([['008:1234509876', 'NO_MATCH']]));
-    expect((await history.get(ENDPOINT, '008:1234509876'))?.result).toBe('MATCH');
+    expect((await entryOf(ENDPOINT, '008:1234509876'))?.result).toBe('MATCH');
     expect(await redis.pttl(key)).toBeLessThanOrEqual(5 * DAY);
     // A new answer starts afresh: no verdict until its own report.
     await history.record(ENDPOINT, '008:1234509876', answer('b3', 2000));
-    expect((await history.get(ENDPOINT, '008:1234509876'))?.result).toBeUndefined();
+    expect((await entryOf(ENDPOINT, '008:1234509876'))?.result).toBeUndefined();
   });
 
   it('keeps the first snapshot per batch and account, and counts reused answers on the batch', async () => {
@@ -75,6 +76,8 @@ describe('account history in Redis', () => {
     expect(snapshots.get('014:2')).toEqual({ entry: null, reused: false });
     expect(snapshots.has('014:3')).toBe(false);
     expect(await history.reusedCount('b9')).toBe(1);
+    // Personal data: the snapshots expire with the batch retention, even if nothing deletes them.
+    expect(await redis.pttl(redisKeys(prefix).previousAnswers('b9'))).toBeGreaterThan(7 * DAY - 60_000);
     // The snapshot lives with the batch (its hash tag): removed with it.
     expect(redisKeys(prefix).previousAnswers('b9')).toBe(`${prefix}:batch:{b9}:previous`);
   });
