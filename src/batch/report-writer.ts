@@ -77,7 +77,8 @@ export async function writeReconciliation(sources: ReportSources, batchId: strin
         const { change, note } = classifyChange(decided, row.accountKey === null ? undefined : previous.get(row.accountKey));
         counts[decided.result] += 1;
         if (change !== undefined) changes[change] += 1;
-        if (row.accountKey !== null && decided.result !== 'FAILED') reported.set(row.accountKey, decided.result);
+        // The verdicts of this batch's own valid answers go to the history (reused ones are another batch's).
+        if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && previous.get(row.accountKey)?.reused === false) reported.set(row.accountKey, decided.result);
         rows += 1;
         const cells = [...row.fields, ...resultCells({ ...decided, reason: withChangeNote(decided.reason, note), change })];
         failingPath = outputs.reportPath;
