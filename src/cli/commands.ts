@@ -48,14 +48,14 @@ async function checkHere(
   provider: 'builtin' | 'required',
   check: (context: { signal: AbortSignal; app: App; startWorkers: () => Promise<void> }) => Promise<CheckedBatch>,
 ): Promise<number> {
-  const { app, shutdown, privateRedis } = await openRuntime(flags, { provider });
+  const { app, shutdown, privateRedis, guard } = await openRuntime(flags, { provider });
   const stop = new AbortController();
   const stoppedBy = onStopSignal((signal) => {
     notice(`${signal}: stopping (send it again to exit at once)`);
     stop.abort();
   });
   try {
-    const checked = await check({ signal: stop.signal, app, startWorkers: async () => void (await app.startWorkers()) });
+    const checked = await guard(check({ signal: stop.signal, app, startWorkers: async () => void (await app.startWorkers()) }));
     process.stdout.write(`${formatSummary(checked.summary)}\n`);
     if (checked.gaveUp !== undefined) {
       notice(`stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those`);
@@ -108,13 +108,15 @@ export async function resumeCommand(batchId: string, flags: CommonFlags & { out?
 
 /** `enqueue`: producer only (through the same lifecycle start); prints the batch id. */
 export async function enqueueCommand(file: string, flags: CommonFlags & ColumnFlags): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required' });
   try {
-    const started = await app.lifecycle.start({
-      input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
-      onNotice: notice,
-      loginFirst: false,
-    });
+    const started = await guard(
+      app.lifecycle.start({
+        input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
+        onNotice: notice,
+        loginFirst: false,
+      }),
+    );
     process.stdout.write(`${started.batchId}\n`);
     return 0;
   } finally {
@@ -122,24 +124,33 @@ export async function enqueueCommand(file: string, flags: CommonFlags & ColumnFl
   }
 }
 
-/** `worker`: long-running; stops gracefully on SIGTERM/SIGINT/SIGHUP. */
+/**
+ * `worker`: long-running; stops gracefully on SIGTERM/SIGINT/SIGHUP (see signals.ts for the exit codes).
+ * Rides out a Redis that goes away, however long; stops with exit 1 when Redis is full (a job would only
+ * fail again).
+ */
 export async function workerCommand(flags: CommonFlags): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
-  const worker = await app.startWorkers();
-  app.logger.info({ queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency }, 'worker started');
-  onShutdownSignal(async () => {
-    await worker.close();
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required', service: true });
+  try {
+    return await guard(
+      (async () => {
+        await app.startWorkers();
+        app.logger.info({ queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency }, 'worker started');
+        // Closing the app closes its workers: they finish their active inquiries first.
+        onShutdownSignal(shutdown);
+        return new Promise<never>(() => undefined);
+      })(),
+    );
+  } finally {
     await shutdown();
-  });
-  await new Promise(() => undefined);
-  return 0;
+  }
 }
 
 /** `export`: (re)writes a finished batch's report; needs only Redis. */
 export async function exportCommand(batchId: string, flags: CommonFlags & { out: string }): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'none' });
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
   try {
-    const summary = await app.lifecycle.export(batchId, resolve(flags.out));
+    const summary = await guard(app.lifecycle.export(batchId, resolve(flags.out)));
     process.stdout.write(`${formatSummary(summary)}\n`);
     return 0;
   } finally {
@@ -149,12 +160,12 @@ export async function exportCommand(batchId: string, flags: CommonFlags & { out:
 
 /** `status`: progress of one batch, or of the most recent ones; needs only Redis. */
 export async function statusCommand(batchId: string | undefined, flags: CommonFlags): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'none' });
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
   try {
-    const ids = batchId === undefined ? await app.store.list(20) : [batchId];
+    const ids = batchId === undefined ? await guard(app.store.list(20)) : [batchId];
     if (ids.length === 0) process.stdout.write('no batches yet\n');
     for (const id of ids) {
-      const [batch, progress] = await Promise.all([app.store.get(id), app.store.progress(id)]);
+      const [batch, progress] = await guard(Promise.all([app.store.get(id), app.store.progress(id)]));
       const state = progress.reported ? 'reported' : progress.complete ? 'answered' : progress.produced ? 'checking' : 'reading';
       process.stdout.write(
         `${id}  ${state.padEnd(9)} ${progress.answered}/${progress.produced ? progress.accountCount : '?'} accounts, ${batch.rowCount} rows (${batch.invalidCount} invalid), ${batch.calls} calls  ${new Date(batch.createdAt).toISOString()}  ${batch.sourceFile}\n`,

@@ -9,11 +9,13 @@ import { onShutdownSignal } from './signals.js';
  * SIGTERM/SIGINT/SIGHUP: no new file is taken, the active one may finish within SHUTDOWN_TIMEOUT_SECONDS,
  * else it is handed back (left in processing/, continued at the next start); workers finish their active
  * inquiries; Redis is closed. A watcher whose registration was taken over hands its file back and exits 1.
+ * A Redis that goes away is waited for (the registration's lease decides how long the watcher keeps its
+ * folder); a full Redis stops the watcher with exit 1.
  */
 export async function watchCommand(folder: string, flags: CommonFlags & ColumnFlags): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required', service: true });
   try {
-    await app.startWorkers();
+    await guard(app.startWorkers());
     const watcher = new Watcher(
       {
         lifecycle: app.lifecycle,
@@ -36,11 +38,15 @@ export async function watchCommand(folder: string, flags: CommonFlags & ColumnFl
       await watcher.stop(app.config.shutdownTimeoutMs);
       await shutdown();
     });
-    await watcher.start();
-    await watcher.done();
-    // The loop only ends through stop() or a lost registration, whose handlers exit the process.
-    await new Promise(() => undefined);
-    return 0;
+    // The loop only ends through stop() or a lost registration, whose handlers exit the process; or with
+    // the typed error of a Redis that refuses writes (full).
+    return await guard(
+      (async () => {
+        await watcher.start();
+        await watcher.done();
+        return new Promise<never>(() => undefined);
+      })(),
+    );
   } catch (error) {
     await shutdown();
     throw error;
