@@ -21,7 +21,8 @@ const WATCHDOG = fileURLToPath(new URL('./private-server-watchdog.js', import.me
 
 const START_TIMEOUT_MS = 10_000;
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (127.0.0.1). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
