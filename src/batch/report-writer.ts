@@ -5,9 +5,10 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { stringify } from 'csv-stringify';
 import { describeError, OutputPathError } from '../errors.js';
-import { decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
+import { resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { neutraliseCell } from '../report/neutralise.js';
 import type { BatchStore } from './batch-store.js';
+import { readDecidedRows } from './decided-rows.js';
 import { HandedBackError } from './settle.js';
 
 const SLICE_ROWS = 1000;
@@ -50,14 +51,9 @@ export async function writeReconciliation(store: BatchStore, batchId: string, re
   let rows = 0;
   try {
     await write([...batch.header, ...RESULT_COLUMNS]);
-    const nameColumn = batch.mapping.expectedName;
     for (let start = 0; start < batch.rowCount; start += SLICE_ROWS) {
       if (signal?.aborted) throw new HandedBackError(`report of batch ${batchId} not written: stopped`);
-      const slice = await store.readRows(batchId, start, SLICE_ROWS);
-      const outcomes = await store.getOutcomes(batchId, [...new Set(slice.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])))]);
-      for (const row of slice) {
-        const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
-        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : outcomes.get(row.accountKey), expectedName);
+      for (const { row, decided } of await readDecidedRows(store, batch, start, SLICE_ROWS)) {
         counts[decided.result] += 1;
         rows += 1;
         await write([...row.fields, ...resultCells(decided)]);
