@@ -41,7 +41,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     const bound = typeof address === 'object' && address !== null ? address.port : port;
     const shown = flags.host.includes(':') ? `[${flags.host}]` : flags.host;
     process.stdout.write(`operations console at http://${shown}:${bound}/ (queues at /queues, metrics at /metrics)\n`);
-    app.logger.info({ host: flags.host, port: bound, token: app.config.console.token !== undefined, reports: app.config.console.reportsDir }, 'console started');
+    app.logger.info({ host: flags.host, port: bound, access: app.config.console.token === undefined ? 'open (loopback)' : 'CONSOLE_TOKEN', reports: app.config.console.reportsDir }, 'console started');
     onShutdownSignal(async () => {
       await server.close();
       await runner.stop(app.config.shutdownTimeoutMs);

@@ -33,7 +33,7 @@ const QUEUE_METRICS_TIMEOUT_MS = 3_000;
  */
 export async function buildConsole(app: App, runner: BatchRunner, options: ConsoleOptions): Promise<FastifyInstance> {
   const { settings } = options;
-  const server = Fastify({ loggerInstance: app.logger.child({ component: 'console' }) as FastifyBaseLogger, disableRequestLogging: true, bodyLimit: 64 * 1024 });
+  const server = Fastify({ loggerInstance: quietLogger(app, 'console'), bodyLimit: 64 * 1024 });
   const views = new BatchViews(app.store);
   const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
 
@@ -201,9 +201,13 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
   }
 }
 
+/** Fastify's per-request lines are at info: polling pages and scrapers would flood the log, so only warnings and errors pass. */
+const quietLogger = (app: App, component: string): FastifyBaseLogger =>
+  app.logger.child({ component }, { level: app.logger.isLevelEnabled('warn') ? 'warn' : app.logger.level }) as FastifyBaseLogger;
+
 /** `worker --metrics-port`: this process's metrics and a liveness probe, nothing else. */
 export async function buildMetricsServer(app: App): Promise<FastifyInstance> {
-  const server = Fastify({ loggerInstance: app.logger.child({ component: 'metrics' }) as FastifyBaseLogger, disableRequestLogging: true });
+  const server = Fastify({ loggerInstance: quietLogger(app, 'metrics') });
   server.get('/healthz', async () => ({ status: 'ok' }));
   server.get('/metrics', async (_request, reply) => reply.type(app.metrics.registry.contentType).send(await app.metrics.registry.metrics()));
   return server;
