@@ -18,10 +18,11 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv): Promis
   return Object.assign(child, { url: url.replace('0.0.0.0', '127.0.0.1') });
 }
 
-export async function stopServe(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null) return;
+/** SIGTERM (graceful); `signal: 'SIGKILL'` where a graceful stop cannot finish (its Redis was taken away). */
+export async function stopServe(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const closed = new Promise((resolve) => child.once('close', resolve));
-  child.kill('SIGTERM');
+  child.kill(signal);
   await closed;
 }
 
