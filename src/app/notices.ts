@@ -72,7 +72,8 @@ export function openNotices(redis: Redis, keys: RedisKeys, settings: NotifySetti
           onAttemptFailed: () => metrics.notice('attempt_failed'),
           logger,
         }),
-        { connection: redis, prefix: keys.bullPrefix(), concurrency: NOTICE_CONCURRENCY },
+        // A delivery cut off by a stop comes back when its lock expires; a few of those are no reason to give a notice up.
+        { connection: redis, prefix: keys.bullPrefix(), concurrency: NOTICE_CONCURRENCY, maxStalledCount: 5 },
       );
       worker.on('error', (error) => logger.error({ err: error }, `notice worker: ${error.message}`));
       worker.on('failed', (job, error) => {
@@ -93,7 +94,9 @@ export function openNotices(redis: Redis, keys: RedisKeys, settings: NotifySetti
       }
     },
     close: async () => {
-      await worker?.close();
+      // Not waiting for a delivery in flight (a hanging receiver must not hold a stop): its job's lock
+      // expires and another process's notice worker sends it again (at least once).
+      await worker?.close(true);
       await queue.close();
     },
   };
