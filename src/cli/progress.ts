@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { createLogUpdate } from 'log-update';
 import type { DestinationStream } from 'pino';
 import type { ProgressReport } from '../batch/settle.js';
@@ -24,9 +25,10 @@ export function progressText(report: ProgressReport, counts: CountsSoFar | undef
   const percent = progress.accountCount > 0 ? ` (${Math.floor((progress.answered * 100) / progress.accountCount)}%)` : '';
   const remaining = progress.accountCount - progress.answered;
   const eta = progress.produced && report.answeredPerSecond > 0 && remaining > 0 ? `, about ${Math.ceil(remaining / report.answeredPerSecond)}s left` : '';
-  const soFar = counts === undefined ? '' : `, ${counts.NO_MATCH} NO_MATCH, ${counts.FAILED} FAILED so far`;
+  // The counts come early in the line: a narrow terminal cuts the end, and these matter more than the speed.
+  const soFar = counts === undefined ? '' : `, so far ${counts.NO_MATCH} NO_MATCH ${counts.FAILED} FAILED`;
   const waiting = report.waitingFor ? ` - waiting for ${report.waitingFor}` : '';
-  return `${report.batchId}: ${progress.answered}/${total} accounts answered${percent}, ${report.answeredPerSecond.toFixed(1)}/s${eta}${soFar}${waiting}`;
+  return `${report.batchId}: ${progress.answered}/${total} answered${percent}${soFar}, ${report.answeredPerSecond.toFixed(1)}/s${eta}${waiting}`;
 }
 
 /** Cut to one terminal line: a wrapped line could not be redrawn in place on every terminal. */
@@ -39,7 +41,8 @@ export const fitToWidth = (text: string, columns: number | undefined): string =>
  * log file or CI: a line every few seconds, and whenever the reason for waiting changes.
  */
 export function createProgressDisplay(stream: NodeJS.WriteStream = process.stderr, everyMs = 5_000): ProgressDisplay {
-  if (stream.isTTY) {
+  // A pseudo-terminal that reports no rows would have every frame cut away: lines then, as in a log.
+  if (stream.isTTY && (stream.rows ?? 0) > 0) {
     const live = createLogUpdate(stream);
     let current = '';
     let finished = false;
@@ -55,14 +58,19 @@ export function createProgressDisplay(stream: NodeJS.WriteStream = process.stder
         if (current === '') live.clear();
         else live.done();
       },
-      logDestination: {
-        write: (line: string) => {
-          if (finished || current === '') return void stream.write(line);
-          live.clear();
-          stream.write(line);
-          live(current);
+      // A real stream: the readable (pino-pretty) formatter pipes into it.
+      logDestination: new Writable({
+        write(line: Buffer | string, _encoding, callback) {
+          if (finished || current === '') {
+            stream.write(line);
+          } else {
+            live.clear();
+            stream.write(line);
+            live(current);
+          }
+          callback();
         },
-      },
+      }),
     };
   }
   let lastPrintedAt = 0;

@@ -82,7 +82,7 @@ describe('command line', () => {
       waitingFor: undefined,
     };
     const line = progressText(report, { NO_MATCH: 1, FAILED: 2 });
-    expect(line).toBe('b20261121-065203-3f9a1c: 5/10 accounts answered (50%), 2.5/s, about 2s left, 1 NO_MATCH, 2 FAILED so far');
+    expect(line).toBe('b20261121-065203-3f9a1c: 5/10 answered (50%), so far 1 NO_MATCH 2 FAILED, 2.5/s, about 2s left');
     expect(fitToWidth(line, 40)).toHaveLength(39);
     expect(fitToWidth(line, 200)).toBe(line);
   });
