@@ -85,6 +85,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         await deps.countCall(batchId, 'calls');
       });
     } catch (error) {
+      // No verdict on the provider: a probe that met login trouble or a bug must not hold every call for good.
+      if (gate.probe) breaker.abandonProbe();
       if (!(error instanceof SystemicError)) throw error;
       // The hold grows with the length of the trouble, not with the number of jobs that met it.
       const now = Date.now();

@@ -36,7 +36,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['provider'],
   // Ground: values and edges with no knowledge of batches.
   ['csv', 'matching', 'config', 'redis', 'logging', 'sandbox'],
-  ['errors', 'clock'],
+  ['errors', 'clock', 'host'],
 ];
 
 /** Folders only some folders may import, whatever their level. */

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { stringify } from 'csv-stringify';
 import { describeError, OutputPathError } from '../errors.js';
+import { isProcessAlive } from '../host/process.js';
 import { decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { neutraliseCell } from '../report/neutralise.js';
 import type { BatchStore } from './batch-store.js';
@@ -82,16 +83,7 @@ async function removeAbandonedTemporaries(reportPath: string): Promise<void> {
   const directory = dirname(reportPath);
   for (const name of await readdir(directory)) {
     const match = TEMPORARY.exec(name);
-    if (!match || match[1] !== basename(reportPath) || isAlive(Number(match[2]))) continue;
+    if (!match || match[1] !== basename(reportPath) || isProcessAlive(Number(match[2]))) continue;
     await rm(join(directory, name), { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
