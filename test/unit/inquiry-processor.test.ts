@@ -38,12 +38,13 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
       if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
     },
     countCall: async (_, field) => void counted.push(field),
-    inquire: async (account, beforeSend) => {
+    inquire: async (account, hooks) => {
       const key = `${account.bankCode}:${account.accountNumber}`;
       asked.push(key);
+      await hooks.waitForTurn();
       const answer = provider(key);
       if (answer instanceof Error) throw answer;
-      await beforeSend();
+      await hooks.onSend();
       return answer;
     },
     waitForSendSlot: async () => undefined,
