@@ -6,7 +6,8 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { syntheticAccounts } from '../../src/sandbox/synthetic-accounts.js';
 import { runCli, startCli, waitForExit } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
-import { listDir, waitFor } from '../ops/ops-helpers.js';
+import { listDir } from '../ops/ops-helpers.js';
+import { waitFor } from '../support/wait.js';
 import { batchCount, batchState, lifecycleEnvironment, payoutFile, reportRows } from './lifecycle-helpers.js';
 
 /**

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { thisPlace } from '../../src/host/process.js';
 import { Lease, LeaseLostError } from '../../src/redis/lease.js';
-import { waitFor } from '../ops/ops-helpers.js';
+import { waitFor } from '../support/wait.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 
 const prefix = testKeyPrefix();
