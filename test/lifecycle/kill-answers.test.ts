@@ -1,13 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { syntheticAccounts } from '../../src/sandbox/synthetic-accounts.js';
 import { runCli, startCli, waitForExit } from '../support/cli.js';
-import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
-import { batchCount, batchState, lifecycleEnvironment, payoutFile, reportRows, storedVerdicts } from './lifecycle-helpers.js';
+import { batchCount, batchState, lifecycleSuite, payoutFile, reportRows, storedVerdicts } from './lifecycle-helpers.js';
 
 /**
  * `kill -9` of `run` while answers come in, then the same command again. The killed process's in-flight
@@ -17,26 +14,12 @@ import { batchCount, batchState, lifecycleEnvironment, payoutFile, reportRows, s
 const ACCOUNTS = syntheticAccounts(60);
 const CONCURRENCY = 2;
 
-const redis = testRedis();
-const prefix = testKeyPrefix();
-let sandbox: SandboxServer;
-let folder: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ accounts: ACCOUNTS, latencyMs: { min: 5, max: 20 } });
-  folder = await mkdtemp(join(tmpdir(), 'bc-kill-answers-'));
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  await deleteKeys(redis, prefix);
-  redis.disconnect();
-  await rm(folder, { recursive: true, force: true });
-});
+const suite = lifecycleSuite('kill-answers', { accounts: ACCOUNTS, latencyMs: { min: 5, max: 20 } });
 
 describe('kill -9 of run while the answers come in', () => {
   it('the same command again asks only what had no answer: an account is asked twice only if it was in flight at the kill', { timeout: 120_000 }, async () => {
-    const env = lifecycleEnvironment(prefix, sandbox, { INQUIRY_RATE: '20/s', INQUIRY_CONCURRENCY: String(CONCURRENCY) });
+    const { redis, sandbox, folder } = suite;
+    const { prefix, env } = suite.environment({ INQUIRY_RATE: '20/s', INQUIRY_CONCURRENCY: String(CONCURRENCY) });
     const file = join(folder, 'answers.csv');
     const out = join(folder, 'answers.reconciled.csv');
     const ids = await payoutFile(file, ACCOUNTS, 2, 'A');

@@ -1,14 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { syntheticAccounts } from '../../src/sandbox/synthetic-accounts.js';
 import { runCli, startCli, waitForExit } from '../support/cli.js';
-import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { listDir } from '../ops/ops-helpers.js';
 import { waitFor } from '../support/wait.js';
-import { batchCount, batchState, lifecycleEnvironment, payoutFile, reportRows } from './lifecycle-helpers.js';
+import { batchCount, batchState, lifecycleSuite, payoutFile, reportRows } from './lifecycle-helpers.js';
 
 /**
  * `kill -9` of `run` while it produces and while it writes the report, then the same command again.
@@ -19,50 +16,37 @@ import { batchCount, batchState, lifecycleEnvironment, payoutFile, reportRows } 
 const ACCOUNTS = syntheticAccounts(40);
 const ROWS_PER_ACCOUNT = 1_000;
 
-const redis = testRedis();
-const prefix = testKeyPrefix();
-let sandbox: SandboxServer;
-let folder: string;
-let env: NodeJS.ProcessEnv;
+const suite = lifecycleSuite('kill-restart', { accounts: ACCOUNTS });
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ accounts: ACCOUNTS });
-  folder = await mkdtemp(join(tmpdir(), 'bc-kill-restart-'));
-  env = lifecycleEnvironment(prefix, sandbox, { INQUIRY_RATE: '500/s' });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  await deleteKeys(redis, prefix);
-  redis.disconnect();
-  await rm(folder, { recursive: true, force: true });
-});
+/** Starts `run`, kills it with SIGKILL once `atKill` holds, and returns what Redis says of the batch then. */
+async function killRunWhen(env: NodeJS.ProcessEnv, prefix: string, file: string, out: string, atKill: () => Promise<unknown>, what: string) {
+  const first = startCli(['run', file, '--out', out], env);
+  await waitFor(atKill, 60_000, what, 5);
+  first.kill('SIGKILL');
+  await waitForExit(first);
+  return batchState(suite.redis, prefix, suite.sandbox);
+}
 
 const askedOnceEach = () => {
-  const asked = sandbox.stats().inquiriesByAccount;
+  const asked = suite.sandbox.stats().inquiriesByAccount;
   return Object.keys(asked).length === ACCOUNTS.length && Object.values(asked).every((count) => count === 1);
 };
 
 describe('kill -9 of run, then the same command again', () => {
   it('during production: the rerun produces the batch again, every row once and in order, no account asked twice', async () => {
-    sandbox.resetStats();
+    const { redis, sandbox, folder } = suite;
+    const { prefix, env } = suite.environment({ INQUIRY_RATE: '500/s' });
     const file = join(folder, 'produce.csv');
     const out = join(folder, 'produce.reconciled.csv');
     const ids = await payoutFile(file, ACCOUNTS, ROWS_PER_ACCOUNT, 'P');
-    const first = startCli(['run', file, '--out', out], env);
+    sandbox.resetStats();
     // Rows stored but production not finished; every account answered already, nothing in flight.
-    const atKill = await waitFor(
-      async () => {
-        const state = await batchState(redis, prefix, sandbox);
-        return state.rows > 0 && !state.produced && state.answered === ACCOUNTS.length && state.active === 0 && state;
-      },
-      30_000,
-      'production under way with every account answered',
-      5,
-    );
-    first.kill('SIGKILL');
-    await waitForExit(first);
-    expect((await batchState(redis, prefix, sandbox)).rows).toBeLessThan(ids.length);
+    const atKill = await killRunWhen(env, prefix, file, out, async () => {
+      const state = await batchState(redis, prefix, sandbox);
+      return state.rows > 0 && !state.produced && state.answered === ACCOUNTS.length && state.active === 0;
+    }, 'production under way with every account answered');
+    expect(atKill.produced).toBe(false);
+    expect(atKill.rows).toBeLessThan(ids.length);
 
     const rerun = await runCli(['run', file, '--out', out], env);
     expect(rerun.code, rerun.stderr).toBe(0);
@@ -75,17 +59,16 @@ describe('kill -9 of run, then the same command again', () => {
   });
 
   it('during report writing: the rerun asks nothing, writes the report, and no temporary file is left', async () => {
-    sandbox.resetStats();
+    const { redis, sandbox, folder } = suite;
+    const { prefix, env } = suite.environment({ INQUIRY_RATE: '500/s' });
     const file = join(folder, 'report.csv');
     const out = join(folder, 'report.reconciled.csv');
     const ids = await payoutFile(file, ACCOUNTS, ROWS_PER_ACCOUNT, 'R');
-    const first = startCli(['run', file, '--out', out], env);
-    const temporary = await waitFor(async () => (await listDir(folder)).find((name) => name.startsWith('report.reconciled.csv.tmp-')), 60_000, 'the temporary report file', 5);
-    first.kill('SIGKILL');
-    await waitForExit(first);
-    expect(await listDir(folder)).toContain(temporary); // what the dead writer left
+    sandbox.resetStats();
+    const temporary = () => listDir(folder).then((names) => names.filter((name) => name.startsWith('report.reconciled.csv.tmp-')));
+    const atKill = await killRunWhen(env, prefix, file, out, async () => (await temporary()).length > 0, 'the temporary report file');
+    expect(await temporary()).toHaveLength(1); // what the dead writer left
     expect(await listDir(folder)).not.toContain('report.reconciled.csv');
-    const atKill = await batchState(redis, prefix, sandbox);
     expect(atKill).toMatchObject({ produced: true, answered: ACCOUNTS.length, reported: false });
     const callsBefore = sandbox.stats().inquiries;
 
@@ -97,9 +80,10 @@ describe('kill -9 of run, then the same command again', () => {
     const report = await reportRows(out);
     expect(report.ids).toEqual(ids);
     expect([...report.results]).toEqual(['MATCH']);
-    expect((await listDir(folder)).filter((name) => name.includes('.tmp-'))).toEqual([]);
+    expect(await temporary()).toEqual([]);
     const summary = JSON.parse(await readFile(join(folder, 'report.reconciled.summary.json'), 'utf8'));
     expect(summary).toMatchObject({ batchId: atKill.batchId, continued: true, calls: 0, batch: { calls: ACCOUNTS.length } });
     expect((await batchState(redis, prefix, sandbox)).reported).toBe(true);
+    expect(await batchCount(redis, prefix)).toBe(1);
   });
 });

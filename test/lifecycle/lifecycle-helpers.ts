@@ -1,11 +1,44 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { inquiryQueueName } from '../../src/queue/inquiry-queue.js';
 import { redisKeys } from '../../src/redis/keys.js';
-import type { SandboxAccount, SandboxServer } from '../../src/sandbox/index.js';
+import { startSandbox, type SandboxAccount, type SandboxOptions, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment } from '../support/cli.js';
-import { TEST_REDIS_URL } from '../support/redis.js';
+import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { readReport } from '../support/report.js';
+
+/**
+ * What a test file of the lifecycle needs: an emulator, a work folder, Redis, and key prefixes of its own;
+ * set up before its tests and removed after them.
+ */
+export function lifecycleSuite(label: string, sandboxOptions: SandboxOptions) {
+  const prefixes: string[] = [];
+  const suite = {
+    redis: testRedis(),
+    sandbox: undefined as unknown as SandboxServer,
+    folder: '',
+    /** A key prefix of its own, and the CLI's environment using it (and `extra`). */
+    environment(extra: Record<string, string> = {}): { prefix: string; env: NodeJS.ProcessEnv } {
+      const prefix = testKeyPrefix();
+      prefixes.push(prefix);
+      return { prefix, env: lifecycleEnvironment(prefix, suite.sandbox, extra) };
+    },
+  };
+  beforeAll(async () => {
+    suite.sandbox = await startSandbox(sandboxOptions);
+    suite.folder = await mkdtemp(join(tmpdir(), `bc-${label}-`));
+  });
+  afterAll(async () => {
+    await suite.sandbox?.close();
+    for (const prefix of prefixes) await deleteKeys(suite.redis, prefix);
+    suite.redis.disconnect();
+    if (suite.folder !== '') await rm(suite.folder, { recursive: true, force: true });
+  });
+  return suite;
+}
 
 /**
  * A payouts file: `rowsPerAccount` rows for each account, the accounts cycling (every account appears in

@@ -1,13 +1,10 @@
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { syntheticAccounts } from '../../src/sandbox/synthetic-accounts.js';
 import { runCli, startCli, waitForExit } from '../support/cli.js';
-import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
-import { batchCount, batchState, lifecycleEnvironment, payoutFile, reportRows, storedVerdicts } from './lifecycle-helpers.js';
+import { batchCount, batchState, lifecycleSuite, payoutFile, reportRows, storedVerdicts } from './lifecycle-helpers.js';
 
 /**
  * The login starts failing in the middle of a run (tokens live 2 s, so the next refresh meets it): no row
@@ -16,26 +13,12 @@ import { batchCount, batchState, lifecycleEnvironment, payoutFile, reportRows, s
  */
 const ACCOUNTS = syntheticAccounts(40);
 
-const redis = testRedis();
-const prefix = testKeyPrefix();
-let sandbox: SandboxServer;
-let folder: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ accounts: ACCOUNTS, tokenLifetimeSeconds: 2, latencyMs: { min: 0, max: 5 } });
-  folder = await mkdtemp(join(tmpdir(), 'bc-login-trouble-'));
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  await deleteKeys(redis, prefix);
-  redis.disconnect();
-  await rm(folder, { recursive: true, force: true });
-});
+const suite = lifecycleSuite('login-trouble', { accounts: ACCOUNTS, tokenLifetimeSeconds: 2, latencyMs: { min: 0, max: 5 } });
 
 describe('a login that starts failing mid-run', () => {
   it('holds the rows (none FAILED), stops run with exit 1 and the reason; the rerun finishes asking only what had no answer', async () => {
-    const env = lifecycleEnvironment(prefix, sandbox, { INQUIRY_RATE: '10/s', INQUIRY_CONCURRENCY: '2', INQUIRY_OUTAGE_BUDGET_S: '2' });
+    const { redis, sandbox, folder } = suite;
+    const { prefix, env } = suite.environment({ INQUIRY_RATE: '10/s', INQUIRY_CONCURRENCY: '2', INQUIRY_OUTAGE_BUDGET_S: '2' });
     const file = join(folder, 'payouts.csv');
     const out = join(folder, 'payouts.reconciled.csv');
     const ids = await payoutFile(file, ACCOUNTS, 1, 'L');

@@ -1,14 +1,11 @@
-import { copyFile, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { syntheticAccounts } from '../../src/sandbox/synthetic-accounts.js';
 import { startCli, waitForExit } from '../support/cli.js';
-import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { listDir } from '../ops/ops-helpers.js';
 import { waitFor } from '../support/wait.js';
-import { batchCount, batchState, lifecycleEnvironment, payoutFile, reportRows } from './lifecycle-helpers.js';
+import { batchCount, batchState, lifecycleSuite, payoutFile, reportRows } from './lifecycle-helpers.js';
 
 /**
  * The same content started more than once at the same time: one batch, one producer (the content lease),
@@ -18,38 +15,19 @@ import { batchCount, batchState, lifecycleEnvironment, payoutFile, reportRows } 
 const ACCOUNTS = syntheticAccounts(200);
 const ROWS_PER_ACCOUNT = 20;
 
-const redis = testRedis();
-const prefixes: string[] = [];
-let sandbox: SandboxServer;
-let folder: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ accounts: ACCOUNTS, latencyMs: { min: 0, max: 5 } });
-  folder = await mkdtemp(join(tmpdir(), 'bc-same-content-'));
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  for (const prefix of prefixes) await deleteKeys(redis, prefix);
-  redis.disconnect();
-  await rm(folder, { recursive: true, force: true });
-});
-
-function environment() {
-  const prefix = testKeyPrefix();
-  prefixes.push(prefix);
-  return { prefix, env: lifecycleEnvironment(prefix, sandbox, { INQUIRY_RATE: '100/s', INQUIRY_CONCURRENCY: '8' }) };
-}
+const suite = lifecycleSuite('same-content', { accounts: ACCOUNTS, latencyMs: { min: 0, max: 5 } });
+const environment = () => suite.environment({ INQUIRY_RATE: '100/s', INQUIRY_CONCURRENCY: '8' });
 
 /** Every account of the file asked exactly once, whoever asked. */
 function expectEachAccountAskedOnce(): void {
-  const asked = sandbox.stats().inquiriesByAccount;
+  const asked = suite.sandbox.stats().inquiriesByAccount;
   expect(Object.keys(asked)).toHaveLength(ACCOUNTS.length);
   expect(Object.values(asked).filter((count) => count !== 1)).toEqual([]);
 }
 
 describe('the same content, started several times at once', () => {
   it('three `run`s of one file, at 0 s, 0 s and ~1.5 s: three complete reports, one batch, each account asked once, all exit 0', async () => {
+    const { redis, sandbox, folder } = suite;
     sandbox.resetStats();
     const { prefix, env } = environment();
     const file = join(folder, 'payouts.csv');
@@ -78,6 +56,7 @@ describe('the same content, started several times at once', () => {
   });
 
   it('`watch` and `run` on the same content: both reports complete, one batch, each account asked once', async () => {
+    const { redis, sandbox, folder } = suite;
     sandbox.resetStats();
     const { prefix, env } = environment();
     const watched = join(folder, 'watched');

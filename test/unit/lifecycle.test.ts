@@ -29,7 +29,7 @@ function world() {
   const leases = new FakeLeases(clock);
   const { logger, lines } = recordingLogger();
   const calls: string[] = [];
-  const login = vi.fn(async () => void calls.push('login'));
+  const login = vi.fn(async (): Promise<void> => void calls.push('login'));
   const settle = vi.fn(async (): Promise<{ kind: 'complete' } | { kind: 'gave_up'; reason: string }> => ({ kind: 'complete' }));
   const writeReport = vi.fn(async () => ({ rows: ACCOUNTS.length, counts: COUNTS }));
   const inspect = vi.fn(async (path: string) => inspectedFile(path, 'hash-a', ACCOUNTS));
