@@ -3,6 +3,8 @@ import type { BatchLifecycle } from '../src/batch/lifecycle.js';
 import { progressLogger } from '../src/batch/progress-log.js';
 import { HandedBackError } from '../src/batch/settle.js';
 import type { ContinuationPolicy } from '../src/batch/continuation.js';
+import { changesPathFor } from '../src/batch/output-path.js';
+import type { OutputFormat } from '../src/config/index.js';
 import type { ColumnOverrides } from '../src/csv/columns.js';
 import { describeError, UsageError } from '../src/errors.js';
 import type { Logger } from '../src/logging/logger.js';
@@ -19,6 +21,8 @@ export interface NightlyValidationDependencies {
   /** An export modified this recently is waited for until it stays unchanged this long. */
   stableMs: number;
   timeZone: string;
+  /** The reports' format (OUTPUT_FORMAT). */
+  outputFormat: OutputFormat;
   /** Aborted when the scheduler shuts down and a run has not finished within the timeout: the run is handed back. */
   handBack: AbortSignal;
   logger: Logger;
@@ -63,7 +67,7 @@ export function createNightlyValidationProcessor(deps: NightlyValidationDependen
       if (pinned === undefined) {
         const sourceFile = await newestExport(job.data.source, deps.stableMs, stop);
         if (sourceFile === undefined) throw new UsageError(`no CSV export in ${job.data.source}`);
-        pinned = { sourceFile, reportPath: scheduledReportPath(job.data.outbox, sourceFile, deps.timeZone, dueAt) };
+        pinned = { sourceFile, reportPath: scheduledReportPath(job.data.outbox, sourceFile, deps.timeZone, dueAt, deps.outputFormat) };
         await job.updateData({ ...job.data, pinned });
       }
       const chosen = pinned;
@@ -73,6 +77,7 @@ export function createNightlyValidationProcessor(deps: NightlyValidationDependen
         {
           input: { kind: 'file', path: chosen.sourceFile, columns: deps.columns, policy: deps.policy, ...(chosen.batchId !== undefined && { ownBatchId: chosen.batchId }) },
           reportPath: chosen.reportPath,
+          changesPath: changesPathFor(chosen.reportPath),
           signal: stop,
           onProgress: progressLogger(logger, context),
           onNotice: (message) => logger.info(context, message),

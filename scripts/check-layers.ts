@@ -30,12 +30,13 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   // Long-running entry points run through the batch lifecycle.
   ['watch', 'schedule'],
   ['batch'],
-  ['queue'],
+  // The inquiry queue; the account history across batches (it reads report results).
+  ['queue', 'history'],
   // The report reads the provider's outcomes and the matcher's verdicts.
   ['report'],
   ['provider'],
   // Ground: values and edges with no knowledge of batches.
-  ['csv', 'matching', 'config', 'redis', 'logging', 'sandbox'],
+  ['csv', 'xlsx', 'matching', 'config', 'redis', 'logging', 'sandbox'],
   ['errors', 'clock', 'host'],
 ];
 

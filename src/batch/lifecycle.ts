@@ -28,7 +28,8 @@ export interface LifecycleDependencies {
   /** Logs in (trying a passing failure a few times): a wrong password stops the start before anything is queued. */
   login(): Promise<void>;
   settle(batchId: string, options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void }): Promise<SettleResult>;
-  writeReport(batchId: string, reportPath: string, signal?: AbortSignal): Promise<WrittenReport>;
+  /** `changesPath`: also write the rows whose `change` needs a look there, in the same pass. */
+  writeReport(batchId: string, reportPath: string, signal?: AbortSignal, changesPath?: string): Promise<WrittenReport>;
   inspect(path: string, columns: ColumnOverrides): Promise<InspectedFile>;
   queueName: string;
   clock: Clock;
@@ -61,6 +62,8 @@ export interface BatchRequest {
   input: BatchInput;
   /** Checked for writability before anything is asked; undefined when no report is wanted (`enqueue`). */
   reportPath?: string;
+  /** `watch` and `schedule`: the rows whose `change` needs a look (not NEW, not UNCHANGED) are also written here. */
+  changesPath?: string;
   /** Stops the work: it is handed back (HandedBackError), the batch stays in Redis for the next start. */
   signal?: AbortSignal;
   onProgress?: (report: ProgressReport) => void;
@@ -126,7 +129,7 @@ export class BatchLifecycle {
     const settled = await this.deps.settle(started.batchId, { signal: request.signal, onProgress: request.onProgress });
     const gaveUp = settled.kind === 'gave_up' ? settled.reason : undefined;
     const extras = typeof summaryExtras === 'function' ? summaryExtras(started) : summaryExtras;
-    const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras });
+    const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras, changesPath: request.changesPath });
     return { ...started, summary, gaveUp };
   }
 
@@ -164,10 +167,10 @@ export class BatchLifecycle {
   async report(
     started: StartedBatch,
     reportPath: string,
-    options: { signal?: AbortSignal; gaveUp?: string; extras?: Record<string, unknown> } = {},
+    options: { signal?: AbortSignal; gaveUp?: string; extras?: Record<string, unknown>; changesPath?: string | undefined } = {},
   ): Promise<BatchSummary> {
     const { deps } = this;
-    const written = await deps.writeReport(started.batchId, reportPath, options.signal);
+    const written = await deps.writeReport(started.batchId, reportPath, options.signal, options.changesPath);
     const batch = await deps.store.get(started.batchId);
     const summary: BatchSummary = {
       ...buildSummary(started.run, batch, written, reportPath, deps.clock.now()),

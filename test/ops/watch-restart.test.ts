@@ -61,7 +61,7 @@ describe('watch: stopped mid-file and started again', () => {
       const rows = await readReport(join(folder, 'outbox', 'payouts.reconciled.csv'));
       expect(rows.map((row) => row.beneficiary_id)).toEqual(csv.lines.map((line) => line.split(',')[0]));
       expect(rows.filter((row) => row.result === 'MATCH')).toHaveLength(ROWS);
-      expect(await listDir(join(folder, 'outbox'))).toEqual(['payouts.reconciled.csv', 'payouts.reconciled.summary.json']);
+      expect(await listDir(join(folder, 'outbox'))).toEqual(['payouts.changes.csv', 'payouts.reconciled.csv', 'payouts.reconciled.summary.json']);
       expect(await listDir(join(folder, 'archive'))).toEqual(['payouts.csv']);
       expect(await readFile(join(folder, 'archive', 'payouts.csv'), 'utf8')).toBe(csv.text);
       expect(await listDir(join(folder, 'processing'))).toEqual([]);
