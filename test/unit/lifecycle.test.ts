@@ -256,7 +256,7 @@ describe('BatchLifecycle: finished means reported', () => {
     });
     const request = w.request();
     const checked = await w.lifecycle.check(request, { receivedAs: 'payouts.csv' });
-    expect(w.writeReport).toHaveBeenCalledWith('b-run', request.reportPath, undefined);
+    expect(w.writeReport).toHaveBeenCalledWith('b-run', request.reportPath, undefined, undefined);
     expect(w.store.batch('b-run').record.reportedAt).toBe(T0 + 12_000);
     expect(checked.summary).toMatchObject({
       batchId: 'b-run',
