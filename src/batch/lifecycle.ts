@@ -90,8 +90,6 @@ export interface StartedBatch {
   run: RunStart;
   /** The batch as it stood when this run started (a reused batch: what the first file was, its report). */
   batch: BatchRecord;
-  /** The entry point's own batch taken up again (BatchInput `ownBatchId`), not another input's. */
-  ownBatch: boolean;
 }
 
 /** Fields an entry point adds to the summary JSON, knowing the batch it got (a duplicate's first file). */
@@ -148,7 +146,6 @@ export class BatchLifecycle {
           continuation,
           run: { inputPath: target.inputPath, startedAt, continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited },
           batch,
-          ownBatch: target.ownBatch,
         };
       } catch (error) {
         if (request.signal?.aborted) throw new HandedBackError(`stopped while starting the batch of ${target.inputPath}`, { cause: error });
@@ -193,20 +190,20 @@ export class BatchLifecycle {
     await checkReportPath(reportPath, batch.sourceFile);
     const continuation: Continuation = { kind: 'reuse', batchId };
     const run: RunStart = { inputPath: batch.sourceFile, startedAt: clock.now(), continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited };
-    return this.report({ batchId, continuation, run, batch, ownBatch: false }, reportPath);
+    return this.report({ batchId, continuation, run, batch }, reportPath);
   }
 
   private async resolveInput(input: BatchInput): Promise<Target> {
     if (input.kind === 'file') {
       const own = input.ownBatchId === undefined ? undefined : await this.findBatch(input.ownBatchId);
       if (own !== undefined) {
-        return { inputPath: input.path, contentHash: own.contentHash, input: { kind: 'batch', batchId: own.batchId, retryFailed: false }, ownBatch: true };
+        return { inputPath: input.path, contentHash: own.contentHash, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
       }
       const inspected = await this.deps.inspect(input.path, input.columns);
-      return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, inspected, input, ownBatch: false };
+      return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, inspected, input };
     }
     const batch = await this.deps.store.get(input.batchId);
-    return { inputPath: batch.sourceFile, contentHash: batch.contentHash, input, ownBatch: false };
+    return { inputPath: batch.sourceFile, contentHash: batch.contentHash, input };
   }
 
   private async findBatch(batchId: string): Promise<BatchRecord | undefined> {
@@ -327,7 +324,6 @@ interface Target {
   contentHash: string;
   inspected?: InspectedFile;
   input: BatchInput;
-  ownBatch: boolean;
 }
 
 /** Production stopped because another process took it over (this one's lease was lost, or its generation replaced). */

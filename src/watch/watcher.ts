@@ -268,7 +268,8 @@ export class Watcher {
       ...(record.batchId !== undefined && { ownBatchId: record.batchId }),
     };
     const duplicateOf = (started: StartedBatch) =>
-      started.continuation.kind === 'reuse' && !started.ownBatch
+      // Another file's batch (this claim's own one, taken up after a restart, is no duplicate of anything).
+      started.continuation.kind === 'reuse' && started.batch.sourceFile !== claim.path
         ? {
             file: started.batch.sourceName,
             batchId: started.batchId,

@@ -140,7 +140,6 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     w.store.seed({ batchId: 'b-done', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'VERIFIED', '009:0003': 'VERIFIED' }, reportedAt: T0 - HOUR });
     const started = await w.lifecycle.start(w.request({ policy: continuationPolicy(24 * HOUR) }));
     expect(started.continuation).toEqual({ kind: 'reuse', batchId: 'b-done' });
-    expect(started.ownBatch).toBe(false);
     expect(w.login).not.toHaveBeenCalled();
     expect(w.producer.requeued).toEqual([]);
   });
@@ -150,7 +149,7 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     w.store.seed({ batchId: 'b-own', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'VERIFIED', '009:0003': 'VERIFIED' }, reportedAt: T0 - 60_000 });
     // The content rules of `run` would start anew (no reuse window): the batch is the entry point's own.
     const started = await w.lifecycle.start(w.request({ ownBatchId: 'b-own' }));
-    expect(started).toMatchObject({ batchId: 'b-own', continuation: { kind: 'reuse' }, ownBatch: true });
+    expect(started).toMatchObject({ batchId: 'b-own', continuation: { kind: 'reuse' } });
     expect(w.store.batches.size).toBe(1);
     expect(w.login).not.toHaveBeenCalled();
     expect(w.inspect).not.toHaveBeenCalled();
@@ -159,7 +158,7 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
   it('an own batch Redis no longer has: the file goes by its content', async () => {
     const w = world();
     const started = await w.lifecycle.start(w.request({ ownBatchId: 'b-expired' }));
-    expect(started).toMatchObject({ continuation: { kind: 'new' }, ownBatch: false });
+    expect(started).toMatchObject({ continuation: { kind: 'new' } });
   });
 
   it('resume of a batch by id asks its FAILED accounts again whatever their age', async () => {

@@ -61,7 +61,6 @@ const checked = (batchId: string, reportPath: string): CheckedBatch => {
     continuation: { kind: 'new' },
     run: {} as StartedBatch['run'],
     batch: {} as StartedBatch['batch'],
-    ownBatch: false,
     gaveUp: undefined,
     summary: { batchId, rows: 1, counts, report: reportPath } as CheckedBatch['summary'],
   };
