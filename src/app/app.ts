@@ -109,7 +109,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       hasOutcome: (batchId, accountKey) => store.hasOutcome(batchId, accountKey),
       saveOutcome: saveAnswer,
       countCall: (batchId, field) => store.countCall(batchId, field),
-      inquire: (account, beforeSend) => client.inquire(account, beforeSend),
+      inquire: (account, hooks) => client.inquire(account, hooks),
       waitForSendSlot: () => pacer.waitForSlot(),
       holdSending: (ms) => pacer.holdFor(ms),
       holdEveryWorker: async (ms) => {
