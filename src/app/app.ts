@@ -11,6 +11,7 @@ import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/s
 import { systemClock, type Clock } from '../clock/clock.js';
 import type { Config, ProviderSettings } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
+import type { InquiryOutcome } from '../provider/outcome.js';
 import { CircuitBreaker } from '../provider/circuit-breaker.js';
 import { ProviderClient } from '../provider/client.js';
 import { ensureLogin } from '../provider/ensure-login.js';
@@ -22,6 +23,8 @@ import { inquiryQueueName, openInquiryQueue, queueCeiling, type InquiryJobData }
 import { findLostInquiryJobs } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
+import { AccountHistory } from '../history/account-history.js';
+import { answerRecorder, answerReuser } from '../history/answers.js';
 import { Lease } from '../redis/lease.js';
 import { redisKeys, type RedisKeys } from '../redis/keys.js';
 
@@ -70,13 +73,18 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const client = new ProviderClient(http, provider, session);
   const outages = new OutageBoard(redis, keys, queueName);
   const pacer = new SendPacer(redis, keys.pacer(queueName), config.inquiry.rate);
-  const producer = new Producer(store, queue, config.inquiry.attempts);
+  // Answers are stored with the account's history around them (src/history): the snapshot for `change`,
+  // then the outcome, then the history entry; reuse (opt-in) happens where accounts are queued.
+  const history = new AccountHistory(redis, keys, { keepMs: config.history.keepMs, snapshotMs: config.retention.batchMs });
+  const answers = { history, saveOutcome: (batchId: string, accountKey: string, outcome: InquiryOutcome) => store.saveOutcome(batchId, accountKey, outcome), endpoint: queueName, now: () => clock.now() };
+  const saveAnswer = answerRecorder(answers);
+  const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs));
   const loginNow = () => ensureLogin(session, logger, clock);
 
   const settleDependencies: SettleDependencies = {
     progress: (batchId) => store.progress(batchId),
     unansweredAccounts: (batchId) => store.unansweredAccounts(batchId),
-    saveOutcome: (batchId, accountKey, outcome) => store.saveOutcome(batchId, accountKey, outcome),
+    saveOutcome: saveAnswer,
     providerOutage: () => outages.read(),
     lastLoginFailure: () => session.lastLoginFailure(),
     queueCounts: async () => {
@@ -102,8 +110,8 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
         ended();
       }
     },
-    writeReport: async (batchId, reportPath, signal) => {
-      const written = await writeReconciliation(store, batchId, reportPath, signal);
+    writeReport: async (batchId, reportPath, signal, changesPath) => {
+      const written = await writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, signal);
       metrics.rowsReported(written.counts);
       return written;
     },
@@ -123,17 +131,20 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     metrics.watchBreaker(() => breaker.outageSince !== undefined);
     const processor = createInquiryProcessor({
       hasOutcome: (batchId, accountKey) => store.hasOutcome(batchId, accountKey),
-      saveOutcome: (batchId, accountKey, outcome) => store.saveOutcome(batchId, accountKey, outcome),
+      saveOutcome: saveAnswer,
       countCall: (batchId, field) => {
         countCallMetric(metrics, field);
         return store.countCall(batchId, field);
       },
-      inquire: async (account, beforeSend) => {
-        // Latency from the send slot (after pacing) to the classified answer of the last call.
+      inquire: async (account, hooks) => {
+        // Latency from the call going out (after pacing and the token) to its classified answer.
         let sentAt = performance.now();
-        const decision = await client.inquire(account, async () => {
-          await beforeSend();
-          sentAt = performance.now();
+        const decision = await client.inquire(account, {
+          waitForTurn: () => hooks.waitForTurn(),
+          onSend: async () => {
+            await hooks.onSend();
+            sentAt = performance.now();
+          },
         });
         metrics.inquiryLatency((performance.now() - sentAt) / 1000, decision.kind);
         return decision;
