@@ -2,14 +2,15 @@
 // elements and company words, written by hand from general knowledge of Indonesian naming. They are name
 // *parts*, never real people's records; any resemblance of a generated full name to a real person is chance.
 //
-// Every list is split in two halves (even and odd positions) by `half`: the tuning set is generated from one
-// half and the held-out set from the other, so no given name, family name or company word of the held-out
-// set was ever seen while the rules were tuned.
+// Every list is split into parts by `part`: the tuning set is generated from the words at even positions, the
+// validation set from every fourth word starting at the fourth, the held-out set from every fourth starting at
+// the second. No given name, family name or company word of the held-out set was seen while the rules were tuned.
 
-export type Half = 'tuning' | 'heldOut';
+export type Part = 'tuning' | 'validation' | 'heldOut';
 
-export function half<T>(list: readonly T[], which: Half): T[] {
-  return list.filter((_, index) => index % 2 === (which === 'tuning' ? 0 : 1));
+export function part<T>(list: readonly T[], which: Part): T[] {
+  const position = (index: number) => (index % 2 === 0 ? 'tuning' : index % 4 === 3 ? 'validation' : 'heldOut');
+  return list.filter((_, index) => position(index) === which);
 }
 
 /** Men's given names (Javanese, Sundanese, Malay, Arabic-derived, Christian). */
@@ -123,7 +124,7 @@ export const JOINING_STEMS: ReadonlyArray<{ stem: string; joined: string; bare: 
   { stem: 'ZAIN', joined: 'Zainul', bare: 'Zain' },
   { stem: 'FATH', joined: 'Fathul', bare: 'Fath' },
   { stem: 'AIN', joined: 'Ainul', bare: 'Ain' },
-  { stem: 'BADR', joined: 'Badrul', bare: 'Badri' },
+  { stem: 'JAMAL', joined: 'Jamalul', bare: 'Jamal' },
   { stem: 'AMIR', joined: 'Amirul', bare: 'Amir' },
   { stem: 'NASR', joined: 'Nasrul', bare: 'Nasr' },
   { stem: 'MIFTAH', joined: 'Miftahul', bare: 'Miftah' },
@@ -193,7 +194,7 @@ export const NAME_MINIMAL_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ['Joko', 'Jono'], ['Lina', 'Lena'], ['Rizki', 'Rifki'], ['Fitri', 'Fitria'], ['Hotma', 'Hotman'],
   ['Kevin', 'Kelvin'], ['Permata', 'Permana'], ['Hermanto', 'Harmanto'], ['Sumarni', 'Sumarti'], ['Suryadi', 'Suryani'],
   ['Indrawati', 'Indarwati'], ['Ratna', 'Retna'], ['Nanda', 'Randa'],
-  ['Tina', 'Tini'], ['Arif', 'Ari'], ['Novi', 'Nova'], ['Hidayat', 'Hidayati'], 
+  ['Tina', 'Tini'], ['Arif', 'Ari'], ['Novi', 'Nova'], ['Hidayat', 'Hidayati'], ['Rahmadani', 'Ramadani'],
 ];
 
 /** Old (pre-1972) spellings of name words, as the older generation's identity cards still have them. */
@@ -217,7 +218,7 @@ export const EVERYDAY_VARIANTS: ReadonlyArray<readonly [string, string]> = [
   ['Dyah', 'Diah'], ['Sofyan', 'Sofian'], ['Fatimah', 'Fatima'], ['Saiful', 'Syaiful'], ['Yosef', 'Joseph'],
   ['Kristina', 'Christina'], ['Yohanes', 'Johannes'], ['Aleks', 'Alex'], ['Dzikri', 'Zikri'], ['Syarifah', 'Sarifah'],
   ['Teddy', 'Tedi'], ['Prasetyo', 'Prasetio'], ['Setiawan', 'Setyawan'], ['Andriani', 'Andriyani'], ['Haryanto', 'Hariyanto'],
-  ['Anggraini', 'Anggraeni'], ['Lestari', 'Lestary'], ['Mardiyanto', 'Mardianto'], ['Rahmadani', 'Ramadani'],
+  ['Anggraini', 'Anggraeni'], ['Lestari', 'Lestary'], ['Mardiyanto', 'Mardianto'],
   ['Fadillah', 'Fadilah'], ['Nurjanah', 'Nurjannah'], ['Philip', 'Filip'], ['Rifqi', 'Rifki'], ['Zulkifli', 'Zulkifly'],
   ['Yusuf', 'Yusup'], ['Ikhsan', 'Ihsan'], ['Khadijah', 'Hadijah'], ['Vina', 'Fina'], ['Hafiz', 'Hafidz'],
 ];

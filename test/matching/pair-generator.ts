@@ -6,7 +6,7 @@
 
 import { bankCut, type LabelledPair, type PairLabel, type PairTopic } from './labelled-pair.js';
 import * as lists from './name-lists.js';
-import type { Half } from './name-lists.js';
+import type { Part } from './name-lists.js';
 
 /** mulberry32: a small, well-mixed 32-bit PRNG; ample for building test data. */
 function seededRandom(seed: number): () => number {
@@ -75,25 +75,25 @@ const GENDER_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ['Santo', 'Santi'], ['Hendra', 'Hendri'], ['Indra', 'Indri'], ['Wahyudi', 'Wahyuni'], ['Suryadi', 'Suryani'],
 ];
 
-function poolsOf(which: Half): Pools {
+function poolsOf(which: Part): Pools {
   return {
-    maleGiven: lists.half(lists.MALE_GIVEN, which),
-    femaleGiven: lists.half(lists.FEMALE_GIVEN, which),
-    maleFamily: lists.half(lists.MALE_FAMILY, which),
-    femaleFamily: lists.half(lists.FEMALE_FAMILY, which),
-    clans: lists.half(lists.CLAN_NAMES, which),
-    balinese: lists.half(lists.BALINESE_NAMES, which),
-    chineseSurnames: lists.half(lists.CHINESE_SURNAMES, which),
-    chineseSyllables: lists.half(lists.CHINESE_SYLLABLES, which),
-    joiningStems: lists.half(lists.JOINING_STEMS, which),
-    joiningFollowers: lists.half(lists.JOINING_FOLLOWERS, which),
-    abdulNames: lists.half(lists.ABDUL_NAMES, which),
-    companyWords: lists.half(lists.COMPANY_WORDS, which),
-    companyHeads: lists.half(lists.COMPANY_HEADS, which),
-    minimalPairs: lists.half(lists.NAME_MINIMAL_PAIRS, which),
-    oldSpellings: lists.half(lists.OLD_SPELLINGS, which),
-    variants: lists.half(lists.EVERYDAY_VARIANTS, which),
-    genderPairs: lists.half(GENDER_PAIRS, which),
+    maleGiven: lists.part(lists.MALE_GIVEN, which),
+    femaleGiven: lists.part(lists.FEMALE_GIVEN, which),
+    maleFamily: lists.part(lists.MALE_FAMILY, which),
+    femaleFamily: lists.part(lists.FEMALE_FAMILY, which),
+    clans: lists.part(lists.CLAN_NAMES, which),
+    balinese: lists.part(lists.BALINESE_NAMES, which),
+    chineseSurnames: lists.part(lists.CHINESE_SURNAMES, which),
+    chineseSyllables: lists.part(lists.CHINESE_SYLLABLES, which),
+    joiningStems: lists.part(lists.JOINING_STEMS, which),
+    joiningFollowers: lists.part(lists.JOINING_FOLLOWERS, which),
+    abdulNames: lists.part(lists.ABDUL_NAMES, which),
+    companyWords: lists.part(lists.COMPANY_WORDS, which),
+    companyHeads: lists.part(lists.COMPANY_HEADS, which),
+    minimalPairs: lists.part(lists.NAME_MINIMAL_PAIRS, which),
+    oldSpellings: lists.part(lists.OLD_SPELLINGS, which),
+    variants: lists.part(lists.EVERYDAY_VARIANTS, which),
+    genderPairs: lists.part(GENDER_PAIRS, which),
   };
 }
 
@@ -337,7 +337,8 @@ const truncation: Pattern = (d, p) => {
   const width = d.int(20, Math.min(40, full.length - 1));
   const holder = bankCut(full, width);
   const shown = holder.split(' ');
-  const lastComplete = shown[shown.length - 1] === upper(words[shown.length - 1]!);
+  // "NURJANA" for Nurjanah is the whole name in another spelling, not a piece of it.
+  const lastComplete = [upper(words[shown.length - 1]!), upper(words[shown.length - 1]!).replace(/AH$/, 'A')].includes(shown[shown.length - 1]!);
   const fullyShown = lastComplete ? shown : shown.slice(0, -1);
   const distinctive = fullyShown.filter(isDistinctive).length;
   const cutWord = upper(words[shown.length - 1]!);
@@ -629,18 +630,23 @@ const genderPair: Pattern = (d, p) => {
 
 // --- assembling a set ----------------------------------------------------------------------------------
 
+/**
+ * Pairs per pattern. Typos are 15, about 3% of the same-person pairs: the share they had in the issue-5 set, the
+ * one sample of real-looking pairs there is (a first draft had 25, which made typos the largest single source of
+ * CLOSE_MATCH; it was cut before the held-out part used for the targets was drawn).
+ */
 const RECIPE: ReadonlyArray<readonly [Pattern, number]> = [
   [basic, 40], [titles, 40], [spellingPair('old-spelling', (p) => p.oldSpellings), 30], [spellingPair('variants', (p) => p.variants), 30],
   [muhammad, 30], [abdul, 10], [wordOrder, 25], [splitJoin, 20], [balinese, 25], [noble, 12], [binSame, 15],
-  [truncation, 70], [companySame, 30], [qqSame, 8], [initialsSame, 12], [middleName, 35], [typos, 25],
+  [truncation, 70], [companySame, 30], [qqSame, 8], [initialsSame, 12], [middleName, 35], [typos, 15],
   [singleWord, 25], [patronymicMissing, 12], [joining, 25], [oneLetter, 35], [qqReview, 15], [legalForm, 25], [partial, 20],
   [initialsReview, 15], [reshuffled, 6],
   [unrelated, 30], [sharedWord, 50], [muhammadDifferent, 20], [fatherSon, 25], [balineseDifferent, 15], [companyDifferent, 25],
   [truncationDifferent, 20], [qqDifferent, 10], [genderPair, 12],
 ];
 
-/** A reproducible set: the same seed and half give the same pairs, in the same order. */
-export function generatePairs(seed: number, which: Half): LabelledPair[] {
+/** A reproducible set: the same seed and part give the same pairs, in the same order. */
+export function generatePairs(seed: number, which: Part): LabelledPair[] {
   const d = new Draw(seed);
   const p = poolsOf(which);
   const seen = new Set<string>();
