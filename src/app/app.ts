@@ -85,7 +85,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     contentLease: (contentHash) => new Lease(redis, keys.contentLease(contentHash), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
     login: loginNow,
     settle: (batchId, options) => settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options),
-    writeReport: (batchId, reportPath, signal) => writeReconciliation(store, batchId, reportPath, signal),
+    writeReport: (batchId, reportPath, signal) => writeReconciliation(store, batchId, reportPath, config.nameMatchPolicy, signal),
     inspect: inspectFile,
     queueName,
     clock,

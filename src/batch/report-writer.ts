@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { stringify } from 'csv-stringify';
 import { describeError, OutputPathError } from '../errors.js';
+import type { NameMatchPolicy } from '../matching/compare-names.js';
 import { decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { neutraliseCell } from '../report/neutralise.js';
 import type { BatchStore } from './batch-store.js';
@@ -24,9 +25,15 @@ const TEMPORARY = /^(.*)\.tmp-(\d+)-[0-9a-f]+$/;
  * Writes the reconciliation CSV: the input rows in file order with their columns untouched, then the
  * result columns. Streams slice by slice from Redis into a temporary file renamed at the end, so nobody
  * opens half a report; the temporary file is removed on any failure or abort. Any file-system failure is
- * an OutputPathError naming the path.
+ * an OutputPathError naming the path. Names are compared under `nameMatchPolicy` (NAME_MATCH_POLICY).
  */
-export async function writeReconciliation(store: BatchStore, batchId: string, reportPath: string, signal?: AbortSignal): Promise<WrittenReport> {
+export async function writeReconciliation(
+  store: BatchStore,
+  batchId: string,
+  reportPath: string,
+  nameMatchPolicy: NameMatchPolicy,
+  signal?: AbortSignal,
+): Promise<WrittenReport> {
   const batch = await store.get(batchId);
   const counts = Object.fromEntries(RESULT_VALUES.map((value) => [value, 0])) as Record<ResultValue, number>;
   const cannotWrite = (error: unknown) => new OutputPathError(`cannot write the report ${reportPath}: ${describeError(error)}`, { cause: error });
@@ -57,7 +64,7 @@ export async function writeReconciliation(store: BatchStore, batchId: string, re
       const outcomes = await store.getOutcomes(batchId, [...new Set(slice.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])))]);
       for (const row of slice) {
         const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
-        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : outcomes.get(row.accountKey), expectedName);
+        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : outcomes.get(row.accountKey), expectedName, nameMatchPolicy);
         counts[decided.result] += 1;
         rows += 1;
         await write([...row.fields, ...resultCells(decided)]);

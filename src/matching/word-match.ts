@@ -40,6 +40,7 @@ const NEAR_MIN_LENGTH = 3;
 const MAX_DOTTED_STUB = 5;
 const SLIP_MIN_LENGTH = 10;
 const SLIP_KEPT_ENDING = 2;
+const VOWELS = /[AEIOU]/;
 
 // The Arabic article "al" is joined to the word before it and takes the sound of the next consonant (Nurul,
 // Nurun, Nurur; Syamsul or plain Syamsu), or is left out (Nur, Khoir): one name, written four ways.
@@ -102,13 +103,18 @@ export function typoSize(expected: NameWord, holder: NameWord): number {
 }
 
 /**
- * One slip in a word of ten letters or more, away from its last two letters, is read as the word: no two real
- * names that long are a letter apart, while shorter ones are (Marlina / Marliana, Indrawati / Indarwati,
- * Sugiarto / Sugianto), and an ending is where a name turns male or female (Yulianto / Yulianti).
+ * One slip in a word of ten letters or more, away from its last two letters and not one vowel for another, is
+ * read as the word: real names one letter apart are shorter (Marlina / Marliana, Indrawati / Indarwati,
+ * Sugiarto / Sugianto), an ending is where a name turns male or female (Yulianto / Yulianti), and a vowel for a
+ * vowel is how Javanese and Indonesian spell one root two ways (Susilawati / Susilowati).
  */
 export function isSlipInLongWord(expected: NameWord, holder: NameWord): boolean {
   const a = expected.letters;
   const b = holder.letters;
   if (Math.min(a.length, b.length) < SLIP_MIN_LENGTH || a.slice(-SLIP_KEPT_ENDING) !== b.slice(-SLIP_KEPT_ENDING)) return false;
+  if (a.length === b.length) {
+    const changed = [...a].flatMap((letter, index) => (letter === b[index] ? [] : [index]));
+    if (changed.length === 1 && VOWELS.test(a[changed[0]!]!) && VOWELS.test(b[changed[0]!]!)) return false;
+  }
   return boundedEditDistance(a.slice(0, -SLIP_KEPT_ENDING), b.slice(0, -SLIP_KEPT_ENDING), 1) === 1;
 }

@@ -124,7 +124,7 @@ different('shared-word', 'Muhammad Zaki', 'MUHAMMAD FIRDAUS');
 different('shared-word', 'Siti Hafsah', 'SITI ROMLAH');
 different('shared-word', 'Gabriella Kalalo', 'NATASHA KALALO');
 different('shared-word', 'Arjuna Prawirodirdjo', 'BIMA PRAWIRODIRDJO');
-different('gender', 'Yanto Saputra', 'YANTI SAPUTRI');
+different('gender', 'Hermanto Putra', 'HERMANTI PUTRI');
 different('unrelated', 'Oktovianus Baransano', 'HAFSAH DAHLAN');
 different('unrelated', 'Sisilia Rantelangi', 'PT KALALO BAHARI NUSANTARA');
 different('unrelated', 'Liem Tjoe Hwa', 'ARJUNA PRAWIRODIRDJO');
