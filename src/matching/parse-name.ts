@@ -74,6 +74,7 @@ function parsePieces(pieces: readonly NamePiece[], shownLength: number): ParsedN
  * end of `name` and records them as ignored degrees.
  */
 export function dropDegreesNamedBy(name: ParsedName, other: ParsedName): ParsedName {
+  if (name.words.length < 2 || !other.ignored.some((part) => part.kind === 'degree')) return name;
   const degrees = new Set(other.ignored.filter((part) => part.kind === 'degree').map((part) => part.display.replace(/[^A-Za-z0-9]/g, '').toUpperCase()));
   let end = name.words.length;
   while (end > 1 && degrees.has(name.words[end - 1]!.letters)) end -= 1;

@@ -52,6 +52,13 @@ function articleStem(key: string): string {
   return stem.length >= MIN_ARTICLE_STEM ? stem : key;
 }
 
+function sameArticleStem(a: NameWord, b: NameWord): boolean {
+  const start = (text: string) => text.slice(0, MIN_ARTICLE_STEM);
+  // Cheap test first: this runs for every pair of words that are not the same word.
+  if (start(a.letters) === start(b.letters) && articleStem(a.letters) === articleStem(b.letters)) return true;
+  return start(a.key) === start(b.key) && articleStem(a.key) === articleStem(b.key);
+}
+
 function keysMeet(a: NameWord, b: NameWord): boolean {
   return a.key === b.key || (a.altKey !== null && a.altKey === b.key) || (b.altKey !== null && (b.altKey === a.key || b.altKey === a.altKey));
 }
@@ -71,7 +78,7 @@ export function linkWords(expected: NameWord, holder: NameWord): LinkKind | null
   }
   if (keysMeet(expected, holder)) return 'variant';
   if (isInitialOf(expected, holder) || isInitialOf(holder, expected)) return 'initial';
-  if (articleStem(expected.key) === articleStem(holder.key) || articleStem(expected.letters) === articleStem(holder.letters)) return 'joining';
+  if (sameArticleStem(expected, holder)) return 'joining';
   // A slip counts in the letters as written or in the spelling keys, whichever is closer: folding can move a
   // slipped letter ("NUJRANAH") away from the key of the word it slipped from.
   const shorter = Math.min(expected.letters.length, holder.letters.length);

@@ -4,26 +4,15 @@
 // pattern itself, never by asking the matcher. A pattern that cannot build a clean example of its situation
 // (two names that happen to be one letter apart, a truncation between two judgements) draws again.
 
+import { createRandom } from '../../src/sandbox/prng.js';
 import { bankCut, type LabelledPair, type PairLabel, type PairTopic } from './labelled-pair.js';
 import * as lists from './name-lists.js';
 import type { Part } from './name-lists.js';
 
-/** mulberry32: a small, well-mixed 32-bit PRNG; ample for building test data. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Draw {
   private readonly random: () => number;
   constructor(seed: number) {
-    this.random = seededRandom(seed);
+    this.random = createRandom(seed); // mulberry32, seeded: the same set on every run
   }
   chance(probability: number): boolean {
     return this.random() < probability;
