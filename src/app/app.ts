@@ -9,6 +9,7 @@ import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/s
 import { systemClock, type Clock } from '../clock/clock.js';
 import type { Config, ProviderSettings } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
+import type { InquiryOutcome } from '../provider/outcome.js';
 import { CircuitBreaker } from '../provider/circuit-breaker.js';
 import { ProviderClient } from '../provider/client.js';
 import { ensureLogin } from '../provider/ensure-login.js';
@@ -20,6 +21,8 @@ import { inquiryQueueName, openInquiryQueue, queueCeiling, type InquiryJobData }
 import { findLostInquiryJobs } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
+import { AccountHistory } from '../history/account-history.js';
+import { answerRecorder, answerReuser } from '../history/answers.js';
 import { Lease } from '../redis/lease.js';
 import { redisKeys, type RedisKeys } from '../redis/keys.js';
 
@@ -60,13 +63,18 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const client = new ProviderClient(http, provider, session);
   const outages = new OutageBoard(redis, keys, queueName);
   const pacer = new SendPacer(redis, keys.pacer(queueName), config.inquiry.rate);
-  const producer = new Producer(store, queue, config.inquiry.attempts);
+  // Answers are stored with the account's history around them (src/history): the snapshot for `change`,
+  // then the outcome, then the history entry; reuse (opt-in) happens where accounts are queued.
+  const history = new AccountHistory(redis, keys, { keepMs: config.history.keepMs, snapshotMs: config.retention.batchMs });
+  const answers = { history, saveOutcome: (batchId: string, accountKey: string, outcome: InquiryOutcome) => store.saveOutcome(batchId, accountKey, outcome), endpoint: queueName, now: () => clock.now() };
+  const saveAnswer = answerRecorder(answers);
+  const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs));
   const loginNow = () => ensureLogin(session, logger, clock);
 
   const settleDependencies: SettleDependencies = {
     progress: (batchId) => store.progress(batchId),
     unansweredAccounts: (batchId) => store.unansweredAccounts(batchId),
-    saveOutcome: (batchId, accountKey, outcome) => store.saveOutcome(batchId, accountKey, outcome),
+    saveOutcome: saveAnswer,
     providerOutage: () => outages.read(),
     lastLoginFailure: () => session.lastLoginFailure(),
     queueCounts: async () => {
@@ -85,7 +93,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     contentLease: (contentHash) => new Lease(redis, keys.contentLease(contentHash), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
     login: loginNow,
     settle: (batchId, options) => settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options),
-    writeReport: (batchId, reportPath, signal) => writeReconciliation(store, batchId, reportPath, config.nameMatchPolicy, signal),
+    writeReport: (batchId, reportPath, signal, changesPath) => writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, config.nameMatchPolicy, signal),
     inspect: inspectFile,
     queueName,
     clock,
@@ -99,9 +107,9 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
     const processor = createInquiryProcessor({
       hasOutcome: (batchId, accountKey) => store.hasOutcome(batchId, accountKey),
-      saveOutcome: (batchId, accountKey, outcome) => store.saveOutcome(batchId, accountKey, outcome),
+      saveOutcome: saveAnswer,
       countCall: (batchId, field) => store.countCall(batchId, field),
-      inquire: (account, beforeSend) => client.inquire(account, beforeSend),
+      inquire: (account, hooks) => client.inquire(account, hooks),
       waitForSendSlot: () => pacer.waitForSlot(),
       holdSending: (ms) => pacer.holdFor(ms),
       holdEveryWorker: async (ms) => {

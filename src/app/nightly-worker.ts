@@ -18,6 +18,7 @@ export function startNightlyWorker(app: App, options: { columns: ColumnOverrides
       policy: continuationPolicy(),
       stableMs: config.watch.stableMs,
       timeZone: config.schedule.timeZone,
+      outputFormat: config.outputFormat,
       handBack: options.handBack,
       logger,
     }),

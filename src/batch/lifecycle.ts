@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Clock } from '../clock/clock.js';
 import type { ColumnOverrides } from '../csv/columns.js';
-import { BatchUnfinishedError, InputFileError, WorkTakenOverError } from '../errors.js';
+import { BatchNotFoundError, BatchUnfinishedError, InputFileError, WorkTakenOverError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
 import { newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
@@ -28,7 +28,8 @@ export interface LifecycleDependencies {
   /** Logs in (trying a passing failure a few times): a wrong password stops the start before anything is queued. */
   login(): Promise<void>;
   settle(batchId: string, options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void }): Promise<SettleResult>;
-  writeReport(batchId: string, reportPath: string, signal?: AbortSignal): Promise<WrittenReport>;
+  /** `changesPath`: also write the rows whose `change` needs a look there, in the same pass. */
+  writeReport(batchId: string, reportPath: string, signal?: AbortSignal, changesPath?: string): Promise<WrittenReport>;
   inspect(path: string, columns: ColumnOverrides): Promise<InspectedFile>;
   queueName: string;
   clock: Clock;
@@ -44,6 +45,12 @@ export type BatchInput =
       name?: string;
       columns: ColumnOverrides;
       policy: ContinuationPolicy;
+      /**
+       * The batch this entry point started for this very input before a restart (a watched file's claim, a
+       * scheduled run): taken up again while Redis has it, whatever the content rules would decide (a
+       * finished one is reported again, nothing asked). Otherwise the file goes by its content.
+       */
+      ownBatchId?: string;
     }
   /**
    * A batch by id: `resume` (retryFailed: FAILED answers are asked again, whatever their age), or an entry
@@ -55,6 +62,8 @@ export interface BatchRequest {
   input: BatchInput;
   /** Checked for writability before anything is asked; undefined when no report is wanted (`enqueue`). */
   reportPath?: string;
+  /** `watch` and `schedule`: the rows whose `change` needs a look (not NEW, not UNCHANGED) are also written here. */
+  changesPath?: string;
   /** Stops the work: it is handed back (HandedBackError), the batch stays in Redis for the next start. */
   signal?: AbortSignal;
   onProgress?: (report: ProgressReport) => void;
@@ -118,7 +127,7 @@ export class BatchLifecycle {
     const settled = await this.deps.settle(started.batchId, { signal: request.signal, onProgress: request.onProgress });
     const gaveUp = settled.kind === 'gave_up' ? settled.reason : undefined;
     const extras = typeof summaryExtras === 'function' ? summaryExtras(started) : summaryExtras;
-    const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras });
+    const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras, changesPath: request.changesPath });
     return { ...started, summary, gaveUp };
   }
 
@@ -155,10 +164,10 @@ export class BatchLifecycle {
   async report(
     started: StartedBatch,
     reportPath: string,
-    options: { signal?: AbortSignal; gaveUp?: string; extras?: Record<string, unknown> } = {},
+    options: { signal?: AbortSignal; gaveUp?: string; extras?: Record<string, unknown>; changesPath?: string | undefined } = {},
   ): Promise<BatchSummary> {
     const { deps } = this;
-    const written = await deps.writeReport(started.batchId, reportPath, options.signal);
+    const written = await deps.writeReport(started.batchId, reportPath, options.signal, options.changesPath);
     const batch = await deps.store.get(started.batchId);
     const summary: BatchSummary = {
       ...buildSummary(started.run, batch, written, reportPath, deps.clock.now()),
@@ -184,8 +193,12 @@ export class BatchLifecycle {
     return this.report({ batchId, continuation, run, batch }, reportPath);
   }
 
-  private async resolveInput(input: BatchInput): Promise<{ inputPath: string; contentHash: string; inspected?: InspectedFile; input: BatchInput }> {
+  private async resolveInput(input: BatchInput): Promise<Target> {
     if (input.kind === 'file') {
+      const own = input.ownBatchId === undefined ? undefined : await this.findBatch(input.ownBatchId);
+      if (own !== undefined) {
+        return { inputPath: input.path, contentHash: own.contentHash, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
+      }
       const inspected = await this.deps.inspect(input.path, input.columns);
       return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, inspected, input };
     }
@@ -193,9 +206,18 @@ export class BatchLifecycle {
     return { inputPath: batch.sourceFile, contentHash: batch.contentHash, input };
   }
 
+  private async findBatch(batchId: string): Promise<BatchRecord | undefined> {
+    try {
+      return await this.deps.store.get(batchId);
+    } catch (error) {
+      if (error instanceof BatchNotFoundError) return undefined;
+      throw error;
+    }
+  }
+
   /** The decision and the production, by the one holder of the content's lease. */
   private async underContentLease(
-    target: { inputPath: string; contentHash: string; inspected?: InspectedFile; input: BatchInput },
+    target: Target,
     request: BatchRequest,
   ): Promise<{ batchId: string; continuation: Continuation; batch: BatchRecord }> {
     const { deps } = this;
@@ -227,25 +249,25 @@ export class BatchLifecycle {
     }
   }
 
-  private async decide(target: { contentHash: string; input: BatchInput }): Promise<Continuation> {
+  private async decide(target: Target): Promise<Continuation> {
     const { store, clock } = this.deps;
     if (target.input.kind === 'batch') {
       const { batchId, retryFailed } = target.input;
-      const [batch, failed] = await Promise.all([store.get(batchId), store.countFailedOutcomes(batchId)]);
+      const [batch, progress, failed] = await Promise.all([store.get(batchId), store.progress(batchId), store.countFailedOutcomes(batchId)]);
       if (retryFailed && failed > 0) return { kind: 'retry_failed', batchId };
-      return batch.reportedAt === undefined ? { kind: 'continue', batchId, produce: batch.producedAt === undefined } : { kind: 'reuse', batchId };
+      return batch.reportedAt === undefined ? { kind: 'continue', batchId, produce: !progress.produced, answered: progress.complete } : { kind: 'reuse', batchId };
     }
     const earlierId = await store.latestByContent(target.contentHash);
     if (earlierId === undefined) return { kind: 'new' };
-    const [earlier, failedAccounts] = await Promise.all([store.get(earlierId), store.countFailedOutcomes(earlierId)]);
+    const [earlier, progress, failedAccounts] = await Promise.all([store.get(earlierId), store.progress(earlierId), store.countFailedOutcomes(earlierId)]);
     return decideContinuation(
-      { batchId: earlierId, produced: earlier.producedAt !== undefined, reportedAt: earlier.reportedAt, failedAccounts },
+      { batchId: earlierId, produced: progress.produced, answered: progress.complete, reportedAt: earlier.reportedAt, failedAccounts },
       target.input.policy,
       clock.now(),
     );
   }
 
-  private async create(target: { inputPath: string; contentHash: string; inspected?: InspectedFile; input: BatchInput }, login: () => Promise<void>): Promise<string> {
+  private async create(target: Target, login: () => Promise<void>): Promise<string> {
     const { inspected, input } = target;
     if (inspected === undefined) throw new Error('a new batch needs an inspected file');
     await login();
@@ -274,17 +296,14 @@ export class BatchLifecycle {
     login: () => Promise<void>,
   ): Promise<void> {
     const { deps } = this;
+    if (continuation.kind === 'reuse' || (continuation.kind === 'continue' && continuation.answered)) return; // nothing to ask
     const produce = continuation.kind === 'new' || (continuation.kind === 'continue' && continuation.produce);
-    if (produce) {
-      const inspected = target.inspected ?? (await this.inspectSource(await deps.store.get(batchId)));
-      if (continuation.kind !== 'new') await login();
-      await deps.producer.produce(batchId, inspected, signal);
-      return;
-    }
-    if (continuation.kind === 'reuse') return;
-    const progress = await deps.store.progress(batchId);
-    if (continuation.kind === 'continue' && progress.complete) return; // answered: only the report is missing
-    await login();
+    const inspected = produce ? (target.inspected ?? (await this.inspectSource(await deps.store.get(batchId)))) : undefined;
+    if (continuation.kind !== 'new') await login(); // a new batch logged in before it was created
+    // The lease was lost meanwhile (this process stalled): the batch is another process's to produce, and
+    // writing now would fence that process out.
+    signal.throwIfAborted();
+    if (inspected !== undefined) return deps.producer.produce(batchId, inspected, signal);
     if (continuation.kind === 'retry_failed') await deps.store.forgetFailedOutcomes(batchId);
     await deps.producer.requeueUnanswered(batchId);
   }
@@ -297,6 +316,14 @@ export class BatchLifecycle {
     }
     return { ...inspected, mapping: batch.mapping };
   }
+}
+
+/** What a start works on: the input resolved, the file inspected when it is read (not for a batch by id). */
+interface Target {
+  inputPath: string;
+  contentHash: string;
+  inspected?: InspectedFile;
+  input: BatchInput;
 }
 
 /** Production stopped because another process took it over (this one's lease was lost, or its generation replaced). */

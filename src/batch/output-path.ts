@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, mkdir, realpath, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { OutputPathError } from '../errors.js';
 
 /**
@@ -22,4 +22,14 @@ export async function checkReportPath(reportPath: string, inputPath: string): Pr
   } catch (error) {
     throw new OutputPathError(`cannot write the report ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
+}
+
+/**
+ * The changes file beside a report, in the report's format: `outbox/x.reconciled.csv` -> `outbox/x.changes.csv`,
+ * `x.20261121-020000.reconciled.xlsx` -> `x.20261121-020000.changes.xlsx`, `report.csv` -> `report.changes.csv`.
+ */
+export function changesPathFor(reportPath: string): string {
+  const extension = extname(reportPath);
+  const stem = reportPath.slice(0, reportPath.length - extension.length).replace(/\.reconciled$/i, '');
+  return `${stem}.changes${extension || '.csv'}`;
 }

@@ -2,23 +2,28 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Queue } from 'bullmq';
 import { mapColumns, type ColumnMapping, type ColumnOverrides } from '../csv/columns.js';
-import { inspectCsvFile, readCsvRecords, type CsvFileInfo } from '../csv/reader.js';
 import { accountKey, validateRow } from '../csv/validation.js';
 import { InputFileError } from '../errors.js';
 import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
 import type { BatchStore, StoredRow } from './batch-store.js';
+import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
+
+/** Takes the accounts about to be asked and returns those still to ask (answer reuse stores the others' answers). */
+export type ReuseAnswers = (batchId: string, accountKeys: string[]) => Promise<string[]>;
+
+const askEveryAccount: ReuseAnswers = async (_batchId, accountKeys) => accountKeys;
 
 /** Rows are stored and queued in slices: bounded memory, one Redis round trip per slice. */
 const SLICE_ROWS = 500;
 
 export interface InspectedFile {
-  file: CsvFileInfo;
+  file: InputFileInfo;
   mapping: ColumnMapping;
 }
 
 /** First pass: the file parses to the end, its columns are found (usage errors surface here, before anything is queued). */
 export async function inspectFile(path: string, columns: ColumnOverrides): Promise<InspectedFile> {
-  const file = await inspectCsvFile(resolve(path));
+  const file = await inspectInputFile(resolve(path));
   return { file, mapping: mapColumns(file.header, columns) };
 }
 
@@ -32,6 +37,8 @@ export class Producer {
     private readonly store: BatchStore,
     private readonly queue: Queue<InquiryJobData>,
     private readonly attempts: number,
+    /** `--reuse-answers`: the one place where an account may get an earlier batch's answer instead of a call. */
+    private readonly reuse: ReuseAnswers = askEveryAccount,
   ) {}
 
   /**
@@ -50,16 +57,11 @@ export class Producer {
       signal?.throwIfAborted();
       const firstSeen = await this.store.appendRows(batchId, generation, slice);
       const outcomes = await this.store.getOutcomes(batchId, firstSeen);
-      await addInquiryJobs(
-        this.queue,
-        batchId,
-        round,
-        firstSeen.filter((key) => !outcomes.has(key)),
-        this.attempts,
-      );
+      const unanswered = firstSeen.filter((key) => !outcomes.has(key));
+      await addInquiryJobs(this.queue, batchId, round, await this.reuse(batchId, unanswered), this.attempts);
       slice = [];
     };
-    for await (const record of readCsvRecords(file.path, file, undefined, (chunk) => hash.update(chunk))) {
+    for await (const record of readInputRecords(file, (chunk) => hash.update(chunk))) {
       const fields = record.fields.slice(0, file.header.length);
       const extra = record.fields.slice(file.header.length).filter((value) => value.trim() !== '');
       const validation = validateRow(fields, mapping);
@@ -86,8 +88,9 @@ export class Producer {
     const { round } = await this.store.get(batchId);
     let queued = 0;
     for await (const missing of this.store.unansweredAccounts(batchId)) {
-      await addInquiryJobs(this.queue, batchId, round, missing, this.attempts);
-      queued += missing.length;
+      const toAsk = await this.reuse(batchId, missing);
+      await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts);
+      queued += toAsk.length;
     }
     return queued;
   }

@@ -1,13 +1,11 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
-import { stringify } from 'csv-stringify';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { describeError, OutputPathError } from '../errors.js';
 import type { NameMatchPolicy } from '../matching/compare-names.js';
+import type { AccountHistory } from '../history/account-history.js';
+import { CHANGE_VALUES, classifyChange, isNotableChange, withChangeNote, type ChangeValue } from '../history/change.js';
 import { decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
-import { neutraliseCell } from '../report/neutralise.js';
+import { openSink, type RowSink } from '../report/sink.js';
 import type { BatchStore } from './batch-store.js';
 import { HandedBackError } from './settle.js';
 
@@ -16,89 +14,100 @@ const SLICE_ROWS = 1000;
 export interface WrittenReport {
   rows: number;
   counts: Record<ResultValue, number>;
+  /** Rows per `change` value (rows without a definitive answer have none). */
+  changes: Record<ChangeValue, number>;
+  /** Accounts of the batch answered from history instead of asked (`--reuse-answers`): inquiry calls saved. */
+  reusedAnswers: number;
+  /** The changes file, when one was asked for. */
+  changesReport?: string;
 }
 
-/** `report.csv.tmp-<pid>-<random>`: whose it is, so a later writer can remove what a dead process left. */
-const TEMPORARY = /^(.*)\.tmp-(\d+)-[0-9a-f]+$/;
+export interface ReportSources {
+  store: Pick<BatchStore, 'get' | 'readRows' | 'getOutcomes'>;
+  history: Pick<AccountHistory, 'previousAnswers' | 'recordResults' | 'reusedCount'>;
+}
+
+export interface ReportOutputs {
+  /** The report: CSV, or a workbook when it ends in `.xlsx`. */
+  reportPath: string;
+  /** Also write the rows whose `change` needs a look (not NEW, not UNCHANGED) here, in the same pass. */
+  changesPath?: string | undefined;
+}
 
 /**
- * Writes the reconciliation CSV: the input rows in file order with their columns untouched, then the
- * result columns. Streams slice by slice from Redis into a temporary file renamed at the end, so nobody
- * opens half a report; the temporary file is removed on any failure or abort. Any file-system failure is
- * an OutputPathError naming the path. Names are compared under `nameMatchPolicy` (NAME_MATCH_POLICY).
+ * Writes the reconciliation report: the input rows in file order with their columns untouched, then the
+ * result columns, `change` among them. Streams slice by slice from Redis into the sink the path names (CSV
+ * or XLSX), under a temporary name renamed at the end, so nobody opens half a report; the changes file, if
+ * asked for, is written in the same pass. Every temporary file is removed on any failure or abort. Any
+ * file-system failure is an OutputPathError naming the path. Names are compared under `nameMatchPolicy`
+ * (NAME_MATCH_POLICY).
+ *
+ * `change` compares each row with the snapshot of the account's history taken when the batch's answer was
+ * stored, so writing the report again (`export`, a duplicate) gives the same column. The row verdicts are
+ * added to the history (where it still holds this batch's answer) for the next batch's RESULT_CHANGED.
  */
 export async function writeReconciliation(
-  store: BatchStore,
+  sources: ReportSources,
   batchId: string,
-  reportPath: string,
+  outputs: ReportOutputs,
   nameMatchPolicy: NameMatchPolicy,
   signal?: AbortSignal,
 ): Promise<WrittenReport> {
+  const { store, history } = sources;
   const batch = await store.get(batchId);
   const counts = Object.fromEntries(RESULT_VALUES.map((value) => [value, 0])) as Record<ResultValue, number>;
-  const cannotWrite = (error: unknown) => new OutputPathError(`cannot write the report ${reportPath}: ${describeError(error)}`, { cause: error });
-  try {
-    await mkdir(dirname(reportPath), { recursive: true });
-    await removeAbandonedTemporaries(reportPath);
-  } catch (error) {
-    throw cannotWrite(error);
-  }
-  const temporaryPath = `${reportPath}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const file = createWriteStream(temporaryPath);
-  // A stream error (disk full, permission) must reject the write below, not crash the process.
-  const failed = new Promise<never>((_, reject) => file.once('error', reject));
-  failed.catch(() => undefined);
-  // Every cell with a line break is quoted: otherwise it would split the row in every reader.
-  const csv = stringify({ delimiter: batch.layout.delimiter, bom: true, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
-  csv.pipe(file);
-  const write = async (cells: string[]) => {
-    if (!csv.write(cells.map(neutraliseCell))) await Promise.race([once(csv, 'drain'), failed]);
-  };
+  const changes = Object.fromEntries(CHANGE_VALUES.map((value) => [value, 0])) as Record<ChangeValue, number>;
+  const paths = [outputs.reportPath, ...(outputs.changesPath === undefined ? [] : [outputs.changesPath])];
+  let failingPath = outputs.reportPath;
+  const cannotWrite = (error: unknown) => new OutputPathError(`cannot write the report ${failingPath}: ${describeError(error)}`, { cause: error });
+  const sinkOptions = { delimiter: batch.layout.delimiter, resultColumn: batch.header.length };
+  const sinks: RowSink[] = [];
   let rows = 0;
   try {
-    await write([...batch.header, ...RESULT_COLUMNS]);
+    for (const path of paths) {
+      failingPath = path;
+      await mkdir(dirname(path), { recursive: true });
+      sinks.push(await openSink(path, sinkOptions));
+    }
+    const [report, changed] = sinks as [RowSink, RowSink | undefined];
+    const header = [...batch.header, ...RESULT_COLUMNS];
+    for (const sink of sinks) await sink.write(header);
     const nameColumn = batch.mapping.expectedName;
     for (let start = 0; start < batch.rowCount; start += SLICE_ROWS) {
       if (signal?.aborted) throw new HandedBackError(`report of batch ${batchId} not written: stopped`);
       const slice = await store.readRows(batchId, start, SLICE_ROWS);
-      const outcomes = await store.getOutcomes(batchId, [...new Set(slice.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])))]);
+      const accounts = [...new Set(slice.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])))];
+      const [outcomes, previous] = await Promise.all([store.getOutcomes(batchId, accounts), history.previousAnswers(batchId, accounts)]);
+      const reported = new Map<string, ResultValue>();
       for (const row of slice) {
         const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
         const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : outcomes.get(row.accountKey), expectedName, nameMatchPolicy);
+        const { change, note } = classifyChange(decided, row.accountKey === null ? undefined : previous.get(row.accountKey));
         counts[decided.result] += 1;
+        if (change !== undefined) changes[change] += 1;
+        // The verdicts of this batch's own valid answers go to the history (reused ones are another batch's).
+        if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && previous.get(row.accountKey)?.reused === false) reported.set(row.accountKey, decided.result);
         rows += 1;
-        await write([...row.fields, ...resultCells(decided)]);
+        const cells = [...row.fields, ...resultCells({ ...decided, reason: withChangeNote(decided.reason, note), change })];
+        failingPath = outputs.reportPath;
+        await report.write(cells);
+        if (changed !== undefined && isNotableChange(change)) {
+          failingPath = outputs.changesPath!;
+          await changed.write(cells);
+        }
       }
+      await history.recordResults(batch.queueName, batchId, reported);
     }
-    csv.end();
-    await Promise.race([once(file, 'finish'), failed]);
-    await rename(temporaryPath, reportPath);
+    for (const [index, sink] of sinks.entries()) {
+      failingPath = paths[index]!;
+      await sink.close();
+    }
   } catch (error) {
-    file.destroy();
-    await rm(temporaryPath, { force: true });
+    await Promise.all(sinks.map((sink) => sink.discard()));
     if (error instanceof HandedBackError || !isFileSystemError(error)) throw error;
     throw cannotWrite(error);
   }
-  return { rows, counts };
+  return { rows, counts, changes, reusedAnswers: await history.reusedCount(batchId), ...(outputs.changesPath !== undefined && { changesReport: outputs.changesPath }) };
 }
 
 const isFileSystemError = (error: unknown): boolean => error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall !== undefined;
-
-/** Temporary files of this report left by a process that died while writing it (same host only: pids are local). */
-async function removeAbandonedTemporaries(reportPath: string): Promise<void> {
-  const directory = dirname(reportPath);
-  for (const name of await readdir(directory)) {
-    const match = TEMPORARY.exec(name);
-    if (!match || match[1] !== basename(reportPath) || isAlive(Number(match[2]))) continue;
-    await rm(join(directory, name), { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -1,8 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { describeError, OutputPathError } from '../errors.js';
+import { CHANGE_VALUES } from '../history/change.js';
 import { RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import type { BatchRecord } from './batch-store.js';
 import type { Continuation } from './continuation.js';
+import type { WrittenReport } from './report-writer.js';
 
 /** Figures of one run (one command, one watched file, one nightly run), beside the batch's totals. */
 export interface BatchSummary {
@@ -13,6 +15,12 @@ export interface BatchSummary {
   rows: number;
   accounts: number;
   counts: Record<ResultValue, number>;
+  /** Rows per `change` value: against each account's last answer in an earlier batch. */
+  changes: WrittenReport['changes'];
+  /** The rows whose change needs a look, when this entry point writes them (`watch`, `schedule`). */
+  changesReport?: string;
+  /** Accounts answered from history instead of asked (`--reuse-answers`, over the batch's runs): inquiry calls saved. */
+  reusedAnswers: number;
   /** True when this run continued an existing batch instead of starting one; `continuation` says how. */
   continued: boolean;
   continuation: Continuation['kind'];
@@ -40,7 +48,7 @@ export interface RunStart {
 export function buildSummary(
   run: RunStart,
   batch: BatchRecord,
-  written: { rows: number; counts: Record<ResultValue, number> },
+  written: WrittenReport,
   reportPath: string,
   finishedAt: number,
 ): BatchSummary {
@@ -51,6 +59,9 @@ export function buildSummary(
     rows: written.rows,
     accounts: batch.accountCount,
     counts: written.counts,
+    changes: written.changes,
+    ...(written.changesReport !== undefined && { changesReport: written.changesReport }),
+    reusedAnswers: written.reusedAnswers,
     continued: run.continuation.kind !== 'new',
     continuation: run.continuation.kind,
     calls: batch.calls - run.callsBefore,
@@ -62,8 +73,8 @@ export function buildSummary(
   };
 }
 
-/** `out/report.csv` -> `out/report.summary.json`. */
-export const summaryPathFor = (reportPath: string): string => `${reportPath.replace(/\.csv$/i, '')}.summary.json`;
+/** `out/report.csv` (or `.xlsx`) -> `out/report.summary.json`. */
+export const summaryPathFor = (reportPath: string): string => `${reportPath.replace(/\.(csv|xlsx)$/i, '')}.summary.json`;
 
 /** The summary JSON beside the report; `extras` are fields of the entry point (input name, scheduled run, duplicate note). */
 export async function writeSummary(summary: BatchSummary, extras: Record<string, unknown> = {}): Promise<void> {
@@ -86,7 +97,11 @@ export function formatSummary(summary: BatchSummary): string {
       summary.rateLimited > 0 ? ` (${summary.rateLimited} answered 429)` : ''
     }, ${summary.durationSeconds}s${totals}`,
     counts,
+    `changes: ${CHANGE_VALUES.map((value) => `${value} ${summary.changes[value]}`).join(', ')}${
+      summary.reusedAnswers > 0 ? `; ${summary.reusedAnswers} answer(s) reused from earlier batches (calls saved)` : ''
+    }`,
     `report: ${summary.report}`,
+    ...(summary.changesReport === undefined ? [] : [`changed rows: ${summary.changesReport}`]),
     `summary: ${summaryPathFor(summary.report)}`,
   ].join('\n');
 }

@@ -7,7 +7,7 @@ import type { CheckedBatch } from '../batch/lifecycle.js';
 import { HandedBackError } from '../batch/settle.js';
 import { formatSummary } from '../batch/summary.js';
 import type { ColumnOverrides } from '../csv/columns.js';
-import { formatRate, parseRate } from '../config/index.js';
+import { formatRate, parseRate, type OutputFormat } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { loadSandboxAccounts, startSandbox } from '../sandbox/index.js';
 import { createProgressPrinter } from './progress.js';
@@ -17,6 +17,7 @@ export interface CommonFlags {
   rate?: string;
   concurrency?: string;
   env?: string;
+  reuseAnswers?: string;
 }
 
 export interface ColumnFlags {
@@ -31,9 +32,9 @@ export const columnsFrom = (flags: ColumnFlags): ColumnOverrides => ({
   expectedName: flags.nameColumn,
 });
 
-/** `data/partners.csv` -> `data/partners.reconciled.csv`. */
-export const defaultReportPath = (inputPath: string): string =>
-  join(dirname(resolve(inputPath)), `${basename(inputPath, extname(inputPath))}.reconciled.csv`);
+/** `data/partners.csv` -> `data/partners.reconciled.csv` (`.xlsx` with OUTPUT_FORMAT=xlsx). */
+export const defaultReportPath = (inputPath: string, format: OutputFormat): string =>
+  join(dirname(resolve(inputPath)), `${basename(inputPath, extname(inputPath))}.reconciled.${format}`);
 
 const notice = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -81,7 +82,7 @@ export async function runCommand(file: string, flags: CommonFlags & ColumnFlags 
     notice(`checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${app.config.inquiry.concurrency} concurrent inquiries (${app.provider.environment})`);
     return app.lifecycle.check({
       input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
-      reportPath: resolve(flags.out ?? defaultReportPath(file)),
+      reportPath: resolve(flags.out ?? defaultReportPath(file, app.config.outputFormat)),
       signal,
       onDecided: startWorkers,
       onProgress: createProgressPrinter(),
@@ -96,7 +97,7 @@ export async function resumeCommand(batchId: string, flags: CommonFlags & { out?
     const batch = await app.store.get(batchId);
     return app.lifecycle.check({
       input: { kind: 'batch', batchId, retryFailed: true },
-      reportPath: resolve(flags.out ?? defaultReportPath(batch.sourceFile)),
+      reportPath: resolve(flags.out ?? defaultReportPath(batch.sourceFile, app.config.outputFormat)),
       signal,
       onDecided: startWorkers,
       onProgress: createProgressPrinter(),
@@ -202,7 +203,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<number> {
   process.stdout.write(
     `provider emulator listening at ${sandbox.url} with ${accounts.length} accounts from ${accountsFile}\n` +
       `use: H2H_BASE_URL=${sandbox.url} H2H_USERNAME=${flags.username} H2H_PASSWORD=<the password>\n` +
-      `control: GET ${sandbox.url}/__sandbox/stats, POST ${sandbox.url}/__sandbox/knobs, POST ${sandbox.url}/__sandbox/revoke-tokens\n`,
+      `control: GET ${sandbox.url}/__sandbox/stats, POST ${sandbox.url}/__sandbox/knobs, POST ${sandbox.url}/__sandbox/accounts, POST ${sandbox.url}/__sandbox/revoke-tokens\n`,
   );
   onShutdownSignal(() => sandbox.close());
   await new Promise(() => undefined);

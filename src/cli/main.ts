@@ -35,30 +35,35 @@ function buildProgram(): Command {
       .option('--bank-column <name>', 'the bank code column, when its name is not one of the known aliases')
       .option('--account-column <name>', 'the account number column')
       .option('--name-column <name>', 'the expected holder name column');
+  const reuse = (command: Command) =>
+    command.option(
+      '--reuse-answers <age>',
+      'take an account answered (definitively) within this age, e.g. 24h, in any batch at the same provider address, from history instead of asking again (REUSE_ANSWERS)',
+    );
 
-  common(columns(program.command('run <file>')))
-    .description('check a CSV file end to end: enqueue, process, wait, write the reconciliation CSV')
-    .option('--out <path>', 'the reconciliation CSV (default: <file>.reconciled.csv beside the input)')
+  reuse(common(columns(program.command('run <file>'))))
+    .description('check a CSV or XLSX file end to end: enqueue, process, wait, write the reconciliation report')
+    .option('--out <path>', 'the reconciliation report: CSV, or a workbook when it ends in .xlsx (default: <file>.reconciled.csv beside the input; OUTPUT_FORMAT)')
     .action(async (file: string, flags) => exitWith(await runCommand(file, flags)));
-  common(columns(program.command('enqueue <file>')))
-    .description('queue a CSV file for the workers; prints the batch id')
+  reuse(common(columns(program.command('enqueue <file>'))))
+    .description('queue a CSV or XLSX file for the workers; prints the batch id')
     .action(async (file: string, flags) => exitWith(await enqueueCommand(file, flags)));
   common(program.command('worker'))
     .description('run inquiry workers until stopped (start more processes to scale)')
     .action(async (flags) => exitWith(await workerCommand(flags)));
-  common(program.command('resume <batch-id>'))
+  reuse(common(program.command('resume <batch-id>')))
     .description('ask what a batch is missing (unanswered or FAILED rows), then write its report')
-    .option('--out <path>', 'the reconciliation CSV (default: beside the source file)')
+    .option('--out <path>', 'the reconciliation report, CSV or .xlsx (default: beside the source file)')
     .action(async (batchId: string, flags) => exitWith(await resumeCommand(batchId, flags)));
   common(program.command('export <batch-id>'))
     .description("write (or re-write) a finished batch's reconciliation CSV")
-    .requiredOption('--out <path>', 'the reconciliation CSV')
+    .requiredOption('--out <path>', 'the reconciliation report: CSV, or a workbook when it ends in .xlsx')
     .action(async (batchId: string, flags) => exitWith(await exportCommand(batchId, flags)));
   common(program.command('status [batch-id]'))
     .description('progress of one batch, or of the most recent ones')
     .action(async (batchId: string | undefined, flags) => exitWith(await statusCommand(batchId, flags)));
   common(columns(program.command('watch <folder>')))
-    .description('watched folder: CSV files dropped into <folder>/inbox are checked; reports in outbox/, inputs in archive/, refused files in failed/')
+    .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/')
     .action(async (folder: string, flags) => exitWith(await watchCommand(folder, flags)));
   common(columns(program.command('schedule')))
     .description('register and run the nightly validation (SCHEDULE_CRON, SCHEDULE_TZ, SCHEDULE_SOURCE, SCHEDULE_OUTBOX)')

@@ -21,6 +21,7 @@ export async function watchCommand(folder: string, flags: CommonFlags & ColumnFl
         keys: app.keys,
         logger: app.logger,
         settings: app.config.watch,
+        outputFormat: app.config.outputFormat,
         columns: columnsFrom(flags),
         onRegistrationLost: () => {
           void watcher

@@ -63,6 +63,23 @@ export interface ScheduleSettings {
   outbox: string | undefined;
 }
 
+/** Batch working state in Redis (BATCH_RETENTION_DAYS). */
+export interface RetentionSettings {
+  /** How long a finished batch (rows, answers) is kept in Redis (BATCH_RETENTION_DAYS, default 30). */
+  batchMs: number;
+}
+
+/** The last definitive answer per account, across batches (see src/history). */
+export interface HistorySettings {
+  /** How long an account's last answer is kept after it was given (ACCOUNT_HISTORY_DAYS, default BATCH_RETENTION_DAYS). */
+  keepMs: number;
+  /** Reuse a definitive answer at most this old instead of asking again (--reuse-answers / REUSE_ANSWERS); 0 = never. */
+  reuseAnswersMs: number;
+}
+
+/** The report's file format for entry points that choose the name themselves (OUTPUT_FORMAT). */
+export type OutputFormat = 'csv' | 'xlsx';
+
 export interface Config {
   /** Undefined when REDIS_URL is not set: `run` may then start a private redis-server. */
   redisUrl: string | undefined;
@@ -73,6 +90,10 @@ export interface Config {
   logLevel: string;
   watch: WatchSettings;
   schedule: ScheduleSettings;
+  retention: RetentionSettings;
+  history: HistorySettings;
+  /** OUTPUT_FORMAT: `csv` (default) or `xlsx`, for the reports `watch`, `schedule` and a `run` without --out name. */
+  outputFormat: OutputFormat;
   /** Long-running commands: how long a SIGTERM/SIGINT waits for active work before handing it back (SHUTDOWN_TIMEOUT_SECONDS, default 30). */
   shutdownTimeoutMs: number;
   /** How generously holder names are read (NAME_MATCH_POLICY, default standard; README "Name matching"). */
@@ -86,6 +107,8 @@ export interface ConfigOverrides {
   rate?: string | undefined;
   concurrency?: string | number | undefined;
   env?: string | undefined;
+  /** `--reuse-answers 24h`. */
+  reuseAnswers?: string | undefined;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -113,6 +136,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
   if (bodyFormat !== 'json' && bodyFormat !== 'form') {
     throw new ConfigError(`H2H_LOGIN_BODY must be "json" or "form", not ${JSON.stringify(bodyFormat)}`);
   }
+  const batchRetentionMs = Math.round(positiveNumber('BATCH_RETENTION_DAYS', env.BATCH_RETENTION_DAYS, 30) * DAY_MS);
   return {
     redisUrl: optional(env.REDIS_URL),
     keyPrefix: optional(env.BC_KEY_PREFIX) ?? 'bc',
@@ -150,9 +174,47 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
       source: optional(env.SCHEDULE_SOURCE),
       outbox: optional(env.SCHEDULE_OUTBOX),
     },
+    retention: { batchMs: batchRetentionMs },
+    history: {
+      keepMs: historyKeepMs(env.ACCOUNT_HISTORY_DAYS, batchRetentionMs),
+      reuseAnswersMs: reuseAge(overrides.reuseAnswers ?? env.REUSE_ANSWERS),
+    },
+    outputFormat: outputFormat(env.OUTPUT_FORMAT),
     shutdownTimeoutMs: Math.round(nonNegativeNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30) * 1000),
     nameMatchPolicy: nameMatchPolicy(optional(env.NAME_MATCH_POLICY)),
   };
+}
+
+const DAY_MS = 24 * 3600_000;
+
+function positiveNumber(name: string, value: string | undefined, fallback: number): number {
+  const parsed = nonNegativeNumber(name, value, fallback);
+  if (parsed === 0) throw new ConfigError(`${name} must be above 0, not ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+/** An account's last answer lives as long as the batches that hold it, unless ACCOUNT_HISTORY_DAYS says otherwise. */
+function historyKeepMs(value: string | undefined, batchRetentionMs: number): number {
+  return optional(value) === undefined ? batchRetentionMs : Math.round(positiveNumber('ACCOUNT_HISTORY_DAYS', value, 0) * DAY_MS);
+}
+
+const AGE_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, min: 60_000, h: 3600_000, d: DAY_MS };
+
+/** `24h`, `90m`, `2d`, `0` (never): how old a reused answer may be. */
+export function reuseAge(value: string | undefined): number {
+  const text = optional(value);
+  if (text === undefined || text === '0') return 0;
+  const match = /^(\d+(?:\.\d+)?)\s*(s|m|min|h|d)$/i.exec(text);
+  if (!match) throw new ConfigError(`--reuse-answers / REUSE_ANSWERS must be an age such as 30m, 24h or 7d (or 0 for never), not ${JSON.stringify(value)}`);
+  const age = Number(match[1]) * AGE_UNITS_MS[match[2]!.toLowerCase()]!;
+  if (age <= 0) throw new ConfigError(`--reuse-answers / REUSE_ANSWERS must be above 0, or 0 for never, not ${JSON.stringify(value)}`);
+  return Math.round(age);
+}
+
+function outputFormat(value: string | undefined): OutputFormat {
+  const format = (optional(value) ?? 'csv').toLowerCase();
+  if (format !== 'csv' && format !== 'xlsx') throw new ConfigError(`OUTPUT_FORMAT must be "csv" or "xlsx", not ${JSON.stringify(value)}`);
+  return format;
 }
 
 function nameMatchPolicy(value: string | undefined): NameMatchPolicy {

@@ -14,6 +14,11 @@ export function redisKeys(prefix: string) {
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,
     /** Hash: account key -> InquiryOutcome JSON. Written once per account (HSETNX). */
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
+    /**
+     * Hash: account key -> what the account's history said before this batch's answer (see src/history),
+     * taken when the answer was stored, so that the `change` column is the same whenever the report is written.
+     */
+    previousAnswers: (batchId: string) => `${batch(batchId)}:previous`,
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
     /** Hash: content hash of an input file -> its latest batch id, to recognise the same file again. */
@@ -37,6 +42,12 @@ export function redisKeys(prefix: string) {
     scheduleRuns: () => `${prefix}:schedule:runs`,
     /** The next free send slot of the pacer, one per queue (that is, per provider endpoint). */
     pacer: (queueName: string) => `${prefix}:pacer:${queueName}`,
+    /**
+     * Hash: the last definitive answer for one account at one provider endpoint (the inquiry queue name:
+     * environment + base address), with its own TTL. One key per account, so that a cluster spreads them
+     * over every slot and each expires alone; the account number appears only as a digest.
+     */
+    accountHistory: (endpoint: string, accountKey: string) => `${prefix}:history:${endpoint}:${accountDigest(accountKey)}`,
     /** Prefix for BullMQ's own keys. */
     bullPrefix: () => `${prefix}:bull`,
   };
@@ -46,3 +57,6 @@ export type RedisKeys = ReturnType<typeof redisKeys>;
 
 /** Short, stable digest for ids built from values that must not appear as such (account numbers, URLs). */
 export const shortDigest = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 16);
+
+/** 128 bits of SHA-256: an account's name in history keys (no collision in any realistic number of accounts). */
+const accountDigest = (accountKey: string): string => createHash('sha256').update(accountKey).digest('hex').slice(0, 32);

@@ -5,13 +5,15 @@ export const RESULT_VALUES = ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'A
 export type ResultValue = (typeof RESULT_VALUES)[number];
 
 /** The columns appended to every input row, in this order. */
-export const RESULT_COLUMNS = ['result', 'name_score', 'account_holder', 'bank_name', 'fee', 'inquiry_status', 'inquiry_id', 'checked_at', 'reason'] as const;
+export const RESULT_COLUMNS = ['result', 'name_score', 'account_holder', 'bank_name', 'fee', 'inquiry_status', 'inquiry_id', 'checked_at', 'reason', 'change'] as const;
 
 export interface RowResult {
   result: ResultValue;
   nameScore: number | undefined;
   outcome: InquiryOutcome | undefined;
   reason: string;
+  /** Against the account's last answer in an earlier batch (see src/history/change.ts); empty when not classified. */
+  change?: string | undefined;
 }
 
 /**
@@ -48,5 +50,6 @@ export function resultCells(row: RowResult): string[] {
     outcome?.inquiryId ?? '',
     outcome?.checkedAt ?? '',
     row.reason,
+    row.change ?? '',
   ];
 }

@@ -24,7 +24,8 @@ export async function loadSandboxAccounts(file: string): Promise<SandboxAccount[
   return accounts;
 }
 
-function toAccount(record: Record<string, string | undefined>, where: string): SandboxAccount {
+/** One fixture record (the CSV's columns as keys) as an account; throws naming `where` and the problem. */
+export function toAccount(record: Record<string, string | undefined>, where: string): SandboxAccount {
   for (const column of REQUIRED_COLUMNS) {
     if (!record[column]) throw new Error(`${where}: missing ${column}`);
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyError, parseFields, readBody, sendEmpty, sendJson } from './http-io.js';
+import { toAccount } from './accounts.js';
 import { validateKnobs } from './knobs.js';
 import type { SandboxServer } from './types.js';
 
@@ -40,6 +41,22 @@ export async function handleControl(
       server.revokeAllTokens();
       sendEmpty(res, 204);
       return true;
+    case 'POST accounts': {
+      // {"accounts": [{"bank_code", "account_number", "account_holder", "status"?, "behaviour"?}]}: added or replaced.
+      let accounts;
+      try {
+        const body = parseFields(req, await readBody(req)) ?? {};
+        if (!Array.isArray(body.accounts)) throw new Error('the body needs "accounts": a list of {bank_code, account_number, account_holder, status?, behaviour?}');
+        accounts = (body.accounts as unknown[]).map((record, index) => toAccount(asRecord(record), `accounts[${index}]`));
+      } catch (err) {
+        const status = err instanceof BodyError ? err.statusCode : 400;
+        sendJson(res, status, { error: true, message: err instanceof Error ? err.message : String(err) });
+        return true;
+      }
+      server.upsertAccounts(accounts);
+      sendJson(res, 200, { accounts: accounts.length });
+      return true;
+    }
     case 'POST reset-stats':
       server.resetStats();
       sendEmpty(res, 204);
@@ -47,4 +64,10 @@ export async function handleControl(
     default:
       return false;
   }
+}
+
+/** A JSON object's string values, as a fixture CSV row would give them. */
+function asRecord(value: unknown): Record<string, string | undefined> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('each account must be an object');
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, typeof field === 'string' ? field : undefined]));
 }

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { indexAccounts, loadSandboxAccounts } from './accounts.js';
+import { accountKey, indexAccounts, loadSandboxAccounts } from './accounts.js';
 import { DEFAULT_BANKS } from './banks.js';
 import { CONTROL_PREFIX, handleControl } from './control.js';
 import { BodyError, sendJson } from './http-io.js';
@@ -44,6 +44,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setKnobs: (k: Partial<SandboxKnobs>) => applyKnobs(state, validateKnobs(k)),
     revokeAllTokens: () => state.tokens.revokeAll(),
     knobs: () => state.knobs,
+    upsertAccounts: (changed: SandboxAccount[]) => {
+      for (const account of changed) state.accounts.set(accountKey(account.bankCode, account.accountNumber), account);
+    },
   };
 
   const server = createServer((req, res) => {
@@ -82,6 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     resetStats: controls.resetStats,
     setKnobs: controls.setKnobs,
     revokeAllTokens: controls.revokeAllTokens,
+    upsertAccounts: controls.upsertAccounts,
     close,
   };
 }

@@ -14,7 +14,8 @@ export interface SandboxState {
   /** Admitted inquiries only: a rejected request must not extend its own lockout. */
   limiter: TimeWindow | null;
   readonly tokens: TokenIssuer;
-  readonly accounts: ReadonlyMap<string, SandboxAccount>;
+  /** Changed at runtime by `POST /__sandbox/accounts` (accounts closed, renamed, opened between two runs). */
+  readonly accounts: Map<string, SandboxAccount>;
   readonly banks: ReadonlyMap<string, SandboxBank>;
   readonly credentials: { username: string; password: string };
   nextRecordId: number;

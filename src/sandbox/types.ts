@@ -60,5 +60,7 @@ export interface SandboxServer {
   resetStats(): void;
   setKnobs(k: Partial<SandboxKnobs>): void;
   revokeAllTokens(): void;
+  /** Adds accounts, or replaces those with the same bank code and account number (to close one: behaviour `closed`). */
+  upsertAccounts(accounts: SandboxAccount[]): void;
   close(): Promise<void>;
 }

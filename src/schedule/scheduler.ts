@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { getNextMillis, Queue, type JobSchedulerTemplateOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ScheduleSettings } from '../config/index.js';
+import type { OutputFormat, ScheduleSettings } from '../config/index.js';
 import { ConfigError, InputFileError } from '../errors.js';
 import type { RedisKeys } from '../redis/keys.js';
 import { sleep } from '../clock/clock.js';
@@ -19,8 +19,12 @@ export interface NightlyJobData {
   /** The export: a CSV file, or a folder whose newest CSV is taken. */
   source: string;
   outbox: string;
-  /** Set when a run has chosen its input, so that a run taken up again (restart, hand-back) continues the same file. */
-  pinned?: { sourceFile: string; reportPath: string };
+  /**
+   * Set when a run has chosen its input, so that a run taken up again (restart, hand-back) continues the
+   * same file; `batchId` once its batch is known, so that it continues that very batch (reported already:
+   * the report is written again, nothing asked).
+   */
+  pinned?: { sourceFile: string; reportPath: string; batchId?: string };
 }
 
 export function openScheduleQueue(connection: Redis, keys: RedisKeys): Queue<NightlyJobData> {
@@ -118,9 +122,9 @@ export function stampIn(timeZone: string, at: number): string {
   return `${parts.year}${parts.month}${parts.day}-${parts.hour}${parts.minute}${parts.second}`;
 }
 
-/** `exports/beneficiaries.csv`, run due 02:00 -> `<outbox>/beneficiaries.20261121-020000.reconciled.csv`. */
-export const scheduledReportPath = (outbox: string, sourceFile: string, timeZone: string, dueAt: number): string =>
-  join(outbox, `${basename(sourceFile, extname(sourceFile))}.${stampIn(timeZone, dueAt)}.reconciled.csv`);
+/** `exports/beneficiaries.csv`, run due 02:00 -> `<outbox>/beneficiaries.20261121-020000.reconciled.csv` (or `.xlsx`). */
+export const scheduledReportPath = (outbox: string, sourceFile: string, timeZone: string, dueAt: number, format: OutputFormat = 'csv'): string =>
+  join(outbox, `${basename(sourceFile, extname(sourceFile))}.${stampIn(timeZone, dueAt)}.reconciled.${format}`);
 
 /** A run holds this lease while it works (renewed; it expires a minute after its process died). */
 export const RUN_LEASE_TTL_MS = 60_000;

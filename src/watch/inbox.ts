@@ -22,13 +22,14 @@ interface Observation {
 }
 
 const STAGING = /\.(part|tmp)$/i;
-const CSV = /\.csv$/i;
+/** The inputs taken: CSV files and XLSX workbooks (ops drop the workbook they have). */
+const INPUT = /\.(csv|xlsx)$/i;
 
-/** `payouts.csv.part`, `payouts.part`, `payouts.csv.tmp` -> `payouts`; `payouts.csv` -> `payouts`. */
-const stemOf = (name: string): string => name.replace(STAGING, '').replace(CSV, '').toLowerCase();
+/** `payouts.csv.part`, `payouts.part`, `payouts.csv.tmp` -> `payouts`; `payouts.csv`, `payouts.xlsx` -> `payouts`. */
+const stemOf = (name: string): string => name.replace(STAGING, '').replace(INPUT, '').toLowerCase();
 
-/** Files the watcher never touches: hidden ones (rsync and editors write `.name.xyz` first), anything not `.csv`. */
-export const isCandidateName = (name: string): boolean => !name.startsWith('.') && CSV.test(name) && !STAGING.test(name);
+/** Files the watcher never touches: hidden ones (rsync and editors write `.name.xyz` first, Excel `~$name.xlsx`), anything not `.csv`/`.xlsx`. */
+export const isCandidateName = (name: string): boolean => !name.startsWith('.') && !name.startsWith('~$') && INPUT.test(name) && !STAGING.test(name);
 
 /**
  * Decides which inbox files are complete. The inbox is listed and every CSV stat()ed on each scan

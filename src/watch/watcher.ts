@@ -3,11 +3,12 @@ import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import { continuationPolicy } from '../batch/continuation.js';
+import { changesPathFor } from '../batch/output-path.js';
 import type { BatchInput, BatchLifecycle, StartedBatch } from '../batch/lifecycle.js';
 import { finishOrHandBack, progressLogger } from '../batch/progress-log.js';
 import { HandedBackError } from '../batch/settle.js';
 import { sleep } from '../clock/clock.js';
-import type { WatchSettings } from '../config/index.js';
+import type { OutputFormat, WatchSettings } from '../config/index.js';
 import type { ColumnOverrides } from '../csv/columns.js';
 import { describeError, OutputPathError, UsageError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
@@ -95,6 +96,8 @@ export interface WatcherDependencies {
   keys: RedisKeys;
   logger: Logger;
   settings: WatchSettings;
+  /** The reports' format (OUTPUT_FORMAT): `<name>.reconciled.csv` or `.xlsx`, and the changes file alike. */
+  outputFormat: OutputFormat;
   columns: ColumnOverrides;
   /** Another watcher took this folder over (this one stalled past its registration): the command must end. */
   onRegistrationLost: (error: LeaseLostError) => void;
@@ -254,21 +257,19 @@ export class Watcher {
     const record = await this.claimRecord(claim);
     const reportPath = join(this.folders.outbox, record.reportName!);
     const archivePath = join(this.folders.archive, record.archiveName!);
-    // A claim taken up again after a restart continues its own batch (if Redis still has it); a new claim
+    // A claim taken up again after a restart continues its own batch (the lifecycle's rule); a new claim
     // goes by its content.
-    const ownBatch = record.batchId !== undefined && (await this.deps.redis.exists(this.deps.keys.batch(record.batchId))) === 1;
-    const input: BatchInput =
-      ownBatch && record.batchId !== undefined
-        ? { kind: 'batch', batchId: record.batchId, retryFailed: false }
-        : {
-            kind: 'file',
-            path: claim.path,
-            name: claim.original,
-            columns: this.deps.columns,
-            policy: continuationPolicy(this.deps.settings.duplicateWindowMs),
-          };
+    const input: BatchInput = {
+      kind: 'file',
+      path: claim.path,
+      name: claim.original,
+      columns: this.deps.columns,
+      policy: continuationPolicy(this.deps.settings.duplicateWindowMs),
+      ...(record.batchId !== undefined && { ownBatchId: record.batchId }),
+    };
     const duplicateOf = (started: StartedBatch) =>
-      started.continuation.kind === 'reuse' && !ownBatch
+      // Another file's batch (this claim's own one, taken up after a restart, is no duplicate of anything).
+      started.continuation.kind === 'reuse' && started.batch.sourceFile !== claim.path
         ? {
             file: started.batch.sourceName,
             batchId: started.batchId,
@@ -282,6 +283,7 @@ export class Watcher {
         {
           input,
           reportPath,
+          changesPath: changesPathFor(reportPath),
           signal: this.handBack.signal,
           onProgress: progressLogger(this.log, context),
           onNotice: (message) => this.log.info(context, message),
@@ -305,7 +307,7 @@ export class Watcher {
     }
     const first = duplicateOf(checked);
     if (first !== undefined) {
-      await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.csv$/, '')}.duplicate.txt`), `${claim.original}: ${duplicateNote(first)}\n`);
+      await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`), `${claim.original}: ${duplicateNote(first)}\n`);
     }
     await rename(claim.path, archivePath);
     await this.dropClaim(claim);
@@ -337,7 +339,7 @@ export class Watcher {
     if (record.reportName !== undefined && record.archiveName !== undefined) return record;
     const stem = stemOf(claim.original);
     const chosen = {
-      reportName: await freeName(this.folders.outbox, stem, '.reconciled.csv', claim.id),
+      reportName: await freeName(this.folders.outbox, stem, `.reconciled.${this.deps.outputFormat}`, claim.id),
       archiveName: await freeName(this.folders.archive, stem, extname(claim.original), claim.id),
     };
     await this.saveClaim(claim, chosen);

@@ -26,7 +26,7 @@ describe('InboxScanner', () => {
     expect(await names(scanner)).toEqual(['a.csv:stable']);
   });
 
-  it('takes a file renamed from .part/.tmp at once; ignores hidden, staging and non-CSV names', async () => {
+  it('takes a file renamed from .part/.tmp at once; ignores hidden, staging and names other than CSV/XLSX', async () => {
     const inbox = await tempFolder('scan');
     const now = 1_000_000;
     const scanner = new InboxScanner(inbox, 10_000, () => now);
@@ -34,7 +34,7 @@ describe('InboxScanner', () => {
     await writeFile(join(inbox, 'c.tmp'), 'x\n');
     await writeFile(join(inbox, '.d.csv'), 'x\n');
     await writeFile(join(inbox, 'e.txt'), 'x\n');
-    await writeFile(join(inbox, 'f.xlsx'), 'x\n');
+    await writeFile(join(inbox, 'f.xls'), 'x\n');
     expect(await names(scanner)).toEqual([]);
     await rename(join(inbox, 'b.csv.part'), join(inbox, 'b.csv'));
     await rename(join(inbox, 'c.tmp'), join(inbox, 'C.CSV'));

@@ -101,12 +101,15 @@ describe('schedule', () => {
     // Each completed run validated the newest export in full and wrote its own report to the outbox.
     const reports = new Set(completed.map((run) => run.report));
     expect(reports.size).toBe(completed.length);
-    for (const run of completed) {
+    for (const [index, run] of completed.entries()) {
       expect(run.sourceFile).toBe(join(exports, 'active.csv'));
       expect(run.report).toMatch(/outbox\/active\.\d{8}-\d{6}\.reconciled\.csv$/);
       const rows = await readReport(run.report!);
       expect(rows).toHaveLength(ROWS);
       expect(rows.every((row) => row.beneficiary_id!.startsWith('NEW-') && row.result === 'MATCH')).toBe(true);
+      // The first night every account is NEW; the next ones compare with it: nothing changed, an empty changes file.
+      expect(new Set(rows.map((row) => row.change))).toEqual(new Set([index === 0 ? 'NEW' : 'UNCHANGED']));
+      expect(await readReport(run.report!.replace(/\.reconciled\.csv$/, '.changes.csv'))).toEqual([]);
     }
     const outbox = await listDir(join(exports, '..', 'outbox'));
     expect(outbox.filter((name) => name.endsWith('.reconciled.csv'))).toHaveLength(completed.length);

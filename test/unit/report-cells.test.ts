@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { neutraliseCell } from '../../src/report/neutralise.js';
-import { decideRowResult, resultCells } from '../../src/report/row-result.js';
+import { decideRowResult, resultCells, RESULT_COLUMNS } from '../../src/report/row-result.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
 
 describe('neutraliseCell', () => {
@@ -73,6 +73,9 @@ describe('decideRowResult', () => {
       '1',
       '2026-11-21T06:52:03.123456Z',
       '',
+      '',
     ]);
+    expect(resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', 'standard'), change: 'UNCHANGED' }).at(-1)).toBe('UNCHANGED');
+    expect(RESULT_COLUMNS.slice(-2)).toEqual(['reason', 'change']);
   });
 });

@@ -1,0 +1,48 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { isProcessAlive } from '../host/process.js';
+
+/** `report.csv.tmp-<pid>-<random>`: whose it is, so a later writer can remove what a dead process left. */
+const TEMPORARY = /^(.*)\.tmp-(\d+)-[0-9a-f]+$/;
+
+/**
+ * An output written under a temporary name beside its final path and renamed at the end, so nobody opens
+ * half a file. `failed` rejects on a stream error (disk full, permission) instead of crashing the process.
+ */
+export interface TemporaryFile {
+  stream: WriteStream;
+  failed: Promise<never>;
+  /** Renames the finished file into place (after the stream finished). */
+  commit(): Promise<void>;
+  /** Removes the temporary file. */
+  discard(): Promise<void>;
+}
+
+export async function openTemporaryFile(path: string): Promise<TemporaryFile> {
+  await removeAbandonedTemporaries(path);
+  const temporaryPath = `${path}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const stream = createWriteStream(temporaryPath);
+  const failed = new Promise<never>((_, reject) => stream.once('error', reject));
+  failed.catch(() => undefined);
+  return {
+    stream,
+    failed,
+    commit: () => rename(temporaryPath, path),
+    discard: async () => {
+      stream.destroy();
+      await rm(temporaryPath, { force: true });
+    },
+  };
+}
+
+/** Temporary files of this output left by a process that died while writing it (same host only: pids are local). */
+async function removeAbandonedTemporaries(path: string): Promise<void> {
+  const directory = dirname(path);
+  for (const name of await readdir(directory)) {
+    const match = TEMPORARY.exec(name);
+    if (!match || match[1] !== basename(path) || isProcessAlive(Number(match[2]))) continue;
+    await rm(join(directory, name), { force: true });
+  }
+}

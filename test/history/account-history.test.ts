@@ -1,0 +1,84 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountHistory, type HistoryEntry } from '../../src/history/account-history.js';
+import { redisKeys } from '../../src/redis/keys.js';
+import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
+
+const DAY = 24 * 3600_000;
+const ENDPOINT = 'inquiries-sandbox-0123456789abcdef';
+const answer = (batchId: string, answeredAt: number, holderName = 'BUDI SANTOSO'): HistoryEntry => ({
+  outcome: { verdict: 'VERIFIED', reason: '', holderName, bankName: 'BCA', fee: '6500', inquiryStatus: 'SUCCESS', inquiryId: '17', checkedAt: '2026-11-21T06:52:03.123456Z' },
+  batchId,
+  answeredAt,
+});
+
+describe('account history in Redis', () => {
+  let redis: Redis;
+  let prefix: string;
+  let history: AccountHistory;
+
+  beforeAll(() => {
+    redis = testRedis();
+    prefix = testKeyPrefix();
+    history = new AccountHistory(redis, redisKeys(prefix), { keepMs: 30 * DAY, snapshotMs: 7 * DAY });
+  });
+  const entryOf = async (endpoint: string, accountKey: string) => (await history.getMany(endpoint, [accountKey])).get(accountKey);
+  afterAll(async () => {
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('keeps one key per endpoint and account, named by a digest, living ACCOUNT_HISTORY_DAYS from the last answer', async () => {
+    await history.record(ENDPOINT, '014:0012345678', answer('b1', 1000));
+    const keys = await redis.keys(`${prefix}:history:*`);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(new RegExp(`^${prefix}:history:${ENDPOINT}:[0-9a-f]{32}$`));
+    expect(keys[0]).not.toContain('0012345678');
+    const ttl = await redis.pttl(keys[0]!);
+    expect(ttl).toBeGreaterThan(30 * DAY - 60_000);
+    expect(ttl).toBeLessThanOrEqual(30 * DAY);
+    expect(await entryOf(ENDPOINT, '014:0012345678')).toEqual({ ...answer('b1', 1000), result: undefined });
+  });
+
+  it('never mixes endpoints: another address or environment has no history for the account', async () => {
+    expect(await entryOf('inquiries-production-0123456789abcdef', '014:0012345678')).toBeUndefined();
+    expect(await entryOf('inquiries-sandbox-fedcba9876543210', '014:0012345678')).toBeUndefined();
+  });
+
+  it('keeps the later answer when two batches answer the same account at once', async () => {
+    await history.record(ENDPOINT, '014:5270123456', answer('b-late', 2000, 'LATER'));
+    await history.record(ENDPOINT, '014:5270123456', answer('b-early', 1500, 'EARLIER'));
+    expect((await entryOf(ENDPOINT, '014:5270123456'))?.batchId).toBe('b-late');
+    await history.record(ENDPOINT, '014:5270123456', answer('b-next', 3000, 'NEXT'));
+    expect((await entryOf(ENDPOINT, '014:5270123456'))?.outcome.holderName).toBe('NEXT');
+  });
+
+  it("adds a batch's reported verdict only while the entry is that batch's answer, keeping its TTL", async () => {
+    await history.record(ENDPOINT, '008:1234509876', answer('b2', 1000));
+    const key = redisKeys(prefix).accountHistory(ENDPOINT, '008:1234509876');
+    await redis.pexpire(key, 5 * DAY);
+    await history.recordResults(ENDPOINT, 'b2', new Map([['008:1234509876', 'MATCH']]));
+    await history.recordResults(ENDPOINT, 'b-other', new Map([['008:1234509876', 'NO_MATCH']]));
+    expect((await entryOf(ENDPOINT, '008:1234509876'))?.result).toBe('MATCH');
+    expect(await redis.pttl(key)).toBeLessThanOrEqual(5 * DAY);
+    // A new answer starts afresh: no verdict until its own report.
+    await history.record(ENDPOINT, '008:1234509876', answer('b3', 2000));
+    expect((await entryOf(ENDPOINT, '008:1234509876'))?.result).toBeUndefined();
+  });
+
+  it('keeps the first snapshot per batch and account, and counts reused answers on the batch', async () => {
+    const previous = answer('b0', 500);
+    expect(await history.snapshot('b9', '014:1', { entry: previous, reused: true })).toBe(true);
+    expect(await history.snapshot('b9', '014:1', { entry: null, reused: false })).toBe(false);
+    expect(await history.snapshot('b9', '014:2', { entry: null, reused: false })).toBe(true);
+    const snapshots = await history.previousAnswers('b9', ['014:1', '014:2', '014:3']);
+    expect(snapshots.get('014:1')).toEqual({ entry: previous, reused: true });
+    expect(snapshots.get('014:2')).toEqual({ entry: null, reused: false });
+    expect(snapshots.has('014:3')).toBe(false);
+    expect(await history.reusedCount('b9')).toBe(1);
+    // Personal data: the snapshots expire with the batch retention, even if nothing deletes them.
+    expect(await redis.pttl(redisKeys(prefix).previousAnswers('b9'))).toBeGreaterThan(7 * DAY - 60_000);
+    // The snapshot lives with the batch (its hash tag): removed with it.
+    expect(redisKeys(prefix).previousAnswers('b9')).toBe(`${prefix}:batch:{b9}:previous`);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { cellText, numberText } from '../../src/xlsx/display.js';
+import { isCandidateName } from '../../src/watch/inbox.js';
+import { reportFormatOf } from '../../src/report/sink.js';
+
+describe('workbook cells as Excel shows them', () => {
+  it('reads text cells exactly, leading zeros and all digits included', () => {
+    for (const text of ['0012345678', '1234567890123456', '014', ' BUDI ', '=SUM(A1)', '']) expect(cellText(text)).toBe(text);
+  });
+
+  it.each([
+    [12345678, 'General', '12345678'],
+    [12345678901, 'General', '12345678901'],
+    [123456789012, 'General', '1.23457E+11'],
+    [100000000000, 'General', '1E+11'],
+    [123456789012345, '0', '123456789012345'],
+    [1234567890123456, '0', '1.23457E+15'],
+    [1234567890123456, '@', '1.23457E+15'],
+    [12345678, '0000000000', '0012345678'],
+    [881234567, '0000000000', '0881234567'],
+    [12345678, '@', '12345678'],
+    [0.5, 'General', '0.5'],
+    [1 / 3, 'General', '0.3333333333'],
+    [-5000, 'General', '-5000'],
+  ])('number %d in format %j reads %j', (value, format, text) => {
+    expect(numberText(value, format)).toBe(text);
+  });
+
+  it('never reads a number of 16 digits or more as digits: Excel already lost some', () => {
+    for (const format of ['General', '0', '0000000000000000', '@']) expect(numberText(1234567890123456, format)).toMatch(/E\+15$/);
+  });
+
+  it('reads the other kinds of cells as their shown text', () => {
+    expect(cellText(null)).toBe('');
+    expect(cellText(undefined)).toBe('');
+    expect(cellText(true)).toBe('TRUE');
+    expect(cellText(false)).toBe('FALSE');
+    expect(cellText(new Date(Date.UTC(2026, 10, 21)))).toBe('2026-11-21');
+    expect(cellText(new Date(Date.UTC(2026, 10, 21, 6, 52, 3)))).toBe('2026-11-21 06:52:03');
+    expect(cellText({ richText: [{ text: 'Agus ' }, { text: 'Wijaya' }] })).toBe('Agus Wijaya');
+    expect(cellText({ text: 'click', hyperlink: 'http://example.invalid' })).toBe('click');
+    expect(cellText({ formula: 'A1&B1', result: 'BUDI SANTOSO' })).toBe('BUDI SANTOSO');
+    expect(cellText({ formula: 'A1*1', result: 12345678 }, '0000000000')).toBe('0012345678');
+    expect(cellText({ formula: 'A1' })).toBe('');
+    expect(cellText({ error: '#N/A' })).toBe('#N/A');
+  });
+});
+
+describe('workbooks in and out by name', () => {
+  it('the watched folder and the scheduler take .xlsx beside .csv, never Excel lock files', () => {
+    expect(isCandidateName('payouts.xlsx')).toBe(true);
+    expect(isCandidateName('PAYOUTS.XLSX')).toBe(true);
+    expect(isCandidateName('payouts.csv')).toBe(true);
+    expect(isCandidateName('~$payouts.xlsx')).toBe(false);
+    expect(isCandidateName('payouts.xlsx.part')).toBe(false);
+    expect(isCandidateName('payouts.xls')).toBe(false);
+  });
+
+  it('writes a workbook for an .xlsx report path, CSV otherwise', () => {
+    expect(reportFormatOf('/o/report.xlsx')).toBe('xlsx');
+    expect(reportFormatOf('/o/report.XLSX')).toBe('xlsx');
+    expect(reportFormatOf('/o/report.csv')).toBe('csv');
+    expect(reportFormatOf('/o/report.txt')).toBe('csv');
+  });
+});
