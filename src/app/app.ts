@@ -93,7 +93,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     contentLease: (contentHash) => new Lease(redis, keys.contentLease(contentHash), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
     login: loginNow,
     settle: (batchId, options) => settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options),
-    writeReport: (batchId, reportPath, signal, changesPath) => writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, signal),
+    writeReport: (batchId, reportPath, signal, changesPath) => writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, config.nameMatchPolicy, signal),
     inspect: inspectFile,
     queueName,
     clock,
