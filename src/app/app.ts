@@ -111,7 +111,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       }
     },
     writeReport: async (batchId, reportPath, signal, changesPath) => {
-      const written = await writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, signal);
+      const written = await writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, config.nameMatchPolicy, signal);
       metrics.rowsReported(written.counts);
       return written;
     },

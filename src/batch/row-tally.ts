@@ -1,3 +1,4 @@
+import type { NameMatchPolicy } from '../matching/policy.js';
 import { decideRowResult, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import type { BatchRecord, BatchStore } from './batch-store.js';
 import { readDecidedRows } from './decided-rows.js';
@@ -40,6 +41,7 @@ export class RowTally {
   constructor(
     private readonly store: Pick<BatchStore, 'readRows' | 'getOutcomes'>,
     private readonly batch: Pick<BatchRecord, 'batchId' | 'mapping'>,
+    private readonly nameMatchPolicy: NameMatchPolicy,
     private readonly settings: TallySettings = DEFAULT_TALLY,
   ) {}
 
@@ -53,7 +55,7 @@ export class RowTally {
     await this.recheckPending();
     let budget = this.settings.window;
     while (budget > 0 && this.pending.length < this.settings.maxPending) {
-      const slice = await readDecidedRows(this.store, this.batch, this.cursor, Math.min(budget, this.settings.maxPending - this.pending.length));
+      const slice = await readDecidedRows(this.store, this.batch, this.cursor, Math.min(budget, this.settings.maxPending - this.pending.length), this.nameMatchPolicy);
       if (slice.length === 0) break;
       for (const { row, decided, answered } of slice) {
         if (answered) this.counts[decided.result] += 1;
@@ -71,7 +73,7 @@ export class RowTally {
     this.pending = this.pending.filter((row) => {
       const outcome = outcomes.get(row.accountKey);
       if (outcome === undefined) return true;
-      this.counts[decideRowResult(null, outcome, row.expectedName).result] += 1;
+      this.counts[decideRowResult(null, outcome, row.expectedName, this.nameMatchPolicy).result] += 1;
       return false;
     });
   }

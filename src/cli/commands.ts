@@ -111,7 +111,7 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
       app,
       startWorkers: async () => void (await app.startWorkers()),
       onProgress,
-      onStarted: async (started) => void (tally = new RowTally(app.store, started.batch)),
+      onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatchPolicy)),
     });
     display.done();
     process.stdout.write(flags.json ? `${JSON.stringify(checked.summary, null, 2)}\n` : `${formatSummary(checked.summary)}\n`);

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from '../matching/compare-names.js';
 import { parseRate, type Rate } from './rate.js';
 
 export type { Rate } from './rate.js';
@@ -128,6 +129,8 @@ export interface Config {
   outputFormat: OutputFormat;
   /** Long-running commands: how long a SIGTERM/SIGINT waits for active work before handing it back (SHUTDOWN_TIMEOUT_SECONDS, default 30). */
   shutdownTimeoutMs: number;
+  /** How generously holder names are read (NAME_MATCH_POLICY, default standard; README "Name matching"). */
+  nameMatchPolicy: NameMatchPolicy;
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -215,6 +218,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     },
     outputFormat: outputFormat(env.OUTPUT_FORMAT),
     shutdownTimeoutMs: Math.round(nonNegativeNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30) * 1000),
+    nameMatchPolicy: nameMatchPolicy(optional(env.NAME_MATCH_POLICY)),
   };
 }
 
@@ -277,6 +281,15 @@ function outputFormat(value: string | undefined): OutputFormat {
   const format = (optional(value) ?? 'csv').toLowerCase();
   if (format !== 'csv' && format !== 'xlsx') throw new ConfigError(`OUTPUT_FORMAT must be "csv" or "xlsx", not ${JSON.stringify(value)}`);
   return format;
+}
+
+function nameMatchPolicy(value: string | undefined): NameMatchPolicy {
+  if (value === undefined) return DEFAULT_NAME_MATCH_POLICY;
+  const policy = NAME_MATCH_POLICIES.find((name) => name === value.toLowerCase());
+  if (policy === undefined) {
+    throw new ConfigError(`NAME_MATCH_POLICY must be ${NAME_MATCH_POLICIES.map((name) => `"${name}"`).join(' or ')}, not ${JSON.stringify(value)}`);
+  }
+  return policy;
 }
 
 function nonNegativeNumber(name: string, value: string | undefined, fallback: number): number {

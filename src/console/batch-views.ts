@@ -2,6 +2,7 @@ import { batchState, type BatchProgress, type BatchRecord, type BatchState, type
 import { NEEDS_A_PERSON, readDecidedRows } from '../batch/decided-rows.js';
 import { RowTally, zeroCounts, type ResultCounts } from '../batch/row-tally.js';
 import { maskAccountNumber } from '../logging/logger.js';
+import type { NameMatchPolicy } from '../matching/policy.js';
 import { maskDigitRuns } from './html.js';
 
 /** A batch as the JSON API and the pages show it: no row data, so nothing to mask but the file name. */
@@ -61,7 +62,10 @@ const REVIEW_SLICE_ROWS = 1_000;
 export class BatchViews {
   private readonly tallies = new Map<string, { tally: RowTally; advancedAt: number; advancing?: Promise<ResultCounts> }>();
 
-  constructor(private readonly store: BatchStore) {}
+  constructor(
+    private readonly store: BatchStore,
+    private readonly nameMatchPolicy: NameMatchPolicy,
+  ) {}
 
   async list(limit: number): Promise<CountedBatchView[]> {
     const ids = await this.store.list(limit);
@@ -80,7 +84,7 @@ export class BatchViews {
     const rows: ReviewRow[] = [];
     let cursor = from;
     while (cursor < from + REVIEW_SCAN_ROWS) {
-      const slice = await readDecidedRows(this.store, batch, cursor, REVIEW_SLICE_ROWS);
+      const slice = await readDecidedRows(this.store, batch, cursor, REVIEW_SLICE_ROWS, this.nameMatchPolicy);
       for (const decidedRow of slice) {
         cursor = decidedRow.index + 1;
         if (decidedRow.answered && NEEDS_A_PERSON.has(decidedRow.decided.result)) rows.push(reviewRow(batch, decidedRow));
@@ -96,7 +100,7 @@ export class BatchViews {
     const key = `${batch.batchId}:${batch.round}:${batch.generation}`;
     let entry = this.tallies.get(key);
     if (entry === undefined) {
-      entry = { tally: new RowTally(this.store, batch), advancedAt: 0 };
+      entry = { tally: new RowTally(this.store, batch, this.nameMatchPolicy), advancedAt: 0 };
       this.tallies.set(key, entry);
       while (this.tallies.size > TALLIES_KEPT) this.tallies.delete(this.tallies.keys().next().value!);
     }

@@ -53,7 +53,7 @@ describe('the running tally of results', () => {
       },
       getOutcomes: async (_batchId: string, keys: string[]) => new Map(keys.flatMap((key) => (outcomes.has(key) ? [[key, outcomes.get(key)!] as const] : []))),
     };
-    const tally = new RowTally(store, { batchId: 'b', mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 } }, { window: 2, maxPending: 10 });
+    const tally = new RowTally(store, { batchId: 'b', mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 } }, 'standard', { window: 2, maxPending: 10 });
 
     expect(await tally.advance()).toMatchObject({ MATCH: 0, FAILED: 0 });
     outcomes.set('014:1111111', verified('BUDI SANTOSO'));
