@@ -30,13 +30,14 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   // Long-running entry points run through the batch lifecycle.
   ['watch', 'schedule'],
   ['batch'],
-  // The inquiry queue; the account history across batches (it reads report results).
-  ['queue', 'history'],
+  // The inquiry queue; the account history across batches (it reads report results); the completion-notice queue.
+  ['queue', 'history', 'notify'],
   // The report reads the provider's outcomes and the matcher's verdicts.
   ['report'],
   ['provider'],
   // Ground: values and edges with no knowledge of batches.
-  ['csv', 'xlsx', 'matching', 'config', 'redis', 'logging', 'sandbox'],
+  // metrics: the prom-client registry, handed to the places that count as narrow callbacks.
+  ['csv', 'xlsx', 'matching', 'config', 'redis', 'logging', 'sandbox', 'metrics'],
   ['errors', 'clock', 'host'],
 ];
 

@@ -1,5 +1,6 @@
 import { DEFAULT_REDIS_URL, loadConfig, requireProvider, type Config, type ConfigOverrides, type ProviderSettings } from '../config/index.js';
 import { environmentWithEnvFile } from '../config/env-file.js';
+import type { DestinationStream } from 'pino';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { connectRedis, displayRedisUrl, redisAnswers } from '../redis/connection.js';
 import { startPrivateRedis } from '../redis/private-server.js';
@@ -13,6 +14,8 @@ export interface RuntimeOptions {
    * the provider), `none` (it only reads Redis: `status`, `export`, `schedule --list`).
    */
   provider: 'builtin' | 'required' | 'none';
+  /** Where log lines go instead of stderr (a terminal progress line clears itself around them). */
+  logDestination?: DestinationStream;
 }
 
 export interface Runtime {
@@ -34,7 +37,7 @@ const notice = (message: string) => process.stderr.write(`${message}\n`);
 export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOptions): Promise<Runtime> {
   const config: Config = loadConfig(overrides, environmentWithEnvFile());
   if (options.provider !== 'none') requireProvider(config.provider, options.provider === 'builtin');
-  const logger: Logger = createLogger(config.logLevel);
+  const logger: Logger = createLogger(config.logLevel, { format: config.logFormat, ...(options.logDestination !== undefined && { destination: options.logDestination }) });
   const cleanups: Array<() => Promise<void>> = [];
   let closing: Promise<void> | undefined;
   const shutdown = () =>
@@ -51,7 +54,7 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
       privateRedis = true;
       notice(`no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: started a private redis-server at ${redisUrl} for this run (nothing is kept after it)`);
     }
-    const redis = await connectRedis(redisUrl);
+    const redis = await connectRedis(redisUrl, undefined, privateRedis ? undefined : config.redisPassword);
     cleanups.push(async () => void redis.disconnect());
     let provider: ProviderSettings = config.provider;
     if (provider.baseUrl === undefined && options.provider === 'builtin') {

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Clock } from '../clock/clock.js';
 import type { ColumnOverrides } from '../csv/columns.js';
-import { BatchNotFoundError, BatchUnfinishedError, InputFileError, WorkTakenOverError } from '../errors.js';
+import { BatchNotFoundError, BatchUnfinishedError, describeError, InputFileError, WorkTakenOverError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
 import { newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
@@ -31,6 +31,11 @@ export interface LifecycleDependencies {
   /** `changesPath`: also write the rows whose `change` needs a look there, in the same pass. */
   writeReport(batchId: string, reportPath: string, signal?: AbortSignal, changesPath?: string): Promise<WrittenReport>;
   inspect(path: string, columns: ColumnOverrides): Promise<InspectedFile>;
+  /**
+   * Told once when a batch finishes (its report written with every row answered), from any entry point:
+   * the app queues the completion notice here. It must only queue: a receiver never delays a report.
+   */
+  batchFinished?(finished: FinishedBatch): Promise<void>;
   queueName: string;
   clock: Clock;
   logger: Logger;
@@ -94,6 +99,12 @@ export interface StartedBatch {
 
 /** Fields an entry point adds to the summary JSON, knowing the batch it got (a duplicate's first file). */
 export type SummaryExtras = Record<string, unknown> | ((started: StartedBatch) => Record<string, unknown>);
+
+export interface FinishedBatch {
+  summary: BatchSummary;
+  batch: BatchRecord;
+  finishedAt: number;
+}
 
 export interface CheckedBatch extends StartedBatch {
   summary: BatchSummary;
@@ -174,7 +185,14 @@ export class BatchLifecycle {
       ...(options.gaveUp !== undefined && { incomplete: options.gaveUp }),
     };
     await writeSummary(summary, options.extras);
-    if ((await deps.store.progress(started.batchId)).complete) await deps.store.markReported(started.batchId, reportPath);
+    if (!(await deps.store.progress(started.batchId)).complete) return summary;
+    const finishedAt = await deps.store.markReported(started.batchId, reportPath, written.counts);
+    if (finishedAt !== undefined && deps.batchFinished !== undefined) {
+      // The report stands whatever happens to its notice: a failure to queue it is logged, not thrown.
+      await deps.batchFinished({ summary, batch, finishedAt }).catch((error: unknown) =>
+        deps.logger.error({ err: error, batchId: started.batchId }, `the completion notice of batch ${started.batchId} could not be queued: ${describeError(error)}`),
+      );
+    }
     return summary;
   }
 

@@ -1,6 +1,7 @@
 import { openRuntime } from '../app/runtime.js';
 import { Watcher } from '../watch/watcher.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
+import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
 import { onShutdownSignal } from './signals.js';
 
 /**
@@ -10,10 +11,16 @@ import { onShutdownSignal } from './signals.js';
  * else it is handed back (left in processing/, continued at the next start); workers finish their active
  * inquiries; Redis is closed. A watcher whose registration was taken over hands its file back and exits 1.
  */
-export async function watchCommand(folder: string, flags: CommonFlags & ColumnFlags): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
+export async function watchCommand(folder: string, flags: CommonFlags & ColumnFlags & MetricsFlags): Promise<number> {
+  const { app, shutdown: closeRuntime } = await openRuntime(flags, { provider: 'required' });
+  let closeMetrics: () => Promise<void> = async () => undefined;
+  const shutdown = async () => {
+    await closeMetrics();
+    await closeRuntime();
+  };
   try {
     await app.startWorkers();
+    closeMetrics = await startMetricsEndpoint(app, flags);
     const watcher = new Watcher(
       {
         lifecycle: app.lifecycle,
