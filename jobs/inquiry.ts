@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import { SystemicError } from '../src/errors.js';
 import { maskAccountKey, type Logger } from '../src/logging/logger.js';
 import type { CircuitBreaker } from '../src/provider/circuit-breaker.js';
-import type { InquiryDecision } from '../src/provider/client.js';
+import type { InquiryDecision, SendHooks } from '../src/provider/client.js';
 import type { InquiryOutcome } from '../src/provider/outcome.js';
 import type { AccountQuery } from '../src/csv/validation.js';
 import { accountOf, type InquiryJobData } from '../src/queue/inquiry-queue.js';
@@ -14,8 +14,8 @@ export interface InquiryJobDependencies {
   /** Stores the first answer; a later one for the same account is ignored. */
   saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   countCall(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors'): Promise<void>;
-  /** One inquiry with the shared token; `beforeSend` runs right before each HTTP call (pacing, counting). */
-  inquire(account: AccountQuery, beforeSend: () => Promise<void>): Promise<InquiryDecision>;
+  /** One inquiry with the shared token; the hooks pace each HTTP call and count it as it goes out. */
+  inquire(account: AccountQuery, hooks: SendHooks): Promise<InquiryDecision>;
   /** Reserves the next evenly spaced send slot for every worker of every process. */
   waitForSendSlot(): Promise<void>;
   /** A 429's Retry-After: every process waits. */
@@ -80,11 +80,13 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
 
     let decision: InquiryDecision;
     try {
-      decision = await deps.inquire(accountOf(job.data), async () => {
-        await deps.waitForSendSlot();
-        await deps.countCall(batchId, 'calls');
+      decision = await deps.inquire(accountOf(job.data), {
+        waitForTurn: () => deps.waitForSendSlot(),
+        onSend: () => deps.countCall(batchId, 'calls'),
       });
     } catch (error) {
+      // No verdict on the provider: a probe that met login trouble or a bug must not hold every call for good.
+      if (gate.probe) breaker.abandonProbe();
       if (!(error instanceof SystemicError)) throw error;
       // The hold grows with the length of the trouble, not with the number of jobs that met it.
       const now = Date.now();

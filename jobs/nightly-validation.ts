@@ -14,7 +14,7 @@ import { newestExport, scheduledReportPath, type NightlyJobData, type RunHistory
 export interface NightlyValidationDependencies {
   lifecycle: Pick<BatchLifecycle, 'check'>;
   /** The lease a run holds while it works; its owner is the job id, so a run taken up again takes it over. */
-  runLease(jobId: string): Lease;
+  runLease(jobId: string): Pick<Lease, 'acquire' | 'keepAlive' | 'signal' | 'release' | 'abandon'>;
   history: RunHistory;
   columns: ColumnOverrides;
   policy: ContinuationPolicy;
@@ -70,16 +70,23 @@ export function createNightlyValidationProcessor(deps: NightlyValidationDependen
         pinned = { sourceFile, reportPath: scheduledReportPath(job.data.outbox, sourceFile, deps.timeZone, dueAt, deps.outputFormat) };
         await job.updateData({ ...job.data, pinned });
       }
-      const context = { jobId, file: pinned.sourceFile };
+      const chosen = pinned;
+      const context = { jobId, file: chosen.sourceFile };
       logger.info({ ...context, scheduledFor: base.scheduledFor }, 'scheduled run started');
       const { batchId, summary, gaveUp } = await lifecycle.check(
         {
-          input: { kind: 'file', path: pinned.sourceFile, columns: deps.columns, policy: deps.policy },
-          reportPath: pinned.reportPath,
-          changesPath: changesPathFor(pinned.reportPath),
+          input: { kind: 'file', path: chosen.sourceFile, columns: deps.columns, policy: deps.policy, ...(chosen.batchId !== undefined && { ownBatchId: chosen.batchId }) },
+          reportPath: chosen.reportPath,
+          changesPath: changesPathFor(chosen.reportPath),
           signal: stop,
           onProgress: progressLogger(logger, context),
           onNotice: (message) => logger.info(context, message),
+          // Pinned too: a run taken up again after a crash continues this very batch, even once it is reported.
+          onStarted: async ({ batchId: started }) => {
+            if (chosen.batchId === started) return;
+            pinned = { ...chosen, batchId: started };
+            await job.updateData({ ...job.data, pinned });
+          },
         },
         { scheduledRun: jobId, scheduledFor: base.scheduledFor },
       );
@@ -88,16 +95,16 @@ export function createNightlyValidationProcessor(deps: NightlyValidationDependen
         ...base,
         status,
         finishedAt: new Date().toISOString(),
-        sourceFile: pinned.sourceFile,
-        report: pinned.reportPath,
+        sourceFile: chosen.sourceFile,
+        report: chosen.reportPath,
         batchId,
         rows: summary.rows,
         counts: summary.counts,
         ...(gaveUp !== undefined && { reason: gaveUp }),
       });
       await lease.release();
-      logger.info({ ...context, batchId, report: pinned.reportPath, counts: summary.counts }, 'scheduled run finished');
-      return { status, batchId, report: pinned.reportPath, ...(gaveUp !== undefined && { reason: gaveUp }) };
+      logger.info({ ...context, batchId, report: chosen.reportPath, counts: summary.counts }, 'scheduled run finished');
+      return { status, batchId, report: chosen.reportPath, ...(gaveUp !== undefined && { reason: gaveUp }) };
     } catch (error) {
       if (error instanceof HandedBackError || stop.aborted) {
         // Back to the waiting list without using an attempt: the next scheduler start takes it up and

@@ -1,6 +1,8 @@
-import { Worker, type Queue } from 'bullmq';
+import { MetricsTime, Worker, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
+import { createMetrics, type ProductMetrics } from '../metrics/metrics.js';
+import { openNotices, type Notices } from './notices.js';
 import { BatchLifecycle } from '../batch/lifecycle.js';
 import { BatchStore } from '../batch/batch-store.js';
 import { inspectFile, Producer } from '../batch/producer.js';
@@ -43,8 +45,12 @@ export interface App {
   lifecycle: BatchLifecycle;
   /** Logs in (a few tries for passing failures); throws the login error. */
   login(): Promise<void>;
-  /** Starts inquiry workers in this process; they are closed with the app. */
+  /** Starts inquiry workers in this process (and the completion-notice worker when notices are on); closed with the app. */
   startWorkers(): Promise<Worker<InquiryJobData>>;
+  /** This process's Prometheus metrics. */
+  metrics: ProductMetrics;
+  /** Completion notices: the queue (when NOTIFY_WEBHOOK_URL is set) and a bounded wait for this process's own. */
+  notices: Notices;
   clock: Clock;
   close(): Promise<void>;
 }
@@ -54,13 +60,17 @@ export interface App {
  * knows the BullMQ job modules (`jobs/`). `provider` is the configuration's, or the built-in emulator's
  * when `run` started one; `redis` is connected already (and closed by the caller).
  */
-export function openApp(config: Config, provider: ProviderSettings, redis: Redis, logger: Logger, clock: Clock = systemClock): App {
+export function openApp(config: Config, provider: ProviderSettings, redis: Redis, logger: Logger, clock: Clock = systemClock, metrics: ProductMetrics = createMetrics()): App {
   const keys = redisKeys(config.keyPrefix);
+  const notices = openNotices(redis, keys, config.notify, provider.environment, logger, metrics);
   const store = new BatchStore(redis, keys);
   const queueName = inquiryQueueName(provider);
   const queue = openInquiryQueue(redis, keys, queueName, logger);
   const http = createHttpClient(provider.requestTimeoutMs);
-  const session = new SharedTokenSession(redis, keys, provider, () => login(http, provider), logger, provider.requestTimeoutMs);
+  const session = new SharedTokenSession(redis, keys, provider, () => login(http, provider), logger, provider.requestTimeoutMs, {
+    login: (outcome) => metrics.login(outcome),
+    refresh: (reason) => metrics.tokenRefresh(reason),
+  });
   const client = new ProviderClient(http, provider, session);
   const outages = new OutageBoard(redis, keys, queueName);
   const pacer = new SendPacer(redis, keys.pacer(queueName), config.inquiry.rate);
@@ -93,9 +103,21 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     producer,
     contentLease: (contentHash) => new Lease(redis, keys.contentLease(contentHash), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
     login: loginNow,
-    settle: (batchId, options) => settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options),
-    writeReport: (batchId, reportPath, signal, changesPath) => writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, signal),
+    settle: async (batchId, options) => {
+      const ended = metrics.batchRunning();
+      try {
+        return await settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options);
+      } finally {
+        ended();
+      }
+    },
+    writeReport: async (batchId, reportPath, signal, changesPath) => {
+      const written = await writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, config.nameMatchPolicy, signal);
+      metrics.rowsReported(written.counts);
+      return written;
+    },
     inspect: inspectFile,
+    batchFinished: notices.enqueue,
     queueName,
     clock,
     logger,
@@ -106,18 +128,35 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     const ceiling = queueCeiling(config.inquiry.rate);
     // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
     await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
+    const breaker = new CircuitBreaker();
+    metrics.watchBreaker(() => breaker.outageSince !== undefined);
     const processor = createInquiryProcessor({
       hasOutcome: (batchId, accountKey) => store.hasOutcome(batchId, accountKey),
       saveOutcome: saveAnswer,
-      countCall: (batchId, field) => store.countCall(batchId, field),
-      inquire: (account, beforeSend) => client.inquire(account, beforeSend),
+      countCall: (batchId, field) => {
+        countCallMetric(metrics, field);
+        return store.countCall(batchId, field);
+      },
+      inquire: async (account, hooks) => {
+        // Latency from the call going out (after pacing and the token) to its classified answer.
+        let sentAt = performance.now();
+        const decision = await client.inquire(account, {
+          waitForTurn: () => hooks.waitForTurn(),
+          onSend: async () => {
+            await hooks.onSend();
+            sentAt = performance.now();
+          },
+        });
+        metrics.inquiryLatency((performance.now() - sentAt) / 1000, decision.kind);
+        return decision;
+      },
       waitForSendSlot: () => pacer.waitForSlot(),
       holdSending: (ms) => pacer.holdFor(ms),
       holdEveryWorker: async (ms) => {
         await queue.rateLimit(Math.max(1, Math.round(ms)));
         throw Worker.RateLimitError();
       },
-      breaker: new CircuitBreaker(),
+      breaker,
       reportOutage: (since, reason) => outages.report(since, reason),
       clearOutage: () => outages.clear(),
       logger,
@@ -129,6 +168,8 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       // A killed worker's jobs come back after the lock expires; a few stalls are not a reason to give up a
       // row. Past the limit the job fails and the batch's settle turns it into a FAILED row that says so.
       maxStalledCount: 10,
+      // Completed/failed counts per minute for BullMQ's own Prometheus export (bullmq_job_*_total).
+      metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
       settings: { backoffStrategy: (attemptsMade: number) => jitteredBackoff(config.inquiry.backoffMs, attemptsMade) },
     });
     const workerErrors = redisErrors(redis, 'inquiry worker', logger);
@@ -136,9 +177,12 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     worker.on('failed', (job, error) => {
       // A job that failed on Redis itself (gone, full) is the connection's supervisor's to report, once.
       if (isConnectionFailure(error) || isRedisFull(error)) return workerErrors(error);
-      if (!(error instanceof TransientInquiryError) && error.name !== 'RateLimitError') logger.error({ err: error, jobId: job?.id }, 'inquiry job failed');
+      // A transient failure thrown by the processor always goes back for another attempt (the last one stores FAILED).
+      if (error instanceof TransientInquiryError) metrics.inquiryRetry();
+      else if (error.name !== 'RateLimitError') logger.error({ err: error, jobId: job?.id }, 'inquiry job failed');
     });
     workers.push(worker);
+    notices.startWorker();
     return worker;
   };
 
@@ -153,10 +197,19 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     lifecycle,
     login: loginNow,
     startWorkers,
+    metrics,
+    notices,
     clock,
     close: async () => {
       await Promise.all(workers.map((worker) => worker.close()));
+      await notices.close();
       await queue.close();
     },
   };
+}
+
+function countCallMetric(metrics: ProductMetrics, field: 'calls' | 'rateLimited' | 'internalErrors'): void {
+  if (field === 'calls') metrics.inquiryCall();
+  else if (field === 'rateLimited') metrics.rateLimited();
+  else metrics.internalError();
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_REDIS_URL, loadConfig, requireProvider, type Config, type ConfigOverrides, type ProviderSettings } from '../config/index.js';
 import { environmentWithEnvFile } from '../config/env-file.js';
+import type { DestinationStream } from 'pino';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { connectRedis, displayRedisUrl, redisAnswers } from '../redis/connection.js';
 import { startPrivateRedis } from '../redis/private-server.js';
@@ -19,6 +20,8 @@ export interface RuntimeOptions {
    * of giving up after REDIS_UNAVAILABLE_TIMEOUT_S like a one-shot command.
    */
   service?: boolean;
+  /** Where log lines go instead of stderr (a terminal progress line clears itself around them). */
+  logDestination?: DestinationStream;
 }
 
 export interface Runtime {
@@ -47,7 +50,7 @@ const notice = (message: string) => process.stderr.write(`${message}\n`);
 export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOptions): Promise<Runtime> {
   const config: Config = loadConfig(overrides, environmentWithEnvFile());
   if (options.provider !== 'none') requireProvider(config.provider, options.provider === 'builtin');
-  const logger: Logger = createLogger(config.logLevel);
+  const logger: Logger = createLogger(config.logLevel, { format: config.logFormat, ...(options.logDestination !== undefined && { destination: options.logDestination }) });
   const cleanups: Array<() => Promise<void>> = [];
   let closing: Promise<void> | undefined;
   const shutdown = () =>
@@ -68,7 +71,7 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
           : `no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: started a private redis-server at ${redisUrl} for this run (nothing is kept after it)`,
       );
     }
-    const redis = await connectRedis(redisUrl);
+    const redis = await connectRedis(redisUrl, undefined, privateRedis ? undefined : config.redisPassword);
     cleanups.push(async () => void redis.disconnect());
     const supervisor = superviseRedis(redis, {
       url: redisUrl,
@@ -99,5 +102,7 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
 /** `run` without REDIS_URL: a private redis-server when PRIVATE_REDIS=always, or (auto) when nothing answers at the default address. */
 async function wantsPrivateRedis(config: Config, options: RuntimeOptions, defaultUrl: string): Promise<boolean> {
   if (config.redisUrl !== undefined || options.provider !== 'builtin' || config.privateRedis === 'never') return false;
-  return config.privateRedis === 'always' || !(await redisAnswers(defaultUrl));
+  if (config.privateRedis === 'always') return true;
+  // A password was given for the Redis at the default address: that one is meant, answering or not.
+  return config.redisPassword === undefined && !(await redisAnswers(defaultUrl));
 }

@@ -40,6 +40,8 @@ export interface BatchRecord {
   reportedAt: number | undefined;
   /** The last report written for it. */
   lastReport: string | undefined;
+  /** Rows per `result` in that report (the console lists them without reading the batch). */
+  reportCounts: Record<string, number> | undefined;
 }
 
 export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'rowCount' | 'createdAt'>;
@@ -60,6 +62,12 @@ export interface BatchProgress {
   complete: boolean;
   reported: boolean;
 }
+
+export type BatchState = 'reading' | 'checking' | 'answered' | 'reported';
+
+/** Where a batch stands: rows still being stored, accounts being asked, every account answered, report written. */
+export const batchState = (progress: BatchProgress): BatchState =>
+  progress.reported ? 'reported' : progress.complete ? 'answered' : progress.produced ? 'checking' : 'reading';
 
 /** A batch id sorts by time and is readable in file names: b20261121-065203-3f9a1c. */
 export function newBatchId(now = new Date()): string {
@@ -131,6 +139,7 @@ export class BatchStore {
       round: Number(fields.round ?? 0),
       reportedAt: optionalNumber(fields.reportedAt),
       lastReport: fields.lastReport,
+      reportCounts: fields.reportCounts === undefined ? undefined : (JSON.parse(fields.reportCounts) as Record<string, number>),
     };
   }
 
@@ -173,9 +182,16 @@ export class BatchStore {
     if (marked !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
   }
 
-  /** The batch is finished: a report with every row answered was written. */
-  async markReported(batchId: string, reportPath: string): Promise<void> {
-    await this.redis.hset(this.keys.batch(batchId), { reportedAt: Date.now(), lastReport: reportPath });
+  /**
+   * The batch is finished: a report with every row answered was written. Returns the finish time when this
+   * call finished it, undefined when it was finished already (a report written again, a second process
+   * that joined the same batch): one finish, one completion notice.
+   */
+  async markReported(batchId: string, reportPath: string, counts: Record<string, number>): Promise<number | undefined> {
+    const now = Date.now();
+    const key = this.keys.batch(batchId);
+    const replies = await this.redis.multi().hsetnx(key, 'reportedAt', now).hset(key, { lastReport: reportPath, reportCounts: JSON.stringify(counts) }).exec();
+    return replies?.[0]?.[1] === 1 ? now : undefined;
   }
 
   async readRows(batchId: string, start: number, count: number): Promise<StoredRow[]> {

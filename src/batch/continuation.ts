@@ -8,6 +8,8 @@
 export interface EarlierBatch {
   batchId: string;
   produced: boolean;
+  /** Produced and every account answered: only the report may be missing. */
+  answered: boolean;
   /** When a report with every row was written: the batch is finished. */
   reportedAt: number | undefined;
   /** Accounts whose answer is FAILED (no definitive answer: retry later). */
@@ -36,8 +38,11 @@ export const continuationPolicy = (reuseFinishedWithinMs = 0): ContinuationPolic
 export type Continuation =
   /** No usable earlier batch: a new one, every account asked. */
   | { kind: 'new' }
-  /** An unfinished batch (crash, stop, another process working on it): produce what is missing, ask only accounts without an answer. */
-  | { kind: 'continue'; batchId: string; produce: boolean }
+  /**
+   * An unfinished batch (crash, stop, another process working on it): produce what is missing, ask only
+   * accounts without an answer; `answered`: every account has its answer, only the report is written.
+   */
+  | { kind: 'continue'; batchId: string; produce: boolean; answered: boolean }
   /** A finished batch with FAILED rows, recently: ask those accounts again. */
   | { kind: 'retry_failed'; batchId: string }
   /** A finished batch without FAILED rows, within the reuse window: report its answers again. */
@@ -50,7 +55,7 @@ export type Continuation =
 export function decideContinuation(earlier: EarlierBatch | undefined, policy: ContinuationPolicy, now: number): Continuation {
   if (earlier === undefined) return { kind: 'new' };
   const { batchId, reportedAt } = earlier;
-  if (reportedAt === undefined) return { kind: 'continue', batchId, produce: !earlier.produced };
+  if (reportedAt === undefined) return { kind: 'continue', batchId, produce: !earlier.produced, answered: earlier.answered };
   const age = now - reportedAt;
   if (earlier.failedAccounts > 0) return age < policy.retryFailedWithinMs ? { kind: 'retry_failed', batchId } : { kind: 'new' };
   return age < policy.reuseFinishedWithinMs ? { kind: 'reuse', batchId } : { kind: 'new' };
@@ -62,7 +67,9 @@ export function describeContinuation(continuation: Continuation, batchId: string
     case 'new':
       return `batch ${batchId}`;
     case 'continue':
-      return `continuing unfinished batch ${batchId} of the same content: only accounts without an answer are asked`;
+      return continuation.answered
+        ? `continuing batch ${batchId}: every account is answered, only its report is written; nothing is asked`
+        : `continuing unfinished batch ${batchId} of the same content: only accounts without an answer are asked`;
     case 'retry_failed':
       return `continuing finished batch ${batchId} of the same content: its FAILED rows are asked again`;
     case 'reuse':

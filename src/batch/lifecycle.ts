@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Clock } from '../clock/clock.js';
 import type { ColumnOverrides } from '../csv/columns.js';
-import { BatchNotFoundError, BatchUnfinishedError, BatchVanishedError, InputFileError, WorkTakenOverError } from '../errors.js';
+import { BatchNotFoundError, BatchUnfinishedError, BatchVanishedError, describeError, InputFileError, WorkTakenOverError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
 import { newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
@@ -31,6 +31,11 @@ export interface LifecycleDependencies {
   /** `changesPath`: also write the rows whose `change` needs a look there, in the same pass. */
   writeReport(batchId: string, reportPath: string, signal?: AbortSignal, changesPath?: string): Promise<WrittenReport>;
   inspect(path: string, columns: ColumnOverrides): Promise<InspectedFile>;
+  /**
+   * Told once when a batch finishes (its report written with every row answered), from any entry point:
+   * the app queues the completion notice here. It must only queue: a receiver never delays a report.
+   */
+  batchFinished?(finished: FinishedBatch): Promise<void>;
   queueName: string;
   clock: Clock;
   logger: Logger;
@@ -45,6 +50,12 @@ export type BatchInput =
       name?: string;
       columns: ColumnOverrides;
       policy: ContinuationPolicy;
+      /**
+       * The batch this entry point started for this very input before a restart (a watched file's claim, a
+       * scheduled run): taken up again while Redis has it, whatever the content rules would decide (a
+       * finished one is reported again, nothing asked). Otherwise the file goes by its content.
+       */
+      ownBatchId?: string;
     }
   /**
    * A batch by id: `resume` (retryFailed: FAILED answers are asked again, whatever their age), or an entry
@@ -88,6 +99,12 @@ export interface StartedBatch {
 
 /** Fields an entry point adds to the summary JSON, knowing the batch it got (a duplicate's first file). */
 export type SummaryExtras = Record<string, unknown> | ((started: StartedBatch) => Record<string, unknown>);
+
+export interface FinishedBatch {
+  summary: BatchSummary;
+  batch: BatchRecord;
+  finishedAt: number;
+}
 
 export interface CheckedBatch extends StartedBatch {
   summary: BatchSummary;
@@ -172,7 +189,14 @@ export class BatchLifecycle {
       ...(options.gaveUp !== undefined && { incomplete: options.gaveUp }),
     };
     await writeSummary(summary, options.extras);
-    if ((await deps.store.progress(started.batchId)).complete) await deps.store.markReported(started.batchId, reportPath);
+    if (!(await deps.store.progress(started.batchId)).complete) return summary;
+    const finishedAt = await deps.store.markReported(started.batchId, reportPath, written.counts);
+    if (finishedAt !== undefined && deps.batchFinished !== undefined) {
+      // The report stands whatever happens to its notice: a failure to queue it is logged, not thrown.
+      await deps.batchFinished({ summary, batch, finishedAt }).catch((error: unknown) =>
+        deps.logger.error({ err: error, batchId: started.batchId }, `the completion notice of batch ${started.batchId} could not be queued: ${describeError(error)}`),
+      );
+    }
     return summary;
   }
 
@@ -191,8 +215,12 @@ export class BatchLifecycle {
     return this.report({ batchId, continuation, run, batch }, reportPath);
   }
 
-  private async resolveInput(input: BatchInput): Promise<{ inputPath: string; contentHash: string; inspected?: InspectedFile; input: BatchInput }> {
+  private async resolveInput(input: BatchInput): Promise<Target> {
     if (input.kind === 'file') {
+      const own = input.ownBatchId === undefined ? undefined : await this.findBatch(input.ownBatchId);
+      if (own !== undefined) {
+        return { inputPath: input.path, contentHash: own.contentHash, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
+      }
       const inspected = await this.deps.inspect(input.path, input.columns);
       return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, inspected, input };
     }
@@ -200,9 +228,18 @@ export class BatchLifecycle {
     return { inputPath: batch.sourceFile, contentHash: batch.contentHash, input };
   }
 
+  private async findBatch(batchId: string): Promise<BatchRecord | undefined> {
+    try {
+      return await this.deps.store.get(batchId);
+    } catch (error) {
+      if (error instanceof BatchNotFoundError) return undefined;
+      throw error;
+    }
+  }
+
   /** The decision and the production, by the one holder of the content's lease. */
   private async underContentLease(
-    target: { inputPath: string; contentHash: string; inspected?: InspectedFile; input: BatchInput },
+    target: Target,
     request: BatchRequest,
   ): Promise<{ batchId: string; continuation: Continuation; batch: BatchRecord }> {
     const { deps } = this;
@@ -234,13 +271,13 @@ export class BatchLifecycle {
     }
   }
 
-  private async decide(target: { contentHash: string; input: BatchInput }): Promise<Continuation> {
+  private async decide(target: Target): Promise<Continuation> {
     const { store, clock } = this.deps;
     if (target.input.kind === 'batch') {
       const { batchId, retryFailed } = target.input;
-      const [batch, failed] = await Promise.all([store.get(batchId), store.countFailedOutcomes(batchId)]);
+      const [batch, progress, failed] = await Promise.all([store.get(batchId), store.progress(batchId), store.countFailedOutcomes(batchId)]);
       if (retryFailed && failed > 0) return { kind: 'retry_failed', batchId };
-      return batch.reportedAt === undefined ? { kind: 'continue', batchId, produce: batch.producedAt === undefined } : { kind: 'reuse', batchId };
+      return batch.reportedAt === undefined ? { kind: 'continue', batchId, produce: !progress.produced, answered: progress.complete } : { kind: 'reuse', batchId };
     }
     const earlierId = await store.latestByContent(target.contentHash);
     if (earlierId === undefined) return { kind: 'new' };
@@ -251,15 +288,15 @@ export class BatchLifecycle {
       return undefined;
     });
     if (earlier === undefined) return { kind: 'new' };
-    const failedAccounts = await store.countFailedOutcomes(earlierId);
+    const [progress, failedAccounts] = await Promise.all([store.progress(earlierId), store.countFailedOutcomes(earlierId)]);
     return decideContinuation(
-      { batchId: earlierId, produced: earlier.producedAt !== undefined, reportedAt: earlier.reportedAt, failedAccounts },
+      { batchId: earlierId, produced: progress.produced, answered: progress.complete, reportedAt: earlier.reportedAt, failedAccounts },
       target.input.policy,
       clock.now(),
     );
   }
 
-  private async create(target: { inputPath: string; contentHash: string; inspected?: InspectedFile; input: BatchInput }, login: () => Promise<void>): Promise<string> {
+  private async create(target: Target, login: () => Promise<void>): Promise<string> {
     const { inspected, input } = target;
     if (inspected === undefined) throw new Error('a new batch needs an inspected file');
     await login();
@@ -288,17 +325,14 @@ export class BatchLifecycle {
     login: () => Promise<void>,
   ): Promise<void> {
     const { deps } = this;
+    if (continuation.kind === 'reuse' || (continuation.kind === 'continue' && continuation.answered)) return; // nothing to ask
     const produce = continuation.kind === 'new' || (continuation.kind === 'continue' && continuation.produce);
-    if (produce) {
-      const inspected = target.inspected ?? (await this.inspectSource(await deps.store.get(batchId)));
-      if (continuation.kind !== 'new') await login();
-      await deps.producer.produce(batchId, inspected, signal);
-      return;
-    }
-    if (continuation.kind === 'reuse') return;
-    const progress = await deps.store.progress(batchId);
-    if (continuation.kind === 'continue' && progress.complete) return; // answered: only the report is missing
-    await login();
+    const inspected = produce ? (target.inspected ?? (await this.inspectSource(await deps.store.get(batchId)))) : undefined;
+    if (continuation.kind !== 'new') await login(); // a new batch logged in before it was created
+    // The lease was lost meanwhile (this process stalled): the batch is another process's to produce, and
+    // writing now would fence that process out.
+    signal.throwIfAborted();
+    if (inspected !== undefined) return deps.producer.produce(batchId, inspected, signal);
     if (continuation.kind === 'retry_failed') await deps.store.forgetFailedOutcomes(batchId);
     await deps.producer.requeueUnanswered(batchId);
   }
@@ -318,6 +352,14 @@ export class BatchLifecycle {
  * persistence, flush, eviction): a systemic failure, not the user's unknown id.
  */
 const vanishedFromRedis = (error: unknown): unknown => (error instanceof BatchNotFoundError ? new BatchVanishedError(error.batchId, { cause: error }) : error);
+
+/** What a start works on: the input resolved, the file inspected when it is read (not for a batch by id). */
+interface Target {
+  inputPath: string;
+  contentHash: string;
+  inspected?: InspectedFile;
+  input: BatchInput;
+}
 
 /** Production stopped because another process took it over (this one's lease was lost, or its generation replaced). */
 const isTakeOver = (error: unknown): boolean => error instanceof ProductionFencedError || error instanceof LeaseLostError;

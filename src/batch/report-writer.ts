@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describeError, OutputPathError } from '../errors.js';
+import type { NameMatchPolicy } from '../matching/compare-names.js';
 import type { AccountHistory } from '../history/account-history.js';
 import { CHANGE_VALUES, classifyChange, isNotableChange, withChangeNote, type ChangeValue } from '../history/change.js';
 import { decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
@@ -38,13 +39,20 @@ export interface ReportOutputs {
  * result columns, `change` among them. Streams slice by slice from Redis into the sink the path names (CSV
  * or XLSX), under a temporary name renamed at the end, so nobody opens half a report; the changes file, if
  * asked for, is written in the same pass. Every temporary file is removed on any failure or abort. Any
- * file-system failure is an OutputPathError naming the path.
+ * file-system failure is an OutputPathError naming the path. Names are compared under `nameMatchPolicy`
+ * (NAME_MATCH_POLICY).
  *
  * `change` compares each row with the snapshot of the account's history taken when the batch's answer was
  * stored, so writing the report again (`export`, a duplicate) gives the same column. The row verdicts are
  * added to the history (where it still holds this batch's answer) for the next batch's RESULT_CHANGED.
  */
-export async function writeReconciliation(sources: ReportSources, batchId: string, outputs: ReportOutputs, signal?: AbortSignal): Promise<WrittenReport> {
+export async function writeReconciliation(
+  sources: ReportSources,
+  batchId: string,
+  outputs: ReportOutputs,
+  nameMatchPolicy: NameMatchPolicy,
+  signal?: AbortSignal,
+): Promise<WrittenReport> {
   const { store, history } = sources;
   const batch = await store.get(batchId);
   const counts = Object.fromEntries(RESULT_VALUES.map((value) => [value, 0])) as Record<ResultValue, number>;
@@ -73,7 +81,7 @@ export async function writeReconciliation(sources: ReportSources, batchId: strin
       const reported = new Map<string, ResultValue>();
       for (const row of slice) {
         const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
-        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : outcomes.get(row.accountKey), expectedName);
+        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : outcomes.get(row.accountKey), expectedName, nameMatchPolicy);
         const { change, note } = classifyChange(decided, row.accountKey === null ? undefined : previous.get(row.accountKey));
         counts[decided.result] += 1;
         if (change !== undefined) changes[change] += 1;

@@ -128,12 +128,19 @@ export async function settleBatch(
   }
 }
 
+/**
+ * Why nothing is answered. Only what happened since the last answer counts: an outage posted by a process
+ * that died, or one the provider has recovered from, is history. When the provider failed and then the
+ * login failed too (a token ran out during the outage), the login is what holds the batch now: login
+ * trouble never turns rows FAILED.
+ */
 async function describeTrouble(deps: SettleDependencies, lastAnsweredAt: number, loginFailure: LoginFailureRecord | undefined): Promise<Trouble> {
   const outage = await deps.providerOutage();
-  if (outage !== undefined) {
+  const login = loginFailure !== undefined && loginFailure.at >= lastAnsweredAt ? loginFailure : undefined;
+  if (outage !== undefined && outage.lastFailureAt >= lastAnsweredAt && (login === undefined || login.at < outage.lastFailureAt)) {
     return { kind: 'provider', waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing` };
   }
-  if (loginFailure !== undefined && loginFailure.at >= lastAnsweredAt) return { kind: 'login', waitingFor: `a login: ${loginFailure.message}` };
+  if (login !== undefined) return { kind: 'login', waitingFor: `a login: ${login.message}` };
   const counts = await deps.queueCounts();
   return {
     kind: 'silence',

@@ -3,14 +3,18 @@ import type { App } from '../app/app.js';
 import { openRuntime } from '../app/runtime.js';
 import { SANDBOX_ACCOUNTS_FILE } from '../app/builtin-sandbox.js';
 import { continuationPolicy } from '../batch/continuation.js';
-import type { CheckedBatch } from '../batch/lifecycle.js';
-import { HandedBackError } from '../batch/settle.js';
+import type { CheckedBatch, StartedBatch } from '../batch/lifecycle.js';
+import { RowTally, zeroCounts } from '../batch/row-tally.js';
+import { HandedBackError, type ProgressReport } from '../batch/settle.js';
 import { formatSummary } from '../batch/summary.js';
 import type { ColumnOverrides } from '../csv/columns.js';
 import { formatRate, parseRate, type OutputFormat } from '../config/index.js';
-import { UsageError } from '../errors.js';
+import { batchView } from '../console/batch-views.js';
+import { describeError, UsageError } from '../errors.js';
+import { RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { loadSandboxAccounts, startSandbox } from '../sandbox/index.js';
-import { createProgressPrinter } from './progress.js';
+import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
+import { createProgressDisplay } from './progress.js';
 import { onShutdownSignal, onStopSignal, SIGNAL_EXIT_CODES } from './signals.js';
 
 export interface CommonFlags {
@@ -38,31 +42,94 @@ export const defaultReportPath = (inputPath: string, format: OutputFormat): stri
 
 const notice = (message: string) => process.stderr.write(`${message}\n`);
 
+/** Exit code of `run` when rows of a kind named by `--fail-on` exist. */
+export const FAIL_ON_EXIT_CODE = 3;
+
+/** `--fail-on FAILED,NO_MATCH`: result values, checked before anything starts (a typo is a usage error, exit 2). */
+export function parseFailOn(value: string | undefined): ResultValue[] {
+  if (value === undefined) return [];
+  const values = value.split(',').map((item) => item.trim().toUpperCase()).filter((item) => item !== '');
+  const unknown = values.filter((item) => !(RESULT_VALUES as readonly string[]).includes(item));
+  if (values.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--fail-on takes result values separated by commas (${RESULT_VALUES.join(', ')}), not ${JSON.stringify(value)}`);
+  }
+  return [...new Set(values)] as ResultValue[];
+}
+
+export interface OutputFlags {
+  json?: boolean;
+  failOn?: string;
+}
+
+interface CheckContext {
+  signal: AbortSignal;
+  app: App;
+  startWorkers: () => Promise<void>;
+  /** For the lifecycle: progress on stderr, with the counts so far once the batch is known. */
+  onProgress: (report: ProgressReport) => void;
+  onStarted: (started: StartedBatch) => Promise<void>;
+}
+
+const TALLY_EVERY_MS = 1_000;
+
 /**
  * Checks one batch in this process, with in-process workers (and any running `worker`), and prints the
- * summary: the shared body of `run` and `resume`. A stop signal hands the batch back (it stays in Redis;
- * the same command continues it) and exits with the signal's code, never 0.
+ * summary (or, with --json, the summary JSON alone on stdout): the shared body of `run` and `resume`. A
+ * stop signal hands the batch back (it stays in Redis; the same command continues it) and exits with the
+ * signal's code, never 0.
  */
-async function checkHere(
-  flags: CommonFlags,
-  provider: 'builtin' | 'required',
-  check: (context: { signal: AbortSignal; app: App; startWorkers: () => Promise<void> }) => Promise<CheckedBatch>,
-): Promise<number> {
-  const { app, shutdown, privateRedis, guard } = await openRuntime(flags, { provider });
+async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' | 'required', check: (context: CheckContext) => Promise<CheckedBatch>): Promise<number> {
+  const failOn = parseFailOn(flags.failOn);
+  const display = createProgressDisplay();
+  const { app, shutdown, privateRedis, guard } = await openRuntime(flags, { provider, ...(display.logDestination !== undefined && { logDestination: display.logDestination }) });
   const stop = new AbortController();
   const stoppedBy = onStopSignal((signal) => {
     notice(`${signal}: stopping (send it again to exit at once)`);
     stop.abort();
   });
+  // The NO_MATCH and FAILED counts so far: a running tally, advanced at most once a second (see RowTally).
+  let tally: RowTally | undefined;
+  let advancing: Promise<unknown> | undefined;
+  let lastAdvance = 0;
+  let tallyWarned = false;
+  const onProgress = (report: ProgressReport) => {
+    if (tally !== undefined && advancing === undefined && Date.now() - lastAdvance >= TALLY_EVERY_MS) {
+      lastAdvance = Date.now();
+      advancing = tally
+        .advance()
+        .catch((error: unknown) => {
+          if (!tallyWarned) app.logger.warn({ err: error }, `counts so far not updated: ${describeError(error)}`);
+          tallyWarned = true;
+        })
+        .finally(() => (advancing = undefined));
+    }
+    display.update(report, tally?.snapshot);
+  };
   try {
-    const checked = await guard(check({ signal: stop.signal, app, startWorkers: async () => void (await app.startWorkers()) }));
-    process.stdout.write(`${formatSummary(checked.summary)}\n`);
+    const checked = await guard(
+      check({
+        signal: stop.signal,
+        app,
+        startWorkers: async () => void (await app.startWorkers()),
+        onProgress,
+        onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatchPolicy)),
+      }),
+    );
+    display.done();
+    process.stdout.write(flags.json ? `${JSON.stringify(checked.summary, null, 2)}\n` : `${formatSummary(checked.summary)}\n`);
+    await awaitOwnNotices(app, privateRedis);
     if (checked.gaveUp !== undefined) {
       notice(`stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those`);
       return 1;
     }
+    const flagged = failOn.filter((result) => checked.summary.counts[result] > 0);
+    if (flagged.length > 0) {
+      notice(`--fail-on: ${flagged.map((result) => `${checked.summary.counts[result]} ${result}`).join(', ')}: exit ${FAIL_ON_EXIT_CODE}`);
+      return FAIL_ON_EXIT_CODE;
+    }
     return 0;
   } catch (error) {
+    display.done();
     const signal = stoppedBy();
     if (signal === undefined || !(error instanceof HandedBackError)) throw error;
     notice(
@@ -76,31 +143,49 @@ async function checkHere(
   }
 }
 
+/**
+ * `run` exits soon after its report: it waits a bounded time (NOTIFY_RUN_WAIT_SECONDS) for the completion
+ * notice it queued, delivered by its own notice worker; one still undelivered stays queued for any
+ * `worker`, `watch`, `schedule` or `serve` process (a private Redis keeps nothing: it is lost, and said so).
+ */
+async function awaitOwnNotices(app: App, privateRedis: boolean): Promise<void> {
+  if (app.notices.queue === undefined) return;
+  const waiting = await app.notices.awaitOwn(app.config.notify.runWaitMs);
+  if (waiting === 0) return;
+  notice(
+    privateRedis
+      ? 'the completion notice was not delivered yet and is lost with the private Redis of this run: set REDIS_URL to keep it for a running worker'
+      : `the completion notice was not delivered within ${app.config.notify.runWaitMs / 1000}s: it stays queued (${app.notices.queue.name}) and a running worker, watch, schedule or serve process delivers it`,
+  );
+}
+
 /** `run`: check a file end to end: enqueue, process, wait, report. Returns the exit code. */
-export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & { out?: string }): Promise<number> {
-  return checkHere(flags, 'builtin', async ({ app, signal, startWorkers }) => {
+export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & OutputFlags & { out?: string }): Promise<number> {
+  return checkHere(flags, 'builtin', async ({ app, signal, startWorkers, onProgress, onStarted }) => {
     notice(`checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${app.config.inquiry.concurrency} concurrent inquiries (${app.provider.environment})`);
     return app.lifecycle.check({
       input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
       reportPath: resolve(flags.out ?? defaultReportPath(file, app.config.outputFormat)),
       signal,
       onDecided: startWorkers,
-      onProgress: createProgressPrinter(),
+      onStarted,
+      onProgress,
       onNotice: notice,
     });
   });
 }
 
 /** `resume`: asks what a batch is missing (unanswered or FAILED accounts), waits, reports. */
-export async function resumeCommand(batchId: string, flags: CommonFlags & { out?: string }): Promise<number> {
-  return checkHere(flags, 'required', async ({ app, signal, startWorkers }) => {
+export async function resumeCommand(batchId: string, flags: CommonFlags & OutputFlags & { out?: string }): Promise<number> {
+  return checkHere(flags, 'required', async ({ app, signal, startWorkers, onProgress, onStarted }) => {
     const batch = await app.store.get(batchId);
     return app.lifecycle.check({
       input: { kind: 'batch', batchId, retryFailed: true },
       reportPath: resolve(flags.out ?? defaultReportPath(batch.sourceFile, app.config.outputFormat)),
       signal,
       onDecided: startWorkers,
-      onProgress: createProgressPrinter(),
+      onStarted,
+      onProgress,
       onNotice: notice,
     });
   });
@@ -129,19 +214,25 @@ export async function enqueueCommand(file: string, flags: CommonFlags & ColumnFl
  * Rides out a Redis that goes away, however long; stops with exit 1 when Redis is full (a job would only
  * fail again).
  */
-export async function workerCommand(flags: CommonFlags): Promise<number> {
+export async function workerCommand(flags: CommonFlags & MetricsFlags): Promise<number> {
   const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required', service: true });
+  let closeMetrics: () => Promise<void> = async () => undefined;
   try {
     return await guard(
       (async () => {
         await app.startWorkers();
+        closeMetrics = await startMetricsEndpoint(app, flags);
         app.logger.info({ queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency }, 'worker started');
         // Closing the app closes its workers: they finish their active inquiries first.
-        onShutdownSignal(shutdown);
+        onShutdownSignal(async () => {
+          await closeMetrics();
+          await shutdown();
+        });
         return new Promise<never>(() => undefined);
       })(),
     );
   } finally {
+    await closeMetrics();
     await shutdown();
   }
 }
@@ -158,17 +249,28 @@ export async function exportCommand(batchId: string, flags: CommonFlags & { out:
   }
 }
 
-/** `status`: progress of one batch, or of the most recent ones; needs only Redis. */
-export async function statusCommand(batchId: string | undefined, flags: CommonFlags): Promise<number> {
+/** `status`: progress of one batch, or of the most recent ones; needs only Redis. `--json`: one JSON document on stdout. */
+export async function statusCommand(batchId: string | undefined, flags: CommonFlags & { json?: boolean }): Promise<number> {
   const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
   try {
     const ids = batchId === undefined ? await guard(app.store.list(20)) : [batchId];
-    if (ids.length === 0) process.stdout.write('no batches yet\n');
-    for (const id of ids) {
-      const [batch, progress] = await guard(Promise.all([app.store.get(id), app.store.progress(id)]));
-      const state = progress.reported ? 'reported' : progress.complete ? 'answered' : progress.produced ? 'checking' : 'reading';
+    const views = await guard(
+      Promise.all(
+        ids.map(async (id) => {
+          const [batch, progress] = await Promise.all([app.store.get(id), app.store.progress(id)]);
+          // Counts are the report's: a batch in progress has none yet (the console and `run` show them so far).
+          return batchView(batch, progress, batch.reportCounts === undefined ? null : { ...zeroCounts(), ...batch.reportCounts });
+        }),
+      ),
+    );
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(batchId === undefined ? { batches: views } : views[0], null, 2)}\n`);
+      return 0;
+    }
+    if (views.length === 0) process.stdout.write('no batches yet\n');
+    for (const view of views) {
       process.stdout.write(
-        `${id}  ${state.padEnd(9)} ${progress.answered}/${progress.produced ? progress.accountCount : '?'} accounts, ${batch.rowCount} rows (${batch.invalidCount} invalid), ${batch.calls} calls  ${new Date(batch.createdAt).toISOString()}  ${batch.sourceFile}\n`,
+        `${view.batchId}  ${view.state.padEnd(9)} ${view.answered}/${view.accounts ?? '?'} accounts, ${view.rows} rows (${view.invalidRows} invalid), ${view.calls} calls  ${view.createdAt}  ${view.source.file}\n`,
       );
     }
     return 0;

@@ -12,6 +12,7 @@ import {
 } from './commands.js';
 import { reportError } from './report-error.js';
 import { scheduleCommand } from './schedule-command.js';
+import { serveCommand } from './serve-command.js';
 import { watchCommand } from './watch-command.js';
 
 /** dist/src/cli/main.js -> the package's own package.json. */
@@ -38,6 +39,10 @@ function buildProgram(): Command {
       .option('--bank-column <name>', 'the bank code column, when its name is not one of the known aliases')
       .option('--account-column <name>', 'the account number column')
       .option('--name-column <name>', 'the expected holder name column');
+  const metrics = (command: Command) =>
+    command
+      .option('--metrics-port <n>', "serve this process's Prometheus /metrics and /healthz on this port")
+      .option('--metrics-host <address>', 'address of the metrics endpoint', '127.0.0.1');
   const reuse = (command: Command) =>
     command.option(
       '--reuse-answers <age>',
@@ -47,16 +52,20 @@ function buildProgram(): Command {
   reuse(common(columns(program.command('run <file>'))))
     .description('check a CSV or XLSX file end to end: enqueue, process, wait, write the reconciliation report')
     .option('--out <path>', 'the reconciliation report: CSV, or a workbook when it ends in .xlsx (default: <file>.reconciled.csv beside the input; OUTPUT_FORMAT)')
+    .option('--json', 'print the summary as one JSON document on stdout (progress and logs stay on stderr)')
+    .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH')
     .action(async (file: string, flags) => exitWith(await runCommand(file, flags)));
   reuse(common(columns(program.command('enqueue <file>'))))
     .description('queue a CSV or XLSX file for the workers; prints the batch id')
     .action(async (file: string, flags) => exitWith(await enqueueCommand(file, flags)));
-  common(program.command('worker'))
+  metrics(common(program.command('worker')))
     .description('run inquiry workers until stopped (start more processes to scale)')
     .action(async (flags) => exitWith(await workerCommand(flags)));
   reuse(common(program.command('resume <batch-id>')))
     .description('ask what a batch is missing (unanswered or FAILED rows), then write its report')
     .option('--out <path>', 'the reconciliation report, CSV or .xlsx (default: beside the source file)')
+    .option('--json', 'print the summary as one JSON document on stdout')
+    .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH')
     .action(async (batchId: string, flags) => exitWith(await resumeCommand(batchId, flags)));
   common(program.command('export <batch-id>'))
     .description("write (or re-write) a finished batch's reconciliation CSV")
@@ -64,15 +73,22 @@ function buildProgram(): Command {
     .action(async (batchId: string, flags) => exitWith(await exportCommand(batchId, flags)));
   common(program.command('status [batch-id]'))
     .description('progress of one batch, or of the most recent ones')
+    .option('--json', 'one JSON document on stdout')
     .action(async (batchId: string | undefined, flags) => exitWith(await statusCommand(batchId, flags)));
-  common(columns(program.command('watch <folder>')))
+  metrics(common(columns(program.command('watch <folder>'))))
     .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/')
     .action(async (folder: string, flags) => exitWith(await watchCommand(folder, flags)));
-  common(columns(program.command('schedule')))
+  metrics(common(columns(program.command('schedule'))))
     .description('register and run the nightly validation (SCHEDULE_CRON, SCHEDULE_TZ, SCHEDULE_SOURCE, SCHEDULE_OUTBOX)')
     .option('--list', 'show the schedule, the run in progress and the last runs, then exit')
     .option('--remove', 'remove the schedule, then exit')
     .action(async (flags) => exitWith(await scheduleCommand(flags)));
+  common(program.command('serve'))
+    .description('the operations console: web page, JSON API, queue dashboard (/queues), /metrics, /healthz, /readyz')
+    .option('--port <n>', 'port to listen on', '8080')
+    .option('--host <address>', 'address to listen on (any but loopback needs CONSOLE_TOKEN)', '127.0.0.1')
+    .option('--queue-actions', 'let the queue dashboard retry, remove and pause jobs (read-only otherwise)')
+    .action(async (flags) => exitWith(await serveCommand(flags)));
   program
     .command('sandbox')
     .description('run the local provider emulator (login + inquiry) with knobs for latency, limits and faults')

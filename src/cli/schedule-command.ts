@@ -4,9 +4,10 @@ import { finishOrHandBack } from '../batch/progress-log.js';
 import { openScheduleQueue, registerSchedule, RunHistory, runInProgress, SCHEDULER_ID, scheduleTarget, stampIn } from '../schedule/scheduler.js';
 import type { Redis } from 'ioredis';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
+import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
 import { onShutdownSignal } from './signals.js';
 
-export interface ScheduleFlags extends CommonFlags, ColumnFlags {
+export interface ScheduleFlags extends CommonFlags, ColumnFlags, MetricsFlags {
   list?: boolean;
   remove?: boolean;
 }
@@ -21,7 +22,9 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   const readOnly = flags.list === true || flags.remove === true;
   const { app, shutdown, guard } = await openRuntime(flags, { provider: readOnly ? 'none' : 'required', service: !readOnly });
   const queue = openScheduleQueue(app.redis, app.keys, app.logger);
+  let closeMetrics: () => Promise<void> = async () => undefined;
   const closeAll = async () => {
+    await closeMetrics();
     await queue.close();
     await shutdown();
   };
@@ -45,6 +48,7 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
     const target = await scheduleTarget(settings);
     const next = await guard(registerSchedule(queue, settings, target));
     await guard(app.startWorkers());
+    closeMetrics = await startMetricsEndpoint(app, flags);
     const handBack = new AbortController();
     const worker = startNightlyWorker(app, { columns: columnsFrom(flags), handBack: handBack.signal });
     app.logger.info(

@@ -1,6 +1,7 @@
 import { openRuntime } from '../app/runtime.js';
 import { Watcher } from '../watch/watcher.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
+import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
 import { onShutdownSignal } from './signals.js';
 
 /**
@@ -12,10 +13,16 @@ import { onShutdownSignal } from './signals.js';
  * A Redis that goes away is waited for (the registration's lease decides how long the watcher keeps its
  * folder); a full Redis stops the watcher with exit 1.
  */
-export async function watchCommand(folder: string, flags: CommonFlags & ColumnFlags): Promise<number> {
-  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required', service: true });
+export async function watchCommand(folder: string, flags: CommonFlags & ColumnFlags & MetricsFlags): Promise<number> {
+  const { app, shutdown: closeRuntime, guard } = await openRuntime(flags, { provider: 'required', service: true });
+  let closeMetrics: () => Promise<void> = async () => undefined;
+  const shutdown = async () => {
+    await closeMetrics();
+    await closeRuntime();
+  };
   try {
     await guard(app.startWorkers());
+    closeMetrics = await startMetricsEndpoint(app, flags);
     const watcher = new Watcher(
       {
         lifecycle: app.lifecycle,

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from '../matching/compare-names.js';
 import { parseRate, type Rate } from './rate.js';
 
 export type { Rate } from './rate.js';
@@ -62,6 +63,33 @@ export interface ScheduleSettings {
   outbox: string | undefined;
 }
 
+/** The operations console (`serve`). */
+export interface ConsoleSettings {
+  /** Required for any address but loopback; when set, every route but /healthz and /readyz needs it (CONSOLE_TOKEN). */
+  token: string | undefined;
+  /** Where uploads and their reports are kept (CONSOLE_REPORTS_DIR, default ./reports). */
+  reportsDir: string;
+  /** Largest upload accepted (CONSOLE_UPLOAD_MAX_MB, default 100). */
+  uploadMaxBytes: number;
+}
+
+/** Completion notices: a signed POST to a webhook when a batch finishes. */
+export interface NotifySettings {
+  /** NOTIFY_WEBHOOK_URL; notices are off without it. */
+  webhookUrl: string | undefined;
+  /** NOTIFY_WEBHOOK_SECRET: the HMAC-SHA256 key of the signature header (required with the URL). */
+  secret: string | undefined;
+  /** Per delivery attempt (NOTIFY_WEBHOOK_TIMEOUT_MS, default 10000). */
+  timeoutMs: number;
+  /** Delivery attempts before the notice is given up, kept as a failed job (NOTIFY_WEBHOOK_ATTEMPTS, default 10). */
+  attempts: number;
+  /** First retry delay, doubled per attempt (NOTIFY_WEBHOOK_BACKOFF_MS, default 5000). */
+  backoffMs: number;
+  /** How long `run` waits for its own notice before it exits and leaves it to a running worker (NOTIFY_RUN_WAIT_SECONDS, default 10). */
+  runWaitMs: number;
+}
+
+export type LogFormat = 'auto' | 'json' | 'pretty';
 /** Batch working state in Redis (BATCH_RETENTION_DAYS). */
 export interface RetentionSettings {
   /** How long a finished batch (rows, answers) is kept in Redis (BATCH_RETENTION_DAYS, default 30). */
@@ -92,11 +120,17 @@ export interface Config {
   privateRedis: PrivateRedisChoice;
   /** How long Redis may be unreachable during work before a command gives up (REDIS_UNAVAILABLE_TIMEOUT_S, default 30). */
   redisUnavailableTimeoutMs: number;
+  /** REDIS_PASSWORD: used when REDIS_URL carries no password (one secret in one place, e.g. the compose env file). */
+  redisPassword: string | undefined;
   /** Prefix of every Redis key this tool writes, so that several deployments or test runs can share one Redis. */
   keyPrefix: string;
   provider: ProviderSettings;
   inquiry: InquirySettings;
   logLevel: string;
+  /** LOG_FORMAT: `auto` (readable on a terminal, JSON elsewhere), `json` or `pretty`. */
+  logFormat: LogFormat;
+  console: ConsoleSettings;
+  notify: NotifySettings;
   watch: WatchSettings;
   schedule: ScheduleSettings;
   retention: RetentionSettings;
@@ -105,6 +139,8 @@ export interface Config {
   outputFormat: OutputFormat;
   /** Long-running commands: how long a SIGTERM/SIGINT waits for active work before handing it back (SHUTDOWN_TIMEOUT_SECONDS, default 30). */
   shutdownTimeoutMs: number;
+  /** How generously holder names are read (NAME_MATCH_POLICY, default standard; README "Name matching"). */
+  nameMatchPolicy: NameMatchPolicy;
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -146,6 +182,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     redisUrl: optional(env.REDIS_URL),
     privateRedis: privateRedisChoice(env.PRIVATE_REDIS, optional(env.REDIS_URL) !== undefined),
     redisUnavailableTimeoutMs: Math.round(positiveNumber('REDIS_UNAVAILABLE_TIMEOUT_S', env.REDIS_UNAVAILABLE_TIMEOUT_S, 30) * 1000),
+    redisPassword: optional(env.REDIS_PASSWORD),
     keyPrefix: optional(env.BC_KEY_PREFIX) ?? 'bc',
     provider: {
       environment: environmentName,
@@ -170,6 +207,9 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
       outageBudgetMs: positiveInteger('INQUIRY_OUTAGE_BUDGET_S', env.INQUIRY_OUTAGE_BUDGET_S, 120) * 1000,
     },
     logLevel: optional(env.LOG_LEVEL) ?? 'info',
+    logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, ['auto', 'json', 'pretty'] as const, 'auto'),
+    console: consoleSettings(env),
+    notify: notifySettings(env),
     watch: {
       stableMs: Math.round(nonNegativeNumber('WATCH_STABLE_SECONDS', env.WATCH_STABLE_SECONDS, 10) * 1000),
       pollMs: positiveInteger('WATCH_POLL_MS', env.WATCH_POLL_MS, 2000),
@@ -188,7 +228,37 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     },
     outputFormat: outputFormat(env.OUTPUT_FORMAT),
     shutdownTimeoutMs: Math.round(nonNegativeNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30) * 1000),
+    nameMatchPolicy: nameMatchPolicy(optional(env.NAME_MATCH_POLICY)),
   };
+}
+
+function consoleSettings(env: Environment): ConsoleSettings {
+  const maxMb = positiveNumber('CONSOLE_UPLOAD_MAX_MB', env.CONSOLE_UPLOAD_MAX_MB, 100);
+  return { token: optional(env.CONSOLE_TOKEN), reportsDir: optional(env.CONSOLE_REPORTS_DIR) ?? './reports', uploadMaxBytes: Math.round(maxMb * 1024 * 1024) };
+}
+
+function notifySettings(env: Environment): NotifySettings {
+  const webhookUrl = optional(env.NOTIFY_WEBHOOK_URL);
+  const secret = optional(env.NOTIFY_WEBHOOK_SECRET);
+  if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(webhookUrl)) {
+    throw new ConfigError(`NOTIFY_WEBHOOK_URL must be an http(s) address, not ${JSON.stringify(webhookUrl)}`);
+  }
+  // An unsigned notice could be forged by anyone who can reach the receiver: the secret comes with the URL.
+  if (webhookUrl !== undefined && secret === undefined) throw new ConfigError('NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET: every notice is signed');
+  return {
+    webhookUrl,
+    secret,
+    timeoutMs: positiveInteger('NOTIFY_WEBHOOK_TIMEOUT_MS', env.NOTIFY_WEBHOOK_TIMEOUT_MS, 10_000),
+    attempts: positiveInteger('NOTIFY_WEBHOOK_ATTEMPTS', env.NOTIFY_WEBHOOK_ATTEMPTS, 10),
+    backoffMs: positiveInteger('NOTIFY_WEBHOOK_BACKOFF_MS', env.NOTIFY_WEBHOOK_BACKOFF_MS, 5_000),
+    runWaitMs: Math.round(nonNegativeNumber('NOTIFY_RUN_WAIT_SECONDS', env.NOTIFY_RUN_WAIT_SECONDS, 10) * 1000),
+  };
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  const chosen = optional(value)?.toLowerCase() ?? fallback;
+  if (!(allowed as readonly string[]).includes(chosen)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, not ${JSON.stringify(value)}`);
+  return chosen as T;
 }
 
 const DAY_MS = 24 * 3600_000;
@@ -228,6 +298,15 @@ function outputFormat(value: string | undefined): OutputFormat {
   const format = (optional(value) ?? 'csv').toLowerCase();
   if (format !== 'csv' && format !== 'xlsx') throw new ConfigError(`OUTPUT_FORMAT must be "csv" or "xlsx", not ${JSON.stringify(value)}`);
   return format;
+}
+
+function nameMatchPolicy(value: string | undefined): NameMatchPolicy {
+  if (value === undefined) return DEFAULT_NAME_MATCH_POLICY;
+  const policy = NAME_MATCH_POLICIES.find((name) => name === value.toLowerCase());
+  if (policy === undefined) {
+    throw new ConfigError(`NAME_MATCH_POLICY must be ${NAME_MATCH_POLICIES.map((name) => `"${name}"`).join(' or ')}, not ${JSON.stringify(value)}`);
+  }
+  return policy;
 }
 
 function nonNegativeNumber(name: string, value: string | undefined, fallback: number): number {

@@ -1,4 +1,5 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -38,11 +39,24 @@ export function serialiseError(error: unknown): unknown {
   return { type: error.name, message: error.message, ...(code !== undefined && { code }), stack: error.stack, ...(error.cause !== undefined && { cause: serialiseError(error.cause) }) };
 }
 
+export interface LogOutput {
+  /** `auto`: readable lines on a terminal (stderr is a TTY), one JSON object a line elsewhere (files, log shippers). */
+  format?: 'auto' | 'json' | 'pretty';
+  /** Where the lines go; default stderr. A terminal's progress line hands one in to clear itself around log lines. */
+  destination?: DestinationStream;
+}
+
 /** Logs go to stderr, so that stdout stays for what a command prints as its result (batch id, summary). */
-export function createLogger(level: string, destination: DestinationStream = pino.destination(2)): Logger {
+export function createLogger(level: string, destination: DestinationStream | LogOutput = {}): Logger {
+  const output: LogOutput = 'write' in destination ? { format: 'json', destination } : destination;
+  const readable = output.format === 'pretty' || (output.format !== 'json' && process.stderr.isTTY === true);
+  // Synchronous, in this thread: a command ends with process.exit, and a transport thread would lose the last lines.
+  const stream = readable
+    ? pretty({ destination: output.destination ?? 2, sync: true, colorize: process.stderr.isTTY === true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
+    : (output.destination ?? pino.destination(2));
   return pino(
     { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { err: serialiseError }, base: { pid: process.pid } },
-    destination,
+    stream,
   );
 }
 

@@ -94,7 +94,9 @@ export function alignWords(
     candidates.push(candidate([single], run, 'joined', expected, holder)),
   );
 
-  candidates.sort((a, b) => b.quality - a.quality || b.letters - a.letters || a.drift - b.drift);
+  // Two readings of the bank's last word as cut: the earlier expected word, as the bank cuts from the end.
+  const earlierCut = (a: Candidate, b: Candidate) => (a.kind === 'cut' && b.kind === 'cut' ? a.expected[0]! - b.expected[0]! : 0);
+  candidates.sort((a, b) => b.quality - a.quality || earlierCut(a, b) || b.letters - a.letters || a.drift - b.drift);
 
   const usedExpected = new Set<number>();
   const usedHolder = new Set<number>();

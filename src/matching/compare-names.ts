@@ -3,9 +3,11 @@
 
 import { parseAccountName, type ParsedName } from './parse-name.js';
 import { verdictRank } from './notes.js';
+import { DEFAULT_NAME_MATCH_POLICY, type NameMatchPolicy } from './policy.js';
 import { judgeNames, type NameComparison } from './verdict.js';
 
 export type { NameComparison, NameVerdict } from './verdict.js';
+export { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from './policy.js';
 
 const better = (a: NameComparison, b: NameComparison) => {
   const difference = verdictRank(a.verdict) - verdictRank(b.verdict);
@@ -40,15 +42,17 @@ function compareWithQq(
   return { verdict: 'CLOSE_MATCH', score: closeScore(best.score), notes: [`${what}: ${qqSide === 'holder' ? 'expected' : 'holder'} name ${party}`, ...best.notes] };
 }
 
-export function compareNames(expectedName: string, holderName: string): NameComparison {
+/** `policy` is NAME_MATCH_POLICY, read once by loadConfig; see policy.ts for what it changes. */
+export function compareNames(expectedName: string, holderName: string, policy: NameMatchPolicy = DEFAULT_NAME_MATCH_POLICY): NameComparison {
   const expected = parseAccountName(expectedName);
   const holder = parseAccountName(holderName);
+  const judge = (a: ParsedName, b: ParsedName) => judgeNames(a, b, policy);
 
-  if (expected.kind === 'single' && holder.kind === 'single') return judgeNames(expected.name, holder.name);
+  if (expected.kind === 'single' && holder.kind === 'single') return judge(expected.name, holder.name);
 
   if (expected.kind === 'qq' && holder.kind === 'qq') {
-    const owners = judgeNames(expected.owner, holder.owner);
-    const beneficiaries = judgeNames(expected.beneficiary, holder.beneficiary);
+    const owners = judge(expected.owner, holder.owner);
+    const beneficiaries = judge(expected.beneficiary, holder.beneficiary);
     const worse = better(owners, beneficiaries) === owners ? beneficiaries : owners;
     return {
       verdict: worse.verdict,
@@ -61,10 +65,10 @@ export function compareNames(expectedName: string, holderName: string): NameComp
   }
 
   if (holder.kind === 'qq' && expected.kind === 'single') {
-    return compareWithQq(expected.name, holder.owner, holder.beneficiary, 'holder', (single, part) => judgeNames(single, part));
+    return compareWithQq(expected.name, holder.owner, holder.beneficiary, 'holder', (single, part) => judge(single, part));
   }
   if (expected.kind === 'qq' && holder.kind === 'single') {
-    return compareWithQq(holder.name, expected.owner, expected.beneficiary, 'expected', (single, part) => judgeNames(part, single));
+    return compareWithQq(holder.name, expected.owner, expected.beneficiary, 'expected', (single, part) => judge(part, single));
   }
   throw new Error('unreachable');
 }

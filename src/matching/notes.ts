@@ -4,6 +4,7 @@
 // first the reasons the verdict is not MATCH, then what was ignored or read generously on the way.
 
 import type { NameWord } from './parse-name.js';
+import type { NameMatchPolicy } from './policy.js';
 import type { IgnoredPart } from './titles.js';
 
 export type NameVerdict = 'MATCH' | 'CLOSE_MATCH' | 'NO_MATCH';
@@ -23,6 +24,8 @@ export class Outcome {
   readonly reasons: string[] = [];
   readonly details: string[] = [];
 
+  constructor(private readonly policy: NameMatchPolicy) {}
+
   /** Lowers the verdict to at most `verdict`. A reason that would not lower an already lower verdict is left
    *  out: "word 'FAUZI' does not match 'RIZKY'" says it all, "holder has extra word 'FAUZI'" adds nothing. */
   limit(verdict: NameVerdict, reason: string): void {
@@ -34,6 +37,12 @@ export class Outcome {
   /** Something ops should know that did not lower the verdict. */
   note(detail: string): void {
     if (!this.details.includes(detail)) this.details.push(detail);
+  }
+
+  /** A generous reading (a bank cut, a middle initial or name): MATCH under the standard policy, a person's call under strict. */
+  acceptUnlessStrict(detail: string): void {
+    if (this.policy === 'strict') this.limit('CLOSE_MATCH', `${detail}; strict policy: a person confirms`);
+    else this.note(detail);
   }
 
   notes(): string[] {

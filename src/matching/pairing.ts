@@ -3,6 +3,7 @@
 
 import { alignWords, keepsWordOrder, type WordLink } from './align.js';
 import type { NameWord, ParsedName } from './parse-name.js';
+import { FULL_WORD_KINDS } from './word-match.js';
 
 /** A holder name shorter than this was not cut by the bank: core-banking name fields hold 20 to 40 characters. */
 export const MIN_CUT_LENGTH = 18;
@@ -35,6 +36,8 @@ export interface NamePairing {
   contentLinks: WordLink[];
   /** Leftovers on both sides that tell people apart: two different names. */
   conflict: boolean;
+  /** The holder name is a single word, and it is one of the expected name's own (not its father's) words in full. */
+  holderOneWord: WordLink | null;
 }
 
 export const isPrefix = (word: NameWord): boolean => word.prefix !== null;
@@ -90,7 +93,17 @@ export function pairNames(expected: ParsedName, holder: ParsedName): NamePairing
   const particleClash = missing.some((word) => word.prefix === 'particle') && extra.some((word) => word.prefix === 'particle');
   const conflict = (missing.some(isDistinguishing) && extra.some(isDistinguishing)) || particleClash;
 
-  return { expected, holder, links, linkOfExpected, linkOfHolder, inOrder, cut, strayPartial, missing, extra, contentLinks, conflict };
+  const holderOneWord = findHolderOneWord(expected, holder, linkOfHolder, conflict);
+
+  return { expected, holder, links, linkOfExpected, linkOfHolder, inOrder, cut, strayPartial, missing, extra, contentLinks, conflict, holderOneWord };
+}
+
+function findHolderOneWord(expected: ParsedName, holder: ParsedName, linkOfHolder: ReadonlyMap<number, WordLink>, conflict: boolean): WordLink | null {
+  const holderContent = holder.words.filter((word) => !isPrefix(word));
+  if (conflict || holderContent.length !== 1 || expected.words.filter((word) => !isPrefix(word)).length < 2) return null;
+  const link = linkOfHolder.get(holderContent[0]!.index);
+  if (link === undefined || !FULL_WORD_KINDS.has(link.kind)) return null;
+  return wordsOf(link.expected, expected.words).every((word) => word.role === 'given') ? link : null;
 }
 
 /** Content words of one side that found a partner. */

@@ -68,6 +68,22 @@ function parsePieces(pieces: readonly NamePiece[], shownLength: number): ParsedN
   };
 }
 
+/**
+ * A degree one side wrote with dots ("Hamdani Lubis, M.A.") and the other without ("HAMDANI LUBIS MA"): alone,
+ * an undotted "MA" may be a name (a Chinese one), but the other side says what it is. Drops such words from the
+ * end of `name` and records them as ignored degrees.
+ */
+export function dropDegreesNamedBy(name: ParsedName, other: ParsedName): ParsedName {
+  if (name.words.length < 2 || !other.ignored.some((part) => part.kind === 'degree')) return name;
+  const degrees = new Set(other.ignored.filter((part) => part.kind === 'degree').map((part) => part.display.replace(/[^A-Za-z0-9]/g, '').toUpperCase()));
+  let end = name.words.length;
+  while (end > 1 && degrees.has(name.words[end - 1]!.letters)) end -= 1;
+  if (end === name.words.length) return name;
+  const words = name.words.slice(0, end);
+  const dropped = name.words.slice(end).map((word): IgnoredPart => ({ kind: 'degree', display: word.letters }));
+  return { ...name, words, ignored: [...name.ignored, ...dropped], hasFatherName: words.some((word) => word.role === 'father') };
+}
+
 export function parseAccountName(raw: string): AccountName {
   const pieces = splitIntoPieces(raw);
   const shown = visibleLength(raw);

@@ -26,7 +26,12 @@ const keySet = (words: string[]) => new Set(words.map(spellingKey));
 
 const BIRTH_ORDER = keySet(['WAYAN', 'PUTU', 'GEDE', 'LUH', 'MADE', 'KADEK', 'NENGAH', 'NYOMAN', 'KOMANG', 'KETUT']);
 const NOBLE = keySet([
-  'RADEN', 'RORO', 'AJENG', 'GUSTI', 'NGURAH', 'IDA', 'ANAK', 'COKORDA', 'DESAK', 'TEUKU', 'TEUNGKU', 'TUBAGUS',
+  'RADEN', 'RORO', 'AJENG', 'GUSTI', 'NGURAH', 'COKORDA', 'DESAK', 'TEUKU', 'TEUNGKU', 'TUBAGUS',
+]);
+/** Titles only together with the next word ("Ida Bagus", "Ida Ayu", "Anak Agung"); alone, "Ida" is a given name. */
+const NOBLE_BEFORE = new Map<string, Set<string>>([
+  [spellingKey('IDA'), keySet(['BAGUS', 'AYU'])],
+  [spellingKey('ANAK'), keySet(['AGUNG'])],
 ]);
 /** Titles in their own right only right after another prefix word: "Raden Ayu", "Anak Agung", "Cut Nyak". */
 const NOBLE_AFTER_PREFIX = keySet(['AYU', 'AGUNG', 'BAGUS', 'DEWA', 'MAS', 'NYAK']);
@@ -69,12 +74,13 @@ const PREFIX_ABBREVIATIONS = new Map<string, string>([
   ['GD', 'GEDE'],
 ]);
 
-function prefixKind(letters: string, position: number, afterPrefix: boolean): PrefixKind | null {
+function prefixKind(letters: string, position: number, afterPrefix: boolean, next: string | undefined): PrefixKind | null {
   if (position === 0 && (letters === 'I' || letters === 'NI')) return 'particle';
   if (position === 0 && letters === 'CUT') return 'noble';
   const key = spellingKey(letters);
   if (BIRTH_ORDER.has(key)) return 'birth-order';
   if (NOBLE.has(key)) return 'noble';
+  if (next !== undefined && NOBLE_BEFORE.get(key)?.has(spellingKey(next))) return 'noble';
   if (afterPrefix && NOBLE_AFTER_PREFIX.has(key)) return 'noble';
   return null;
 }
@@ -96,13 +102,13 @@ export function classifyWords(words: readonly { letters: string; dotted: boolean
       const expansion = result.length === 0 && hasMore ? OPENING_ABBREVIATIONS.get(word.letters) : undefined;
       if (expansion !== undefined) {
         for (const letters of expansion) {
-          const prefix = prefixKind(letters, result.length, result.length > 0) ?? 'noble';
+          const prefix = prefixKind(letters, result.length, result.length > 0, undefined) ?? 'noble';
           result.push({ letters, dotted: false, prefix, role });
         }
         return;
       }
       const letters = hasMore ? (PREFIX_ABBREVIATIONS.get(word.letters) ?? word.letters) : word.letters;
-      const prefix = hasMore ? prefixKind(letters, result.length, result.length > 0) : null;
+      const prefix = hasMore ? prefixKind(letters, result.length, result.length > 0, words[index + 1]!.letters) : null;
       if (prefix !== null) {
         result.push({ letters, dotted: false, prefix, role });
         return;

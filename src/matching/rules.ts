@@ -1,13 +1,16 @@
 // The rules, in the order judgeNames applies them. Each looks at the pairing and may lower the verdict
 // (with a reason) or add a note; none can raise it.
 
-import { isRotatedOrder } from './align.js';
+import { isRotatedOrder, type WordLink } from './align.js';
 import { plural, quote, quoteWords, type Outcome } from './notes.js';
 import { isDistinguishing, isPrefix, lettersOf, pairedContentWords, wordsOf, type NamePairing } from './pairing.js';
-import { FULL_WORD_KINDS, typoSize } from './word-match.js';
+import type { NameWord } from './parse-name.js';
+import { FULL_WORD_KINDS, isSlipInLongWord, typoSize } from './word-match.js';
 
 /** With a word missing on one side, at least this share of the longer name's words must match for CLOSE_MATCH. */
 export const MIN_PARTIAL_COVERAGE = 0.5;
+/** Paired words that are not everyday names needed before a generous reading (a middle name, a bank cut) is MATCH. */
+export const MIN_DISTINCTIVE_WORDS = 2;
 /** A middle initial is taken for the word only when this many other words match in full. */
 const MIN_FULL_WORDS_BESIDE_INITIAL = 2;
 
@@ -52,11 +55,12 @@ export function fatherNames(p: NamePairing, outcome: Outcome): void {
 
 /**
  * Sharing only Muhammad, Siti or Jaya proves nothing when anything else is unaccounted for. Two shared words in
- * their order ("Ratna Dewi" in "RATNA SARI DEWI") are a missing word, left to the next rule.
+ * their order ("Ratna Dewi" in "RATNA SARI DEWI") are a missing word, left to the next rule; so is a holder
+ * name that is just one of the expected words ("SITI" for "Siti binti Hasan": banks drop the rest).
  */
 export function oneCommonWordOnly(p: NamePairing, outcome: Outcome): void {
   const { expected, holder, contentLinks, cut } = p;
-  if (p.conflict || contentLinks.length !== 1) return;
+  if (p.conflict || contentLinks.length !== 1 || p.holderOneWord !== null) return;
   const unaccounted =
     p.missing.some(isDistinguishing) ||
     p.extra.some(isDistinguishing) ||
@@ -73,19 +77,33 @@ export function oneCommonWordOnly(p: NamePairing, outcome: Outcome): void {
   outcome.limit('NO_MATCH', `only the common word ${quote(shared)} matches`);
 }
 
-/** A word on one side only: CLOSE_MATCH if at least half of the longer name matches, NO_MATCH otherwise. */
+/**
+ * A word on one side only: CLOSE_MATCH if at least half of the longer name's words match, NO_MATCH otherwise;
+ * a holder name that is one word of the expected name is always CLOSE_MATCH (the bank may keep one name, and
+ * thousands of others carry that word too). A middle name on one side only, between names that identify the
+ * person, is read as the same person (unless the policy is strict).
+ */
 export function missingWords(p: NamePairing, outcome: Outcome): void {
   if (p.conflict) return;
   const missing = p.missing.filter((word) => !isPrefix(word));
   const extra = p.extra.filter((word) => !isPrefix(word));
   if (missing.length === 0 && extra.length === 0) return;
 
+  if (p.holderOneWord !== null) {
+    outcome.limit('CLOSE_MATCH', `holder name is only ${quote(lettersOf(p.holderOneWord.holder, p.holder.words))}, one word of the expected name`);
+    return;
+  }
   const longer = missing.length > 0 ? 'expected' : 'holder';
   const words = longer === 'expected' ? p.expected.words : p.holder.words;
   const total = words.filter((word) => !isPrefix(word)).length;
   const paired = pairedContentWords(p, longer);
   if (paired / total < MIN_PARTIAL_COVERAGE) outcome.limit('NO_MATCH', `only ${paired} of ${total} words match`);
 
+  const middle = middleNameOnly(p, [...missing, ...extra]);
+  if (middle !== null) {
+    outcome.acceptUnlessStrict(`middle name ${quote(middle.letters)} only in ${missing.length > 0 ? 'expected' : 'holder'} name`);
+    return;
+  }
   if (missing.length > 0) {
     const father = missing.every((word) => word.role === 'father') ? "father's name " : '';
     outcome.limit('CLOSE_MATCH', `${father}${quoteWords(missing)} missing from holder name`);
@@ -94,6 +112,27 @@ export function missingWords(p: NamePairing, outcome: Outcome): void {
     const what = extra.every((word) => word.role === 'father') ? "the father's name" : `extra ${plural(extra.length, 'word')}`;
     outcome.limit('CLOSE_MATCH', `holder name has ${what} ${quoteWords(extra)}`);
   }
+}
+
+/**
+ * The single word on one side only when it sits inside that name (a first or last word may be a family or
+ * father's name of another family member), every other word is paired in full and in order, and at least two
+ * of the paired words are not everyday names: "Agung Wibisono" / "AGUNG TRI WIBISONO".
+ */
+function middleNameOnly(p: NamePairing, leftovers: readonly NameWord[]): NameWord | null {
+  if (leftovers.length !== 1 || p.cut !== null || !p.inOrder) return null;
+  const word = leftovers[0]!;
+  if (word.role === 'father') return null;
+  const side = p.missing.includes(word) ? p.expected.words : p.holder.words;
+  const content = side.filter((other) => !isPrefix(other));
+  if (word === content[0] || word === content[content.length - 1]) return null;
+  if (!p.contentLinks.every((link) => FULL_WORD_KINDS.has(link.kind))) return null;
+  return distinctiveLinks(p, p.contentLinks) >= MIN_DISTINCTIVE_WORDS ? word : null;
+}
+
+/** Links whose expected words include one that is neither an everyday name nor a prefix word. */
+export function distinctiveLinks(p: NamePairing, links: readonly WordLink[]): number {
+  return links.filter((link) => wordsOf(link.expected, p.expected.words).some((word) => !word.common && !isPrefix(word))).length;
 }
 
 /**
@@ -112,16 +151,35 @@ export function prefixesOnOneSide(p: NamePairing, outcome: Outcome): void {
   }
 }
 
-/** Typos lower to CLOSE_MATCH; spelling variants, Muhammad abbreviations and joined words are only noted. */
+/**
+ * Typos, one letter off in a short word and an Arabic name with and without its article lower to CLOSE_MATCH;
+ * spelling variants, Muhammad abbreviations and joined words are only noted. Two words each a letter off are
+ * another person with a similar name ("Wahyudi Putra" / "WAHYUNI PUTRI": his sister), not two slips.
+ */
 export function pairQuality(p: NamePairing, outcome: Outcome): void {
   const E = p.expected.words;
   const H = p.holder.words;
+  const offByLetters = p.links.filter((link) => link.kind === 'typo' || link.kind === 'near');
+  if (offByLetters.length >= 2) {
+    const pairs = offByLetters.map((link) => `${quote(lettersOf(link.holder, H))}/${quote(lettersOf(link.expected, E))}`).join(', ');
+    outcome.limit('NO_MATCH', `${offByLetters.length} words differ by a letter (${pairs}): a similar name of another person`);
+  }
   for (const link of p.links) {
     const e = lettersOf(link.expected, E);
     const h = lettersOf(link.holder, H);
     if (link.kind === 'typo') {
-      const size = typoSize(E[link.expected[0]!]!, H[link.holder[0]!]!);
-      outcome.limit('CLOSE_MATCH', `${size === 1 ? 'one-letter' : 'two-letter'} difference: ${quote(h)} vs ${quote(e)}`);
+      const [expectedWord, holderWord] = [E[link.expected[0]!]!, H[link.holder[0]!]!];
+      const restInFull = p.contentLinks.some((other) => other !== link && FULL_WORD_KINDS.has(other.kind));
+      if (offByLetters.length === 1 && restInFull && isSlipInLongWord(expectedWord, holderWord)) {
+        outcome.acceptUnlessStrict(`one-letter slip in a long word: ${quote(h)} read as ${quote(e)}`);
+      } else {
+        const size = typoSize(expectedWord, holderWord);
+        outcome.limit('CLOSE_MATCH', `${size === 1 ? 'one-letter' : 'two-letter'} difference: ${quote(h)} vs ${quote(e)}`);
+      }
+    } else if (link.kind === 'near') {
+      outcome.limit('CLOSE_MATCH', `one letter differs in a short word: ${quote(h)} vs ${quote(e)}, which may be another name`);
+    } else if (link.kind === 'joining') {
+      outcome.limit('CLOSE_MATCH', `${quote(h)} vs ${quote(e)}: one Arabic name with and without the article, or two names`);
     } else if (link.kind === 'variant') {
       outcome.note(`spelling variant ${quote(h)} = ${quote(e)}`);
     } else if (link.kind === 'abbreviation') {
@@ -154,7 +212,7 @@ export function initials(p: NamePairing, outcome: Outcome): void {
   const strong = p.contentLinks.filter((link) => FULL_WORD_KINDS.has(link.kind));
   const distinctive = strong.some((link) => wordsOf(link.expected, E).some((word) => !word.common));
   if (found.length === 1 && middle && strong.length >= MIN_FULL_WORDS_BESIDE_INITIAL && distinctive) {
-    outcome.note(`initial ${quote(short.letters)} taken as ${quote(long.letters)}`);
+    outcome.acceptUnlessStrict(`initial ${quote(short.letters)} taken as ${quote(long.letters)}`);
     return;
   }
   for (const link of found) {

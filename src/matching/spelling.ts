@@ -24,7 +24,7 @@ const KEY_ALIASES = new Map<string, string>([
  * Old and variant spellings to one form, in one pass over the letters (this runs for every word of every
  * row, so it avoids a chain of regular expressions):
  *   OE>U (Soekarno), DJ>Y and J>Y (Djoko, Jusuf; old SJ/NJ become SY/NY), TJ>C (Tjahjo), SY>S (Syaiful / Saiful),
- *   CHR>KR (Christina), KH>H and CH>H or C (Khairul, Chairul, Chandra), GH>G, PH>F, V>F, DH>D (Ramadhan),
+ *   CHR>KR (Christina), KH>H and CH>H or C (Khairul, Chairul, Chandra), GH>G, PH>F and final P>F (Yusup), V>F, DH>D (Ramadhan),
  *   TH>T, SH>S, TS>S, DZ>S, Z>S (Faizal / Faisal), Q>K (Taufiq), X>KS.
  */
 function foldDigraphs(word: string, chAs: 'H' | 'C'): string {
@@ -67,7 +67,8 @@ function foldDigraphs(word: string, chAs: 'H' | 'C'): string {
         if (next === 'H') { out += 'G'; i += 1; } else out += 'G';
         break;
       case 'P':
-        if (next === 'H') { out += 'F'; i += 1; } else out += 'P';
+        // Sundanese writes a final F as P: Yusup, Arip, Sarip.
+        if (next === 'H' || next === '') { out += 'F'; i += 1; } else out += 'P';
         break;
       case 'V':
         out += 'F';
@@ -153,7 +154,8 @@ const COMMON_WORDS = new Set(
   [
     'AHMAD', 'ABDUL', 'SITI', 'NUR', 'NURUL', 'SRI', 'DEWI', 'PUTRI', 'PUTRA', 'AGUS', 'EKA', 'DWI', 'TRI', 'ADI',
     'AYU', 'MARIA', 'DIAN', 'INDAH', 'FITRI', 'RATNA', 'BUDI', 'SARI', 'PRATAMA', 'SAPUTRA', 'SAPUTRI', 'LESTARI',
-    'WIJAYA',
+    'WIJAYA', 'ANDI', 'KUSUMA', 'RAHAYU', 'HIDAYAT', 'HIDAYAH', 'SETIAWAN', 'KURNIAWAN', 'SANTOSO', 'WAHYUNI',
+    'HANDAYANI', 'NINGSIH', 'RAHMAWATI',
     // company names
     'JAYA', 'ABADI', 'MAKMUR', 'SENTOSA', 'SEJAHTERA', 'MANDIRI', 'BERSAMA', 'INDONESIA', 'UTAMA', 'NUSANTARA',
     'KARYA', 'PERKASA', 'GLOBAL', 'MITRA', 'SUMBER', 'BERKAH', 'MAJU', 'GROUP', 'GRUP', 'INTERNASIONAL',

@@ -32,7 +32,11 @@ const FIELDS = [
   'AGR', 'KH', 'TRKES', 'IKES', 'KEU', 'HUB',
 ];
 const MAGISTER_ONLY = ['M', 'A', 'ENG', 'BA', 'AP', 'PH', 'HES', 'PA', 'ARS'];
-const SPECIALISTS = ['A', 'PD', 'OG', 'B', 'JP', 'M', 'THT', 'KK', 'N', 'AN', 'RAD', 'P', 'S', 'KJ', 'U', 'OT', 'BS', 'F', 'PK', 'PA', 'GK'];
+const SPECIALISTS = [
+  'A', 'PD', 'OG', 'B', 'JP', 'M', 'THT', 'KK', 'N', 'AN', 'RAD', 'P', 'S', 'KJ', 'U', 'OT', 'BS', 'F', 'PK', 'PA', 'GK',
+  // dentistry
+  'ORT', 'PROS', 'PERIO', 'KG', 'KGA', 'BM', 'PM', 'RKG',
+];
 const OTHER_DEGREES = [
   'AMD', 'AMA', 'AMAPD', 'AMK', 'AMKEB', 'AMKEP', 'PHD', 'BSC', 'BA', 'MBA', 'MA', 'LLM', 'LLB', 'MPH', 'DIPL',
   'CPA', 'AK', 'SPD', 'SPDI', 'SPDSD', 'SKEPNS', 'MPDI', 'SIKOM', 'SHI', 'SEI', 'DR',

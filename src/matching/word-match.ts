@@ -11,7 +11,9 @@ export type LinkKind =
   | 'joined' // one word on one side, two or three on the other: Nuraini / Nur Aini
   | 'abbreviation' // the usual short forms of Muhammad: M, Moh, Moch, Muh, Mhd
   | 'cut' // the bank's last word is the start of the expected word: SAPUT / SAPUTRA
+  | 'joining' // one Arabic name with and without the article: Nur / Nurul, Syamsu / Syamsul, Nurun / Nurul
   | 'typo' // one letter off in a long word: Setiwan / Setiawan
+  | 'near' // one letter off in a short word, often another name: Putra / Putri, Dina / Dini, Yoga / Yogi
   | 'initial'; // a letter (or a dotted stub) for a word: A / ADI, Kus. / Kusuma
 
 export const LINK_QUALITY: Readonly<Record<LinkKind, number>> = {
@@ -20,7 +22,9 @@ export const LINK_QUALITY: Readonly<Record<LinkKind, number>> = {
   joined: 0.97,
   abbreviation: 0.95,
   cut: 0.9,
+  joining: 0.85,
   typo: 0.8,
+  near: 0.6,
   initial: 0.5,
 };
 
@@ -28,10 +32,32 @@ export const LINK_QUALITY: Readonly<Record<LinkKind, number>> = {
 export const FULL_WORD_KINDS: ReadonlySet<LinkKind> = new Set(['exact', 'variant', 'joined', 'abbreviation']);
 
 // One letter off proves little in a short word (Budi / Bodi, Yoga / Yogi are different names), so typos
-// are only read in words of six letters or more, two letters only from ten.
+// are only read in words of six letters or more, two letters only from ten. In a shorter word one letter off
+// is still worth a look ('near'): it may be a typo as well as a brother's or sister's name (Eko / Eka, Ari / Arif).
 const TYPO_MIN_LENGTH = 6;
 const TWO_TYPOS_MIN_LENGTH = 10;
+const NEAR_MIN_LENGTH = 3;
 const MAX_DOTTED_STUB = 5;
+const SLIP_MIN_LENGTH = 10;
+const SLIP_KEPT_ENDING = 2;
+const VOWELS = /[AEIOU]/;
+
+// The Arabic article "al" is joined to the word before it and takes the sound of the next consonant (Nurul,
+// Nurun, Nurur; Syamsul or plain Syamsu), or is left out (Nur, Khoir): one name, written four ways.
+const ARTICLE_ENDING = /U[LNRSDTZ]?$/;
+const MIN_ARTICLE_STEM = 3;
+
+function articleStem(key: string): string {
+  const stem = key.replace(ARTICLE_ENDING, '');
+  return stem.length >= MIN_ARTICLE_STEM ? stem : key;
+}
+
+function sameArticleStem(a: NameWord, b: NameWord): boolean {
+  const start = (text: string) => text.slice(0, MIN_ARTICLE_STEM);
+  // Cheap test first: this runs for every pair of words that are not the same word.
+  if (start(a.letters) === start(b.letters) && articleStem(a.letters) === articleStem(b.letters)) return true;
+  return start(a.key) === start(b.key) && articleStem(a.key) === articleStem(b.key);
+}
 
 function keysMeet(a: NameWord, b: NameWord): boolean {
   return a.key === b.key || (a.altKey !== null && a.altKey === b.key) || (b.altKey !== null && (b.altKey === a.key || b.altKey === a.altKey));
@@ -52,10 +78,16 @@ export function linkWords(expected: NameWord, holder: NameWord): LinkKind | null
   }
   if (keysMeet(expected, holder)) return 'variant';
   if (isInitialOf(expected, holder) || isInitialOf(holder, expected)) return 'initial';
-  const shorter = Math.min(expected.key.length, holder.key.length);
+  if (sameArticleStem(expected, holder)) return 'joining';
+  // A slip counts in the letters as written or in the spelling keys, whichever is closer: folding can move a
+  // slipped letter ("NUJRANAH") away from the key of the word it slipped from.
+  const shorter = Math.min(expected.letters.length, holder.letters.length);
+  const within = (limit: number) =>
+    boundedEditDistance(expected.letters, holder.letters, limit) <= limit || boundedEditDistance(expected.key, holder.key, limit) <= limit;
   if (shorter >= TYPO_MIN_LENGTH) {
-    const limit = shorter >= TWO_TYPOS_MIN_LENGTH ? 2 : 1;
-    if (boundedEditDistance(expected.key, holder.key, limit) <= limit) return 'typo';
+    if (within(shorter >= TWO_TYPOS_MIN_LENGTH ? 2 : 1)) return 'typo';
+  } else if (shorter >= NEAR_MIN_LENGTH && boundedEditDistance(expected.letters, holder.letters, 1) <= 1) {
+    return 'near';
   }
   return null;
 }
@@ -74,5 +106,22 @@ export function joinedKeys(words: readonly NameWord[]): string[] {
 }
 
 export function typoSize(expected: NameWord, holder: NameWord): number {
-  return boundedEditDistance(expected.key, holder.key, 2);
+  return Math.min(boundedEditDistance(expected.letters, holder.letters, 2), boundedEditDistance(expected.key, holder.key, 2));
+}
+
+/**
+ * One slip in a word of ten letters or more, away from its last two letters and not one vowel for another, is
+ * read as the word: real names one letter apart are shorter (Marlina / Marliana, Indrawati / Indarwati,
+ * Sugiarto / Sugianto), an ending is where a name turns male or female (Yulianto / Yulianti), and a vowel for a
+ * vowel is how Javanese and Indonesian spell one root two ways (Susilawati / Susilowati).
+ */
+export function isSlipInLongWord(expected: NameWord, holder: NameWord): boolean {
+  const a = expected.letters;
+  const b = holder.letters;
+  if (Math.min(a.length, b.length) < SLIP_MIN_LENGTH || a.slice(-SLIP_KEPT_ENDING) !== b.slice(-SLIP_KEPT_ENDING)) return false;
+  if (a.length === b.length) {
+    const changed = [...a].flatMap((letter, index) => (letter === b[index] ? [] : [index]));
+    if (changed.length === 1 && VOWELS.test(a[changed[0]!]!) && VOWELS.test(b[changed[0]!]!)) return false;
+  }
+  return boundedEditDistance(a.slice(0, -SLIP_KEPT_ENDING), b.slice(0, -SLIP_KEPT_ENDING), 1) === 1;
 }

@@ -12,7 +12,8 @@ export interface CircuitBreakerSettings {
 
 export const DEFAULT_BREAKER: CircuitBreakerSettings = { windowSize: 20, minimumCalls: 10, failureRatio: 0.5, openMs: 2_000, maxOpenMs: 30_000 };
 
-export type BreakerGate = { allowed: true } | { allowed: false; waitMs: number };
+/** `probe`: this call is the one let through to see whether the provider is back; its verdict must be recorded, or the probe abandoned. */
+export type BreakerGate = { allowed: true; probe: boolean } | { allowed: false; waitMs: number };
 
 /**
  * Stops sending when most recent calls failed transiently, lets one probe through after a pause,
@@ -36,11 +37,19 @@ export class CircuitBreaker {
   }
 
   allowRequest(now = Date.now()): BreakerGate {
-    if (this.openedAt === undefined) return { allowed: true };
+    if (this.openedAt === undefined) return { allowed: true, probe: false };
     if (now < this.openUntil) return { allowed: false, waitMs: this.openUntil - now };
     if (this.probing) return { allowed: false, waitMs: Math.min(this.settings.openMs, 1_000) };
     this.probing = true;
-    return { allowed: true };
+    return { allowed: true, probe: true };
+  }
+
+  /**
+   * The probe ended without saying anything about the provider (the login failed, or a bug): the next call
+   * may probe. Without this a probe that never records a verdict would hold every call for good.
+   */
+  abandonProbe(): void {
+    this.probing = false;
   }
 
   /** `answered` is true for any definitive answer (a business rejection too); false for a transient failure. */

@@ -8,9 +8,17 @@ import type { SharedTokenSession } from './token.js';
 
 export type InquiryDecision = Exclude<InquiryClassification, { kind: 'unauthorized' }>;
 
+/** Told around each HTTP call of an inquiry. */
+export interface SendHooks {
+  /** Waits for this call's turn (the shared pacing); comes before the token is read. */
+  waitForTurn(): Promise<void>;
+  /** The call goes out now, with a token: the batch counts what it spent, and only that. */
+  onSend(): Promise<void>;
+}
+
 /**
  * The provider's inquiry with the shared token: a 401 drops the token that failed, fetches a fresh one
- * once and asks again; a 401 on the fresh one is systemic (TokenRejectedError), never a row result. Every call goes through `onCall` so the batch can count what it spent.
+ * once and asks again; a 401 on the fresh one is systemic (TokenRejectedError), never a row result.
  */
 export class ProviderClient {
   constructor(
@@ -19,11 +27,12 @@ export class ProviderClient {
     private readonly session: SharedTokenSession,
   ) {}
 
-  async inquire(account: AccountQuery, onCall: () => Promise<void>): Promise<InquiryDecision> {
+  async inquire(account: AccountQuery, hooks: SendHooks): Promise<InquiryDecision> {
     for (let attempt = 0; ; attempt += 1) {
       // The turn comes first: a token taken before a long wait for a send slot could expire meanwhile.
-      await onCall();
+      await hooks.waitForTurn();
       const token = await this.session.token();
+      await hooks.onSend();
       const classification = await this.send(account, token);
       if (classification.kind !== 'unauthorized') return classification;
       // The second 401 in a row came with a token fetched after the first: fresh tokens are refused.

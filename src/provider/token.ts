@@ -20,6 +20,15 @@ export interface LoginFailureRecord {
   at: number;
 }
 
+/** Narrow callbacks for the metrics: what the session did, nothing about how it is counted. */
+export interface TokenSessionEvents {
+  login(outcome: 'success' | 'failure'): void;
+  /** A token replaced before it expired (`expiring`), or dropped because the provider refused it (`refused`). */
+  refresh(reason: 'expiring' | 'refused'): void;
+}
+
+const NO_EVENTS: TokenSessionEvents = { login: () => undefined, refresh: () => undefined };
+
 const LOCK_POLL_MS = 50;
 /** How long a process keeps using a still-valid token while another process fetches its successor. */
 const STALE_GRACE_MS = 200;
@@ -52,6 +61,7 @@ export class SharedTokenSession {
     private readonly performLogin: () => Promise<AccessToken>,
     private readonly logger: Logger,
     private readonly loginTimeoutMs: number,
+    private readonly events: TokenSessionEvents = NO_EVENTS,
   ) {
     this.identity = tokenIdentity(provider);
   }
@@ -67,7 +77,8 @@ export class SharedTokenSession {
   /** Called after a 401 with the token that was refused. */
   async invalidate(refusedToken: string): Promise<void> {
     if (this.local?.token === refusedToken) this.local = undefined;
-    await runCommand<number>(this.redis, TOKEN_DELETE_IF_SAME, [this.keys.token(this.identity)], [refusedToken]);
+    const dropped = await runCommand<number>(this.redis, TOKEN_DELETE_IF_SAME, [this.keys.token(this.identity)], [refusedToken]);
+    if (dropped === 1) this.events.refresh('refused');
   }
 
   async lastLoginFailure(): Promise<LoginFailureRecord | undefined> {
@@ -103,7 +114,9 @@ export class SharedTokenSession {
           // Another process may have logged in between our read and our lock.
           const again = await this.readShared();
           if (again && Date.now() < again.refreshAt) return (this.local = again);
-          return (this.local = await this.loginAndShare());
+          const fresh = await this.loginAndShare();
+          if (again !== undefined) this.events.refresh('expiring');
+          return (this.local = fresh);
         } finally {
           await lock.release();
         }
@@ -126,9 +139,11 @@ export class SharedTokenSession {
     try {
       fresh = await this.performLogin();
     } catch (error) {
+      this.events.login('failure');
       if (error instanceof SystemicError) await this.recordFailure(error);
       throw error;
     }
+    this.events.login('success');
     const now = Date.now();
     const lifetimeMs = fresh.expiresAt - now;
     if (lifetimeMs <= 0) throw new LoginRejectedError('the provider issued a token that has already expired', 200);

@@ -8,8 +8,9 @@ export const displayRedisUrl = (url: string): string => url.replace(/\/\/([^:@/]
  * Connects and checks with a PING; an unreachable Redis is a systemic error naming the URL. BullMQ
  * needs `maxRetriesPerRequest: null` so that its blocking commands survive reconnects.
  */
-export async function connectRedis(url: string, connectTimeoutMs = 5_000): Promise<Redis> {
-  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: connectTimeoutMs });
+export async function connectRedis(url: string, connectTimeoutMs = 5_000, password?: string): Promise<Redis> {
+  // A password in the URL wins; `password` (REDIS_PASSWORD) fills in when the URL has none.
+  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: connectTimeoutMs, ...(password !== undefined && !hasPassword(url) && { password }) });
   let lastError: unknown;
   redis.on('error', (error) => (lastError = error));
   try {
@@ -22,6 +23,8 @@ export async function connectRedis(url: string, connectTimeoutMs = 5_000): Promi
   }
   return redis;
 }
+
+const hasPassword = (url: string): boolean => /\/\/[^@/]*:[^@/]+@/.test(url);
 
 /** True when something answers PING at the URL within a short time. */
 export async function redisAnswers(url: string): Promise<boolean> {

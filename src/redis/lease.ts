@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { systemClock, type Clock } from '../clock/clock.js';
-import { LEASE_ACQUIRE, LEASE_RELEASE, LEASE_RENEW } from './commands/lease.js';
+import { isGoneProcess, thisPlace } from '../host/process.js';
+import { LEASE_ACQUIRE, LEASE_RELEASE, LEASE_RENEW, LEASE_TAKE_OVER } from './commands/lease.js';
 import { runCommand, type RedisClient } from './commands/define.js';
 
 /** Who holds a lease: the owner id, where it runs, since when, and what the caller added (a job id, a folder). */
 export interface LeaseHolder {
   owner: string;
   host: string;
+  /** Where `pid` means something (see ProcessPlace); absent from leases of other platforms. */
+  pidNamespace?: string | undefined;
   pid: number;
   since: number;
   [detail: string]: unknown;
@@ -31,7 +33,9 @@ export class LeaseLostError extends Error {
  * One exclusive, expiring claim in Redis, used for everything that must have a single owner: the token
  * refresh, the watcher of a folder, the nightly run, the producer of a file's batch.
  *
- * - `acquire()` takes it when it is free or already ours; otherwise it names the holder.
+ * - `acquire()` takes it when it is free or already ours, or when its holder's process is gone (it ran on
+ *   this host, in this pid namespace, and no longer exists: a `kill -9` or a crash must not keep the work
+ *   waiting for the expiry); otherwise it names the holder.
  * - `keepAlive()` renews it every third of its lifetime. When a renewal finds it taken, or no renewal
  *   succeeded for a whole lifetime (Redis gone, a stalled process), the lease is lost: `signal` aborts with
  *   a LeaseLostError and the work it guarded must stop or hand itself back.
@@ -64,9 +68,15 @@ export class Lease {
 
   /** Undefined when the lease is now ours; else who holds it. */
   async acquire(): Promise<LeaseHolder | undefined> {
-    const value: LeaseHolder = { ...this.options.details, owner: this.owner, host: hostname(), pid: process.pid, since: this.clock.now() };
-    const current = await runCommand<string | null>(this.redis, LEASE_ACQUIRE, [this.key], [this.owner, JSON.stringify(value), this.options.ttlMs]);
-    if (current !== null) return parseHolder(current);
+    const value: LeaseHolder = { ...this.options.details, owner: this.owner, ...thisPlace, pid: process.pid, since: this.clock.now() };
+    const encoded = JSON.stringify(value);
+    let current = await runCommand<string | null>(this.redis, LEASE_ACQUIRE, [this.key], [this.owner, encoded, this.options.ttlMs]);
+    if (current !== null) {
+      const holder = parseHolder(current);
+      if (!isGoneProcess(holder, holder.pid)) return holder;
+      current = await runCommand<string | null>(this.redis, LEASE_TAKE_OVER, [this.key], [holder.owner, encoded, this.options.ttlMs]);
+      if (current !== null) return parseHolder(current);
+    }
     this.lastRenewedAt = this.clock.now();
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { compareNames } from '../matching/compare-names.js';
+import { compareNames, type NameMatchPolicy } from '../matching/compare-names.js';
 import type { InquiryOutcome } from '../provider/outcome.js';
 
 export const RESULT_VALUES = ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED'] as const;
@@ -18,12 +18,14 @@ export interface RowResult {
 
 /**
  * Decides a row's `result` from its validation, the provider's outcome for its account and its own
- * expected name. Only a VERIFIED outcome can become MATCH, CLOSE_MATCH or VERIFIED.
+ * expected name, compared under the configured NAME_MATCH_POLICY. Only a VERIFIED outcome can become MATCH,
+ * CLOSE_MATCH or VERIFIED.
  */
 export function decideRowResult(
   invalidReason: string | null,
   outcome: InquiryOutcome | undefined,
   expectedName: string | undefined,
+  nameMatchPolicy: NameMatchPolicy,
 ): RowResult {
   if (invalidReason !== null) return { result: 'INPUT_INVALID', nameScore: undefined, outcome: undefined, reason: invalidReason };
   if (outcome === undefined) return { result: 'FAILED', nameScore: undefined, outcome, reason: 'no answer recorded for this account' };
@@ -31,7 +33,7 @@ export function decideRowResult(
   if (expectedName === undefined || expectedName.trim() === '') {
     return { result: 'VERIFIED', nameScore: undefined, outcome, reason: 'no expected name to compare' };
   }
-  const comparison = compareNames(expectedName, outcome.holderName ?? '');
+  const comparison = compareNames(expectedName, outcome.holderName ?? '', nameMatchPolicy);
   return { result: comparison.verdict, nameScore: comparison.score, outcome, reason: comparison.notes.join('; ') };
 }
 

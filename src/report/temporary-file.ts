@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isProcessAlive } from '../host/process.js';
 
 /** `report.csv.tmp-<pid>-<random>`: whose it is, so a later writer can remove what a dead process left. */
 const TEMPORARY = /^(.*)\.tmp-(\d+)-[0-9a-f]+$/;
@@ -41,16 +42,7 @@ async function removeAbandonedTemporaries(path: string): Promise<void> {
   const directory = dirname(path);
   for (const name of await readdir(directory)) {
     const match = TEMPORARY.exec(name);
-    if (!match || match[1] !== basename(path) || isAlive(Number(match[2]))) continue;
+    if (!match || match[1] !== basename(path) || isProcessAlive(Number(match[2]))) continue;
     await rm(join(directory, name), { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -21,8 +21,12 @@ export interface NightlyJobData {
   /** The export: a CSV file, or a folder whose newest CSV is taken. */
   source: string;
   outbox: string;
-  /** Set when a run has chosen its input, so that a run taken up again (restart, hand-back) continues the same file. */
-  pinned?: { sourceFile: string; reportPath: string };
+  /**
+   * Set when a run has chosen its input, so that a run taken up again (restart, hand-back) continues the
+   * same file; `batchId` once its batch is known, so that it continues that very batch (reported already:
+   * the report is written again, nothing asked).
+   */
+  pinned?: { sourceFile: string; reportPath: string; batchId?: string };
 }
 
 /** With its `error` listener (the connection's supervisor): a queue without one ends the process with a raw stack when Redis goes. */

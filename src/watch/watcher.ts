@@ -257,21 +257,19 @@ export class Watcher {
     const record = await this.claimRecord(claim);
     const reportPath = join(this.folders.outbox, record.reportName!);
     const archivePath = join(this.folders.archive, record.archiveName!);
-    // A claim taken up again after a restart continues its own batch (if Redis still has it); a new claim
+    // A claim taken up again after a restart continues its own batch (the lifecycle's rule); a new claim
     // goes by its content.
-    const ownBatch = record.batchId !== undefined && (await this.deps.redis.exists(this.deps.keys.batch(record.batchId))) === 1;
-    const input: BatchInput =
-      ownBatch && record.batchId !== undefined
-        ? { kind: 'batch', batchId: record.batchId, retryFailed: false }
-        : {
-            kind: 'file',
-            path: claim.path,
-            name: claim.original,
-            columns: this.deps.columns,
-            policy: continuationPolicy(this.deps.settings.duplicateWindowMs),
-          };
+    const input: BatchInput = {
+      kind: 'file',
+      path: claim.path,
+      name: claim.original,
+      columns: this.deps.columns,
+      policy: continuationPolicy(this.deps.settings.duplicateWindowMs),
+      ...(record.batchId !== undefined && { ownBatchId: record.batchId }),
+    };
     const duplicateOf = (started: StartedBatch) =>
-      started.continuation.kind === 'reuse' && !ownBatch
+      // Another file's batch (this claim's own one, taken up after a restart, is no duplicate of anything).
+      started.continuation.kind === 'reuse' && started.batch.sourceFile !== claim.path
         ? {
             file: started.batch.sourceName,
             batchId: started.batchId,

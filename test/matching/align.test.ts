@@ -26,8 +26,12 @@ describe('word links', () => {
     ['MOH', 'MUHAMMAD', 'abbreviation'],
     ['A', 'ADI', 'initial'],
     ['SETIWAN', 'SETIAWAN', 'typo'],
-    ['BUDI', 'BODI', null],
-    ['YOGA', 'YOGI', null],
+    ['BUDI', 'BODI', 'near'],
+    ['YOGA', 'YOGI', 'near'],
+    ['PUTRA', 'PUTRI', 'near'],
+    ['NUR', 'NURUL', 'joining'],
+    ['SYAMSU', 'SYAMSUL', 'joining'],
+    ['BUDI', 'AGUS', null],
     ['RAHMAN', 'RAHIM', null],
   ])('%s / %s: %s', (a, b, kind) => {
     expect(linkWords(word(a), word(b))).toBe(kind);

@@ -1,7 +1,7 @@
 // Shared by bench/name-matching-eval.ts and evaluation.test.ts: runs a verdict function over the labelled
 // pairs and counts what it said per label.
 
-import type { LabelledPair, PairLabel } from './evaluation-set.js';
+import type { LabelledPair, PairLabel } from './labelled-pair.js';
 
 export type Verdict = 'MATCH' | 'CLOSE_MATCH' | 'NO_MATCH';
 

@@ -1,38 +1,71 @@
 import { describe, expect, it } from 'vitest';
-import { compareNames } from '../../src/matching/compare-names.js';
-import { evaluationPairs, type PairTopic } from './evaluation-set.js';
+import { compareNames, NAME_MATCH_POLICIES, type NameMatchPolicy } from '../../src/matching/compare-names.js';
 import { evaluate, share } from './evaluation-metrics.js';
+import { evaluationPairs, heldOutPairs, tuningPairs, validationPairs } from './evaluation-set.js';
+import { handWrittenTuning } from './handwritten-tuning.js';
+import type { LabelledPair, PairTopic } from './labelled-pair.js';
 
-// The acceptance targets of issue 5, on the labelled set.
-describe('evaluation set', () => {
-  const result = evaluate(evaluationPairs, (expected, holder) => compareNames(expected, holder).verdict);
-  const { same, different } = result.byLabel;
+const run = (pairs: readonly LabelledPair[], policy: NameMatchPolicy = 'standard') =>
+  evaluate(pairs, (expected, holder) => compareNames(expected, holder, policy).verdict);
 
-  it('is large and covers every case', () => {
-    expect(evaluationPairs.length).toBeGreaterThanOrEqual(300);
+describe('the labelled set', () => {
+  it('has at least 1,000 pairs, a held-out part of every label, and every pattern of issues 5 and 13', () => {
+    expect(evaluationPairs.length).toBeGreaterThanOrEqual(1000);
+    for (const label of ['same', 'different', 'review'] as const) {
+      expect(heldOutPairs.filter((pair) => pair.label === label).length, label).toBeGreaterThanOrEqual(150);
+    }
     const topics: PairTopic[] = [
-      'basic', 'titles', 'truncation', 'muhammad', 'initials', 'old-spelling', 'variants', 'typos', 'word-order',
-      'split-join', 'bin-binti', 'prefixes', 'company', 'qq', 'shared-word', 'unrelated', 'partial',
+      'basic', 'titles', 'truncation', 'muhammad', 'initials', 'old-spelling', 'variants', 'typos', 'word-order', 'split-join',
+      'bin-binti', 'prefixes', 'company', 'legal-form', 'qq', 'shared-word', 'unrelated', 'partial', 'single-word', 'joining',
+      'one-letter', 'middle-name', 'gender', 'father-son',
     ];
-    for (const topic of topics) expect(evaluationPairs.some((pair) => pair.topic === topic), topic).toBe(true);
-    for (const label of ['same', 'different', 'review'] as const) expect(result.byLabel[label].total, label).toBeGreaterThan(0);
+    for (const topic of topics) expect(heldOutPairs.some((pair) => pair.topic === topic), topic).toBe(true);
   });
 
-  it('never says MATCH for a different person', () => {
-    expect(result.wrongMatches.filter((pair) => pair.label === 'different')).toEqual([]);
-    expect(share(different, 'MATCH')).toBe(0);
+  it('keeps its parts apart: no pair of the held-out part is in another part', () => {
+    const key = (pair: LabelledPair) => `${pair.expected.trim().toUpperCase()}|${pair.holder}`;
+    const elsewhere = new Set([...tuningPairs, ...validationPairs].map(key));
+    expect(heldOutPairs.filter((pair) => elsewhere.has(key(pair)))).toEqual([]);
+  });
+});
+
+// The acceptance targets of issue 13, on the part no rule was tuned on, under the default policy.
+describe('held-out part, standard policy: the targets of issue 13', () => {
+  const { byLabel, wrongMatches, missedSame } = run(heldOutPairs);
+
+  it('says MATCH for at least 95% of same-person pairs and NO_MATCH for at most 1%', () => {
+    expect(share(byLabel.same, 'MATCH')).toBeGreaterThanOrEqual(0.95);
+    expect(share(byLabel.same, 'NO_MATCH'), JSON.stringify(missedSame)).toBeLessThanOrEqual(0.01);
   });
 
-  it('says NO_MATCH for at least 85% of different people', () => {
-    expect(share(different, 'NO_MATCH')).toBeGreaterThanOrEqual(0.85);
+  it('never says MATCH for a different person, and NO_MATCH for at least 95% of them', () => {
+    expect(wrongMatches.filter((pair) => pair.label === 'different')).toEqual([]);
+    expect(share(byLabel.different, 'NO_MATCH')).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('says MATCH for at least 90% of same-person pairs, NO_MATCH for at most 3%', () => {
-    expect(share(same, 'MATCH')).toBeGreaterThanOrEqual(0.9);
-    expect(share(same, 'NO_MATCH')).toBeLessThanOrEqual(0.03);
+  it('never says MATCH where a person must look, and CLOSE_MATCH for at least 80% of those pairs', () => {
+    expect(wrongMatches.filter((pair) => pair.label === 'review')).toEqual([]);
+    expect(share(byLabel.review, 'CLOSE_MATCH')).toBeGreaterThanOrEqual(0.8);
   });
+});
 
-  it('never says MATCH where a person has to look', () => {
-    expect(result.byLabel.review.MATCH).toBe(0);
+describe('never a wrong MATCH, in any part, under either policy', () => {
+  it.each(NAME_MATCH_POLICIES.flatMap((policy) => (['tuning', 'validation', 'held-out'] as const).map((part) => [policy, part] as const)))(
+    '%s policy, %s part',
+    (policy, part) => {
+      const pairs = part === 'tuning' ? tuningPairs : part === 'validation' ? validationPairs : heldOutPairs;
+      expect(run(pairs, policy).wrongMatches).toEqual([]);
+    },
+  );
+});
+
+// The targets of issue 5 on its own hand-written list, so that what it promised does not slip back.
+describe('the issue-5 list, standard policy', () => {
+  const { byLabel } = run(handWrittenTuning);
+
+  it('says MATCH for at least 90% of same-person pairs, NO_MATCH for at most 3%, NO_MATCH for at least 85% of different people', () => {
+    expect(share(byLabel.same, 'MATCH')).toBeGreaterThanOrEqual(0.9);
+    expect(share(byLabel.same, 'NO_MATCH')).toBeLessThanOrEqual(0.03);
+    expect(share(byLabel.different, 'NO_MATCH')).toBeGreaterThanOrEqual(0.85);
   });
 });

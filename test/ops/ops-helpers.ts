@@ -7,6 +7,8 @@ import { redisKeys } from '../../src/redis/keys.js';
 import { loadSandboxAccounts } from '../../src/sandbox/index.js';
 import { TEST_REDIS_URL } from '../support/redis.js';
 
+export { waitFor } from '../support/wait.js';
+
 export const ACCOUNTS_FIXTURE = fileURLToPath(new URL('../../examples/sandbox-accounts.csv', import.meta.url));
 
 /** Accounts the emulator answers SUCCESS for, with the holder name it returns: every row MATCHes. */
@@ -35,16 +37,6 @@ export async function tempFolder(label: string): Promise<string> {
 /** Removes the folders this test file created. */
 export async function removeTempFolders(): Promise<void> {
   for (const path of created.splice(0)) await rm(path, { recursive: true, force: true });
-}
-
-export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs: number, what: string, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
 }
 
 export const listDir = async (path: string): Promise<string[]> => {

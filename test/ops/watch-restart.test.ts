@@ -10,7 +10,6 @@ import { ACCOUNTS_FIXTURE, answeredCount, batchesOf, beneficiaryCsv, listDir, op
 
 const ROWS = 20;
 const CONCURRENCY = 2;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The watcher stopped mid-file, by SIGKILL or SIGTERM, then started again: one report, every row once.
@@ -44,12 +43,11 @@ describe('watch: stopped mid-file and started again', () => {
     );
     const csv = await beneficiaryCsv(label.toUpperCase(), ROWS);
     const start = () => startCli(['watch', folder], env);
-    /** Drops the file as .part and renames it: taken at the next scan. */
+    /** Drops the file complete (written beside the folder, renamed into the inbox): taken once it has stayed still for the stability time. */
     const drop = async () => {
       await waitFor(async () => (await listDir(folder)).includes('inbox'), 10_000, 'the inbox');
-      await writeFile(join(folder, 'inbox', 'payouts.csv.part'), csv.text);
-      await sleep(400);
-      await rename(join(folder, 'inbox', 'payouts.csv.part'), join(folder, 'inbox', 'payouts.csv'));
+      await writeFile(join(folder, 'payouts.csv.staged'), csv.text);
+      await rename(join(folder, 'payouts.csv.staged'), join(folder, 'inbox', 'payouts.csv'));
     };
     /** The file's batch, once some but not all of its accounts are answered. */
     const midway = async (atLeast: number) => {

@@ -48,7 +48,9 @@ describe('watch <folder>', () => {
   /** Drops a file the way a careful writer does: as `.part`, renamed once complete (taken at once). */
   async function dropViaPart(name: string, text: string): Promise<void> {
     await writeFile(join(inbox(), `${name}.part`), text);
-    await sleep(POLL_MS * 3); // seen under its .part name by at least one scan
+    // Seen under its .part name by at least one scan: a scan is not visible from outside the watcher, so
+    // three poll intervals stand for it (too few only costs the stability wait, never a wrong result).
+    await sleep(POLL_MS * 3);
     await rename(join(inbox(), `${name}.part`), join(inbox(), name));
   }
 
@@ -82,7 +84,7 @@ describe('watch <folder>', () => {
   it('takes a file renamed from .part at once, without the stability wait', async () => {
     const csv = await beneficiaryCsv('PART', 10);
     await writeFile(join(inbox(), 'fast.csv.part'), csv.text);
-    await sleep(POLL_MS * 3);
+    await sleep(POLL_MS * 3); // seen under its .part name by a scan (not visible from outside: three poll intervals)
     const renamedAt = Date.now();
     await rename(join(inbox(), 'fast.csv.part'), join(inbox(), 'fast.csv'));
     await waitFor(async () => !(await listDir(inbox())).includes('fast.csv'), 10_000, 'fast.csv to be taken');

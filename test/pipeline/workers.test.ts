@@ -6,6 +6,7 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, PROJECT_ROOT, runCli, startCli, waitForExit } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { readReport } from '../support/report.js';
+import { waitFor } from '../support/wait.js';
 
 const prefix = testKeyPrefix();
 const redis = testRedis();
@@ -39,11 +40,7 @@ describe('enqueue, separate worker processes, status and export', () => {
 
     const workers = [startCli(['worker', '--concurrency', '4'], env()), startCli(['worker', '--concurrency', '4'], env())];
     try {
-      for (let waited = 0; waited < 30_000; waited += 200) {
-        const status = await runCli(['status', batchId], env());
-        if (status.stdout.includes('24/24 accounts')) break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await waitFor(async () => (await runCli(['status', batchId], env())).stdout.includes('24/24 accounts'), 30_000, 'every account answered', 200);
       const status = await runCli(['status'], env());
       expect(status.stdout).toContain(batchId);
       expect(status.stdout).toContain('24/24 accounts, 28 rows (3 invalid)');

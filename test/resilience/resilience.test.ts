@@ -7,6 +7,7 @@ import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synth
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { readReport } from '../support/report.js';
+import { waitFor } from '../support/wait.js';
 
 const redis = testRedis();
 const accounts = syntheticAccounts(40);
@@ -120,7 +121,7 @@ describe('outage', () => {
     const file = await fileOf('outage', 20, 20);
     const out = join(workDir, 'outage.out.csv');
     const first = startCli(['run', file, '--out', out, '--rate', '10/s', '--concurrency', '2'], env);
-    while (sandbox.stats().answeredInquiries < 6) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => sandbox.stats().answeredInquiries >= 6, 20_000, 'six answers', 20);
     sandbox.setKnobs({ serverErrorRate: 1 });
     expect(await waitForExit(first)).toBe(1);
     sandbox.setKnobs({ serverErrorRate: 0 });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSandboxAccounts, startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { waitFor } from '../support/wait.js';
 
 const FIXTURE = fileURLToPath(new URL('../../examples/sandbox-accounts.csv', import.meta.url));
 const UPDATED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -205,7 +206,7 @@ describe('sandbox emulator', () => {
 
       sandbox.setKnobs({ tokenLifetimeSeconds: 1 });
       const shortLived = await token(base);
-      await sleep(2100);
+      await sleep(2100); // the token's lifetime running out is what is tested
       const expired = await inquire(base, shortLived, body);
       expect(expired.status).toBe(401);
       expect(expired.body).toEqual(unauthenticated);
@@ -227,7 +228,7 @@ describe('sandbox emulator', () => {
       }
       const stats = sandbox.stats();
       expect(stats).toMatchObject({ inquiries: 5, answeredInquiries: 3, rateLimited: 2, maxInquiriesInAnyWindow: 5 });
-      await sleep(1050);
+      await sleep(1050); // the window sliding past is what is tested (polling would add requests to it)
       expect((await inquire(base, auth, body)).status).toBe(200);
     });
 
@@ -309,7 +310,7 @@ describe('sandbox lifecycle', () => {
     await expect(hung).rejects.toThrow();
     // A second hung request still open (no client timeout) when close() is called.
     const pending = inquire(sandbox.url, auth, { bank_code: '014', account_number: '1' }).catch(() => 'closed');
-    await sleep(50);
+    await waitFor(() => sandbox.stats().hangs === 2, 5_000, 'the second request to hang');
     expect(sandbox.stats()).toMatchObject({ hangs: 2, answeredInquiries: 0 });
     const started = Date.now();
     await sandbox.close();

@@ -10,6 +10,7 @@ import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js
 import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { readReport } from '../support/report.js';
+import { waitFor } from '../support/wait.js';
 
 const redis = testRedis();
 const PASSWORD = 'pw-7f3a9c-secret';
@@ -121,7 +122,8 @@ describe('one token for every worker process', () => {
     sandbox.setKnobs({ loginFailure: 'unavailable' });
     const batchId = (await runCli(['enqueue', file], env)).stdout.trim();
     workers = [startCli(['worker', '--concurrency', '8'], env)];
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // The worker has met the trouble and kept trying (a login per retry, held in between) without answering.
+    await waitFor(() => workers[0]!.output().stderr.includes('login failed: provider answered HTTP 503') && sandbox.stats().failedLogins >= 3, 20_000, 'the worker to hold through failed logins');
     const store = new BatchStore(redis, redisKeys(prefix));
     expect((await store.progress(batchId)).answered).toBe(0);
     expect(sandbox.stats().inquiries).toBe(0);

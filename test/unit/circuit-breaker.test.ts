@@ -7,7 +7,7 @@ describe('CircuitBreaker', () => {
   it('stays closed while most calls are answered', () => {
     const breaker = new CircuitBreaker(settings);
     for (const answered of [true, false, true, true, false, true]) breaker.record(answered, 0);
-    expect(breaker.allowRequest(0)).toEqual({ allowed: true });
+    expect(breaker.allowRequest(0)).toEqual({ allowed: true, probe: false });
   });
 
   it('opens when most recent calls fail, lets one probe through after the pause, closes on an answer', () => {
@@ -15,11 +15,11 @@ describe('CircuitBreaker', () => {
     for (let i = 0; i < 4; i += 1) breaker.record(false, 100);
     expect(breaker.outageSince).toBe(100);
     expect(breaker.allowRequest(600)).toEqual({ allowed: false, waitMs: 500 });
-    expect(breaker.allowRequest(1100)).toEqual({ allowed: true });
+    expect(breaker.allowRequest(1100)).toEqual({ allowed: true, probe: true });
     expect(breaker.allowRequest(1100).allowed).toBe(false);
     breaker.record(true, 1200);
     expect(breaker.outageSince).toBeUndefined();
-    expect(breaker.allowRequest(1200)).toEqual({ allowed: true });
+    expect(breaker.allowRequest(1200)).toEqual({ allowed: true, probe: false });
   });
 
   it('doubles the pause each time the probe fails, up to the maximum', () => {
@@ -39,6 +39,16 @@ describe('CircuitBreaker', () => {
     const breaker = new CircuitBreaker(settings);
     for (let i = 0; i < 4; i += 1) breaker.record(false, 0);
     breaker.record(true, 10);
+    expect(breaker.outageSince).toBe(0);
+  });
+
+  it('lets another probe through when one ends without a verdict (login trouble, a bug)', () => {
+    const breaker = new CircuitBreaker(settings);
+    for (let i = 0; i < 4; i += 1) breaker.record(false, 0);
+    expect(breaker.allowRequest(1000)).toEqual({ allowed: true, probe: true });
+    expect(breaker.allowRequest(1000).allowed).toBe(false);
+    breaker.abandonProbe();
+    expect(breaker.allowRequest(1000)).toEqual({ allowed: true, probe: true });
     expect(breaker.outageSince).toBe(0);
   });
 });

@@ -29,32 +29,41 @@ const verified: InquiryOutcome = {
 
 describe('decideRowResult', () => {
   it('is INPUT_INVALID with the reason for an invalid row, whatever else', () => {
-    expect(decideRowResult('bank code is empty', verified, 'Budi Santoso')).toMatchObject({ result: 'INPUT_INVALID', reason: 'bank code is empty' });
+    expect(decideRowResult('bank code is empty', verified, 'Budi Santoso', 'standard')).toMatchObject({ result: 'INPUT_INVALID', reason: 'bank code is empty' });
   });
 
   it('compares names only for a VERIFIED account', () => {
-    expect(decideRowResult(null, verified, 'budi  santoso')).toMatchObject({ result: 'MATCH', nameScore: 100 });
-    expect(decideRowResult(null, verified, 'Agus Santoso').result).toBe('NO_MATCH');
+    expect(decideRowResult(null, verified, 'budi  santoso', 'standard')).toMatchObject({ result: 'MATCH', nameScore: 100 });
+    expect(decideRowResult(null, verified, 'Agus Santoso', 'standard').result).toBe('NO_MATCH');
   });
 
   it('is VERIFIED without an expected name', () => {
-    expect(decideRowResult(null, verified, undefined)).toMatchObject({ result: 'VERIFIED', nameScore: undefined });
-    expect(decideRowResult(null, verified, '  ').result).toBe('VERIFIED');
+    expect(decideRowResult(null, verified, undefined, 'standard')).toMatchObject({ result: 'VERIFIED', nameScore: undefined });
+    expect(decideRowResult(null, verified, '  ', 'standard').result).toBe('VERIFIED');
   });
 
   it('never turns a rejected or failed account into a match', () => {
     const rejected: InquiryOutcome = { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account not found' };
     const failed: InquiryOutcome = { ...verified, verdict: 'FAILED', reason: 'provider status PENDING is not SUCCESS' };
-    expect(decideRowResult(null, rejected, 'Budi Santoso')).toMatchObject({ result: 'ACCOUNT_INVALID', reason: 'provider: Account not found' });
-    expect(decideRowResult(null, failed, 'Budi Santoso')).toMatchObject({ result: 'FAILED', nameScore: undefined });
+    expect(decideRowResult(null, rejected, 'Budi Santoso', 'standard')).toMatchObject({ result: 'ACCOUNT_INVALID', reason: 'provider: Account not found' });
+    expect(decideRowResult(null, failed, 'Budi Santoso', 'standard')).toMatchObject({ result: 'FAILED', nameScore: undefined });
+  });
+
+  it('compares under the configured NAME_MATCH_POLICY', () => {
+    const cut: InquiryOutcome = { ...verified, holderName: 'SITI NURHALIZA KARTIKASARI PUT' };
+    const expected = 'Siti Nurhaliza Kartikasari Putri Handayani';
+    expect(decideRowResult(null, cut, expected, 'standard').result).toBe('MATCH');
+    const strict = decideRowResult(null, cut, expected, 'strict');
+    expect(strict.result).toBe('CLOSE_MATCH');
+    expect(strict.reason).toContain('strict policy: a person confirms');
   });
 
   it('is FAILED when no outcome was recorded', () => {
-    expect(decideRowResult(null, undefined, 'Budi').result).toBe('FAILED');
+    expect(decideRowResult(null, undefined, 'Budi', 'standard').result).toBe('FAILED');
   });
 
   it('fills the result columns in order', () => {
-    expect(resultCells(decideRowResult(null, verified, 'Budi Santoso'))).toEqual([
+    expect(resultCells(decideRowResult(null, verified, 'Budi Santoso', 'standard'))).toEqual([
       'MATCH',
       '100',
       'BUDI SANTOSO',
@@ -66,7 +75,7 @@ describe('decideRowResult', () => {
       '',
       '',
     ]);
-    expect(resultCells({ ...decideRowResult(null, verified, 'Budi Santoso'), change: 'UNCHANGED' }).at(-1)).toBe('UNCHANGED');
+    expect(resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', 'standard'), change: 'UNCHANGED' }).at(-1)).toBe('UNCHANGED');
     expect(RESULT_COLUMNS.slice(-2)).toEqual(['reason', 'change']);
   });
 });

@@ -1,0 +1,104 @@
+import { Worker, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createCompletionNoticeProcessor, NoticeNotDeliveredError } from '../../jobs/completion-notice.js';
+import type { FinishedBatch } from '../batch/lifecycle.js';
+import type { NotifySettings } from '../config/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { ProductMetrics } from '../metrics/metrics.js';
+import { noticeJobData, type CompletionNotice, type CompletionNoticeJobData } from '../notify/notice.js';
+import { noticeJobOptions, NOTICE_JOB, openNoticeQueue } from '../notify/notice-queue.js';
+import type { RedisKeys } from '../redis/keys.js';
+import { redisErrors } from '../redis/supervisor.js';
+
+/** Completion notices as the app offers them: queue one, deliver them, wait a bounded time for one's own. */
+export interface Notices {
+  /** The notice queue; undefined when notices are off (no NOTIFY_WEBHOOK_URL). */
+  readonly queue: Queue<CompletionNoticeJobData> | undefined;
+  /** Queues the notice of a batch that just finished (the lifecycle calls it once per finish). */
+  enqueue(finished: FinishedBatch): Promise<void>;
+  /** Starts this process's notice worker (once; every process that runs inquiry workers delivers notices too). */
+  startWorker(): void;
+  /** Waits up to `timeoutMs` for the notices this process queued to be delivered or given up; returns how many are still waiting. */
+  awaitOwn(timeoutMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+const NOTICE_CONCURRENCY = 4;
+const AWAIT_POLL_MS = 200;
+
+export function buildNotice(finished: FinishedBatch, environment: string): CompletionNotice {
+  const { summary, batch } = finished;
+  return {
+    event: 'batch.finished',
+    batchId: summary.batchId,
+    source: { file: summary.sourceFile, name: batch.sourceName },
+    rows: summary.rows,
+    counts: summary.counts,
+    report: summary.report,
+    startedAt: summary.startedAt,
+    finishedAt: new Date(finished.finishedAt).toISOString(),
+    environment,
+    ...(summary.incomplete !== undefined && { incomplete: summary.incomplete }),
+  };
+}
+
+export function openNotices(redis: Redis, keys: RedisKeys, settings: NotifySettings, environment: string, logger: Logger, metrics: ProductMetrics): Notices {
+  const { webhookUrl, secret } = settings;
+  if (webhookUrl === undefined || secret === undefined) {
+    return { queue: undefined, enqueue: async () => undefined, startWorker: () => undefined, awaitOwn: async () => 0, close: async () => undefined };
+  }
+  const queue = openNoticeQueue(redis, keys);
+  queue.on('error', redisErrors(redis, 'notice queue', logger));
+  const own = new Set<string>();
+  let worker: Worker<CompletionNoticeJobData> | undefined;
+
+  return {
+    queue,
+    enqueue: async (finished) => {
+      const notice = buildNotice(finished, environment);
+      const options = noticeJobOptions(notice.batchId, finished.finishedAt, settings);
+      await queue.add(NOTICE_JOB, noticeJobData(notice), options);
+      own.add(options.jobId!);
+      logger.debug({ batchId: notice.batchId, jobId: options.jobId }, 'completion notice queued');
+    },
+    startWorker: () => {
+      if (worker !== undefined) return;
+      worker = new Worker<CompletionNoticeJobData>(
+        queue.name,
+        createCompletionNoticeProcessor({
+          url: webhookUrl,
+          secret,
+          timeoutMs: settings.timeoutMs,
+          onDelivered: () => metrics.notice('delivered'),
+          onAttemptFailed: () => metrics.notice('attempt_failed'),
+          logger,
+        }),
+        // A delivery cut off by a stop comes back when its lock expires; a few of those are no reason to give a notice up.
+        { connection: redis, prefix: keys.bullPrefix(), concurrency: NOTICE_CONCURRENCY, maxStalledCount: 5 },
+      );
+      worker.on('error', redisErrors(redis, 'notice worker', logger));
+      worker.on('failed', (job, error) => {
+        if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+        const detail = error instanceof NoticeNotDeliveredError ? error.message : `${error.name}: ${error.message}`;
+        logger.error({ batchId: job.data.batchId, jobId: job.id, attempts: job.attemptsMade }, `completion notice given up after ${job.attemptsMade} attempts (${detail}); it stays in the failed list of ${queue.name}`);
+      });
+    },
+    awaitOwn: async (timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        for (const jobId of own) {
+          const state = await queue.getJobState(jobId);
+          if (state === 'completed' || state === 'failed' || state === 'unknown') own.delete(jobId);
+        }
+        if (own.size === 0 || Date.now() >= deadline) return own.size;
+        await new Promise((resolve) => setTimeout(resolve, AWAIT_POLL_MS));
+      }
+    },
+    close: async () => {
+      // Not waiting for a delivery in flight (a hanging receiver must not hold a stop): its job's lock
+      // expires and another process's notice worker sends it again (at least once).
+      await worker?.close(true);
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type { NameMatchPolicy } from '../matching/policy.js';
+import { decideRowResult, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
+import type { BatchRecord, BatchStore } from './batch-store.js';
+import { readDecidedRows } from './decided-rows.js';
+
+export type ResultCounts = Record<ResultValue, number>;
+
+export const zeroCounts = (): ResultCounts => Object.fromEntries(RESULT_VALUES.map((value) => [value, 0])) as ResultCounts;
+
+/** A row read before its account had an answer: looked at again (by its account) on the next advance. */
+interface PendingRow {
+  accountKey: string;
+  expectedName: string | undefined;
+}
+
+export interface TallySettings {
+  /** Rows read from Redis per advance at most. */
+  window: number;
+  /** Rows without an answer kept in memory at most; past it the tally waits for answers before reading on. */
+  maxPending: number;
+}
+
+const DEFAULT_TALLY: TallySettings = { window: 2_000, maxPending: 5_000 };
+
+/**
+ * Counts of results "so far" for a batch in progress, without reading the whole batch on every poll. The
+ * tally walks the rows once, in file order, a window per advance: a row whose account is answered is
+ * decided (as the report decides it) and counted; a row still waiting is remembered by its account and
+ * looked up again on the next advance. Answers come roughly in file order (the queue is FIFO), so the
+ * waiting rows stay few; at most `maxPending` are held, then the walk waits for them. When the batch is
+ * answered the counts equal the report's.
+ *
+ * A tally belongs to one round of a batch: FAILED answers forgotten to be asked again (a new round) make
+ * it stale, so callers key it by batch id and round.
+ */
+export class RowTally {
+  private cursor = 0;
+  private pending: PendingRow[] = [];
+  private readonly counts = zeroCounts();
+
+  constructor(
+    private readonly store: Pick<BatchStore, 'readRows' | 'getOutcomes'>,
+    private readonly batch: Pick<BatchRecord, 'batchId' | 'mapping'>,
+    private readonly nameMatchPolicy: NameMatchPolicy,
+    private readonly settings: TallySettings = DEFAULT_TALLY,
+  ) {}
+
+  /** Rows decided so far, by result. */
+  get snapshot(): ResultCounts {
+    return { ...this.counts };
+  }
+
+  /** Reads what was answered since the last advance; returns the counts so far. */
+  async advance(): Promise<ResultCounts> {
+    await this.recheckPending();
+    let budget = this.settings.window;
+    while (budget > 0 && this.pending.length < this.settings.maxPending) {
+      const slice = await readDecidedRows(this.store, this.batch, this.cursor, Math.min(budget, this.settings.maxPending - this.pending.length), this.nameMatchPolicy);
+      if (slice.length === 0) break;
+      for (const { row, decided, answered } of slice) {
+        if (answered) this.counts[decided.result] += 1;
+        else this.pending.push({ accountKey: row.accountKey!, expectedName: this.expectedName(row.fields) });
+      }
+      this.cursor += slice.length;
+      budget -= slice.length;
+    }
+    return this.snapshot;
+  }
+
+  private async recheckPending(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const outcomes = await this.store.getOutcomes(this.batch.batchId, [...new Set(this.pending.map((row) => row.accountKey))]);
+    this.pending = this.pending.filter((row) => {
+      const outcome = outcomes.get(row.accountKey);
+      if (outcome === undefined) return true;
+      this.counts[decideRowResult(null, outcome, row.expectedName, this.nameMatchPolicy).result] += 1;
+      return false;
+    });
+  }
+
+  private expectedName(fields: string[]): string | undefined {
+    const column = this.batch.mapping.expectedName;
+    return column === undefined ? undefined : fields[column];
+  }
+}

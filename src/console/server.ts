@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, rm } from 'node:fs/promises';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Queue } from 'bullmq';
+import type { App } from '../app/app.js';
+import { summaryPathFor } from '../batch/summary.js';
+import type { ConsoleSettings } from '../config/index.js';
+import { BatchNotFoundError, describeError, SystemicError, UsageError } from '../errors.js';
+import { mergeExpositions } from '../metrics/metrics.js';
+import { isAuthorized, OPEN_PATHS } from './access.js';
+import { BatchViews } from './batch-views.js';
+import { mountQueueBoard } from './queue-board.js';
+import { batchPage, contentSecurityPolicy, indexPage } from './pages.js';
+import { BatchRunner, checkUploadName, saveUpload, UploadRefusedError, uploadPaths } from './uploads.js';
+import { redisHealth } from '../redis/supervisor.js';
+
+export interface ConsoleOptions {
+  settings: ConsoleSettings;
+  /** Let the dashboard retry, remove and pause jobs (`serve --queue-actions`); read-only otherwise. */
+  queueActions: boolean;
+  /** Queues shown in the dashboard and exported to /metrics beside the inquiry queue (the nightly runs, the notices). */
+  extraQueues: Queue[];
+}
+
+const PROBE_TIMEOUT_MS = 1_000;
+const QUEUE_METRICS_TIMEOUT_MS = 3_000;
+
+/**
+ * The operations console: health probes, Prometheus metrics, the queue dashboard, the JSON API and the
+ * pages. Everything is read from Redis, so any number of consoles can run; uploads are checked by this
+ * process (with its in-process workers) through the same batch lifecycle as `run`.
+ */
+export async function buildConsole(app: App, runner: BatchRunner, options: ConsoleOptions): Promise<FastifyInstance> {
+  const { settings } = options;
+  const server = Fastify({ loggerInstance: quietLogger(app, 'console'), bodyLimit: 64 * 1024 });
+  const views = new BatchViews(app.store, app.config.nameMatchPolicy);
+  const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
+
+  server.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (settings.token !== undefined && !OPEN_PATHS.has(path) && !isAuthorized(request.headers.authorization, settings.token)) {
+      return reply.code(401).header('www-authenticate', 'Basic realm="beneficiary-check", charset="UTF-8"').send({ error: 'this console needs CONSOLE_TOKEN: Authorization: Bearer <token>, or basic with the token as password' });
+    }
+    // A page of another site must not make a logged-in browser upload files here.
+    if (request.method !== 'GET' && request.method !== 'HEAD' && isCrossSite(request)) {
+      return reply.code(403).send({ error: 'cross-site request refused' });
+    }
+    return undefined;
+  });
+  server.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer').header('x-frame-options', 'DENY');
+  });
+  server.setErrorHandler((error, request, reply) => {
+    const status = statusFor(error);
+    if (status >= 500 && !(error instanceof SystemicError)) request.log.error({ err: error }, `console: ${describeError(error)}`);
+    return reply.code(status).send({ error: describeError(error) });
+  });
+
+  server.get('/healthz', async () => ({ status: 'ok' }));
+  server.get('/readyz', async (_request, reply) => {
+    const problem = await readinessProblem(app);
+    return problem === undefined ? { status: 'ready' } : reply.code(503).send({ status: 'not ready', reason: problem });
+  });
+  server.get('/metrics', async (_request, reply) => {
+    const texts = [await app.metrics.registry.metrics()];
+    for (const queue of queues) {
+      try {
+        texts.push(await withTimeout(queue.exportPrometheusMetrics(), QUEUE_METRICS_TIMEOUT_MS, `metrics of ${queue.name}`));
+      } catch (error) {
+        app.logger.warn({ queue: queue.name }, `queue metrics left out: ${describeError(error)}`);
+      }
+    }
+    return reply.type(app.metrics.registry.contentType).send(mergeExpositions(texts));
+  });
+
+  await mountQueueBoard(server, queues, { readOnly: !options.queueActions });
+  await server.register(multipart, { limits: { fileSize: settings.uploadMaxBytes, files: 1, fields: 4, parts: 6 } });
+
+  server.get<{ Querystring: { limit?: string } }>('/api/batches', async (request) => ({ batches: await views.list(boundedInteger(request.query.limit, 50, 1, 200)) }));
+  server.get<{ Params: { id: string } }>('/api/batches/:id', async (request) => views.one(request.params.id));
+  server.get<{ Params: { id: string }; Querystring: { from?: string; limit?: string } }>('/api/batches/:id/review', async (request) =>
+    views.review(request.params.id, boundedInteger(request.query.from, 0, 0, Number.MAX_SAFE_INTEGER), boundedInteger(request.query.limit, 100, 1, 500)),
+  );
+  server.get<{ Params: { id: string } }>('/api/batches/:id/report.csv', async (request, reply) => {
+    const report = await reportOf(app, request.params.id);
+    const name = report.split('/').pop()!.replace(/[^\w.-]+/g, '_');
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(createReadStream(report));
+  });
+  server.get<{ Params: { id: string } }>('/api/batches/:id/summary.json', async (request, reply) => {
+    const summary = summaryPathFor(await reportOf(app, request.params.id));
+    await readable(summary, `the summary ${summary} is not on this machine`);
+    return reply.type('application/json; charset=utf-8').send(createReadStream(summary));
+  });
+  server.post<{ Querystring: { then?: string } }>('/api/batches', async (request, reply) => {
+    const part = await request.file();
+    if (part === undefined) throw new UploadRefusedError('no file: send the CSV in the form field "file" (multipart/form-data)', 400);
+    if (part.fieldname !== 'file') {
+      part.file.resume();
+      throw new UploadRefusedError(`the CSV goes in the form field "file", not ${JSON.stringify(part.fieldname)}`, 400);
+    }
+    let upload;
+    try {
+      upload = uploadPaths(settings.reportsDir, checkUploadName(part.filename));
+    } catch (error) {
+      part.file.resume();
+      throw error;
+    }
+    await saveUpload(part.file, upload.inputPath, settings.uploadMaxBytes);
+    let batchId: string;
+    try {
+      batchId = await runner.start(upload);
+    } catch (error) {
+      // Nothing was queued for a refused file: it is not kept.
+      await rm(upload.inputPath, { force: true });
+      throw error;
+    }
+    if (request.query.then === 'page') return reply.code(303).header('location', `/batches/${encodeURIComponent(batchId)}`).send();
+    return reply.code(202).send({ batchId, report: upload.reportPath });
+  });
+
+  server.get('/', async (_request, reply) => page(reply, (nonce) => indexPageFor(nonce)));
+  server.get<{ Params: { id: string } }>('/batches/:id', async (request, reply) => {
+    const batch = await views.one(request.params.id);
+    return page(reply, (nonce) => batchPage({ nonce }, batch));
+  });
+
+  const indexPageFor = async (nonce: string) => indexPage({ nonce }, await views.list(50), Math.round((settings.uploadMaxBytes / 1024 / 1024) * 10) / 10);
+  return server;
+}
+
+async function page(reply: FastifyReply, render: (nonce: string) => string | Promise<string>): Promise<FastifyReply> {
+  const nonce = randomBytes(16).toString('base64');
+  return reply.type('text/html; charset=utf-8').header('content-security-policy', contentSecurityPolicy(nonce)).header('cache-control', 'no-store').send(await render(nonce));
+}
+
+/** The report of a batch, readable on this machine (the download is the full report: the user's own file). */
+async function reportOf(app: App, batchId: string): Promise<string> {
+  const batch = await app.store.get(batchId);
+  if (batch.lastReport === undefined) throw new ReportNotFoundError(`batch ${batchId} has no report yet: it is written when every account is answered`);
+  await readable(batch.lastReport, `the report ${batch.lastReport} is not on this machine (written by another process); use \`export ${batchId} --out PATH\` there`);
+  return batch.lastReport;
+}
+
+class ReportNotFoundError extends Error {
+  override name = 'ReportNotFoundError';
+}
+
+async function readable(path: string, message: string): Promise<void> {
+  try {
+    await access(path);
+  } catch {
+    throw new ReportNotFoundError(message);
+  }
+}
+
+/** Redis answers and the inquiry queue is reachable, each within a second; the reason when not. */
+async function readinessProblem(app: App): Promise<string | undefined> {
+  const health = redisHealth(app.redis);
+  if (health !== undefined && !health.up) return `Redis not answering since ${new Date(health.lastAnsweredAt).toISOString()}${health.reason === undefined ? '' : ` (${health.reason})`}`;
+  if (app.redis.status !== 'ready') return `Redis connection is ${app.redis.status}`;
+  try {
+    await withTimeout(app.redis.ping(), PROBE_TIMEOUT_MS, 'Redis PING');
+    await withTimeout(app.queue.getJobCounts('wait'), PROBE_TIMEOUT_MS, `the queue ${app.queue.name}`);
+    return undefined;
+  } catch (error) {
+    return describeError(error);
+  }
+}
+
+function isCrossSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === 'null') return origin === 'null';
+  try {
+    return new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+function statusFor(error: unknown): number {
+  if (error instanceof UploadRefusedError) return error.statusCode;
+  if (error instanceof BatchNotFoundError || error instanceof ReportNotFoundError) return 404;
+  if (error instanceof UsageError) return 422;
+  if (error instanceof SystemicError) return 503;
+  const code = (error as { statusCode?: number }).statusCode;
+  return typeof code === 'number' && code >= 400 && code < 600 ? code : 500;
+}
+
+function boundedInteger(value: string | undefined, fallback: number, min: number, max: number): number {
+  const parsed = value === undefined ? fallback : Number.parseInt(value, 10);
+  return Number.isFinite(parsed) ? Math.min(Math.max(parsed, min), max) : fallback;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Fastify's per-request lines are at info: polling pages and scrapers would flood the log, so only warnings and errors pass. */
+const quietLogger = (app: App, component: string): FastifyBaseLogger =>
+  app.logger.child({ component }, { level: app.logger.isLevelEnabled('warn') ? 'warn' : app.logger.level }) as FastifyBaseLogger;
+
+/** `worker --metrics-port`: this process's metrics and a liveness probe, nothing else. */
+export async function buildMetricsServer(app: App): Promise<FastifyInstance> {
+  const server = Fastify({ loggerInstance: quietLogger(app, 'metrics') });
+  server.get('/healthz', async () => ({ status: 'ok' }));
+  server.get('/metrics', async (_request, reply) => reply.type(app.metrics.registry.contentType).send(await app.metrics.registry.metrics()));
+  return server;
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { continuationPolicy } from '../batch/continuation.js';
+import type { BatchLifecycle } from '../batch/lifecycle.js';
+import { finishOrHandBack, progressLogger } from '../batch/progress-log.js';
+import { HandedBackError } from '../batch/settle.js';
+import { describeError, UsageError } from '../errors.js';
+import type { Logger } from '../logging/logger.js';
+
+/** An upload refused before anything was queued: the HTTP status says why. */
+export class UploadRefusedError extends UsageError {
+  constructor(
+    message: string,
+    readonly statusCode: 400 | 413 | 415,
+  ) {
+    super(message);
+  }
+}
+
+/** Where an upload is kept and where its report goes, under the reports folder (CONSOLE_REPORTS_DIR). */
+export interface UploadPaths {
+  uploadId: string;
+  /** The name the user gave the file. */
+  name: string;
+  inputPath: string;
+  reportPath: string;
+}
+
+/** `20261121T065203Z-3f9a1c`: sorts by time, readable in a file name. */
+const newUploadId = (now = new Date()): string => `${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z-${randomBytes(3).toString('hex')}`;
+
+/** A client's file name made safe as a path segment (no folders, no odd characters), kept recognisable. */
+export function safeFileName(name: string): string {
+  const base = basename(name.replace(/\\/g, '/')).replace(/[^\w.\- ]+/g, '_').replace(/^\.+/, '').slice(-120);
+  return base === '' ? 'upload.csv' : base;
+}
+
+/**
+ * `<dir>/inputs/<upload id>--<name>.csv` (kept: a batch whose rows were not all stored is read again from
+ * it) and `<dir>/<upload id>--<name>.reconciled.csv` with its `.summary.json`.
+ */
+export function uploadPaths(reportsDir: string, clientName: string): UploadPaths {
+  const uploadId = newUploadId();
+  const name = safeFileName(clientName);
+  const stem = basename(name, extname(name));
+  const dir = resolve(reportsDir);
+  return { uploadId, name, inputPath: join(dir, 'inputs', `${uploadId}--${name}`), reportPath: join(dir, `${uploadId}--${stem}.reconciled.csv`) };
+}
+
+/** A CSV upload for now (XLSX joins when the reader does): judged by its name, as spreadsheets save it. */
+export function checkUploadName(clientName: string | undefined): string {
+  if (clientName === undefined || clientName.trim() === '') throw new UploadRefusedError('the upload has no file name: send the CSV in the form field "file"', 400);
+  if (!/\.csv$/i.test(clientName.trim())) throw new UploadRefusedError(`only CSV files (.csv) are accepted, not ${JSON.stringify(safeFileName(clientName))}`, 415);
+  return clientName;
+}
+
+/**
+ * Streams an upload to its input path (never held in memory): written as `.part`, renamed when complete.
+ * A file over the size limit is removed and refused (413).
+ */
+export async function saveUpload(file: Readable & { truncated?: boolean }, inputPath: string, maxBytes: number): Promise<void> {
+  const partial = `${inputPath}.part`;
+  await mkdir(join(inputPath, '..'), { recursive: true });
+  const tooLarge = () => new UploadRefusedError(`the file is larger than the upload limit of ${formatBytes(maxBytes)} (CONSOLE_UPLOAD_MAX_MB)`, 413);
+  try {
+    await pipeline(file, createWriteStream(partial));
+  } catch (error) {
+    await rm(partial, { force: true });
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  }
+  if (file.truncated) {
+    await rm(partial, { force: true });
+    throw tooLarge();
+  }
+  await rename(partial, inputPath);
+}
+
+const formatBytes = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${bytes} bytes`);
+
+/**
+ * Runs uploaded files through the batch lifecycle in the background of the console process, exactly as
+ * `run` does (same continuation rules: the same content while its batch is unfinished joins that batch;
+ * a finished batch with FAILED rows has those asked again within 12 hours; otherwise a new batch).
+ * `start` resolves with the batch id as soon as the batch is known and stored; the rest (asking,
+ * reporting) goes on after the HTTP answer.
+ */
+export class BatchRunner {
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly handBack = new AbortController();
+
+  constructor(
+    private readonly lifecycle: Pick<BatchLifecycle, 'check'>,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(upload: UploadPaths): Promise<string> {
+    if (this.handBack.signal.aborted) throw new HandedBackError('the console is stopping');
+    const context = { upload: upload.uploadId, file: upload.name };
+    let announce: (batchId: string) => void = () => undefined;
+    const started = new Promise<string>((resolve) => (announce = resolve));
+    let startedId: string | undefined;
+    const work = this.lifecycle.check({
+      input: { kind: 'file', path: upload.inputPath, name: upload.name, columns: {}, policy: continuationPolicy() },
+      reportPath: upload.reportPath,
+      signal: this.handBack.signal,
+      onStarted: async ({ batchId }) => {
+        startedId = batchId;
+        announce(batchId);
+      },
+      onProgress: progressLogger(this.logger, context),
+      onNotice: (message) => this.logger.info(context, message),
+    });
+    const tracked = work.then(
+      (checked) => this.logger.info({ ...context, batchId: checked.batchId, report: upload.reportPath, counts: checked.summary.counts }, 'uploaded batch reported'),
+      (error: unknown) => {
+        if (startedId === undefined) return; // the caller gets the error from start()
+        if (error instanceof HandedBackError) this.logger.warn({ ...context, batchId: startedId }, 'uploaded batch handed back: the next start of the same file continues it');
+        else this.logger.error({ ...context, batchId: startedId, err: error }, `uploaded batch stopped: ${describeError(error)}`);
+      },
+    );
+    this.running.add(tracked);
+    void tracked.finally(() => this.running.delete(tracked));
+    // Whichever comes first: the batch id, or the error that stopped the start.
+    return Promise.race([started, work.then((checked) => checked.batchId)]);
+  }
+
+  /** On shutdown: running batches may finish within `timeoutMs`, then they are handed back (left for the next start). */
+  async stop(timeoutMs: number): Promise<void> {
+    await finishOrHandBack(Promise.allSettled([...this.running]), timeoutMs, () => this.handBack.abort());
+  }
+}

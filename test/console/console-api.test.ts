@@ -1,0 +1,132 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
+import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
+import { beneficiaryCsv, waitFor } from '../ops/ops-helpers.js';
+import { getJson, sample, startServe, stopServe, uploadCsv, type ServeProcess } from './console-helpers.js';
+
+/** The console over HTTP on a non-local bind: the token, the API, /metrics moving with a batch, bull-board, upload limits. */
+const TOKEN = 'console-test-token-3f9a1c';
+const bearer = { authorization: `Bearer ${TOKEN}` };
+const basic = { authorization: `Basic ${Buffer.from(`ops:${TOKEN}`).toString('base64')}` };
+
+const prefix = testKeyPrefix();
+const redis = testRedis();
+let sandbox: SandboxServer;
+let workDir: string;
+let serve: ServeProcess | undefined;
+
+const env = (extra: Record<string, string> = {}) =>
+  cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: '100/s', ...extra });
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv') });
+  workDir = await mkdtemp(join(tmpdir(), 'bc-console-api-'));
+});
+
+afterAll(async () => {
+  await stopServe(serve);
+  await sandbox.close();
+  await deleteKeys(redis, prefix);
+  redis.disconnect();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe('access', () => {
+  it('refuses to start on a non-local address without CONSOLE_TOKEN', async () => {
+    const result = await runCli(['serve', '--host', '0.0.0.0', '--port', '0'], env(), 30_000);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('refusing to serve the console on 0.0.0.0 without CONSOLE_TOKEN');
+  });
+
+  it('on 0.0.0.0 with CONSOLE_TOKEN: 401 without it, the probes open, bearer and basic accepted', async () => {
+    serve = await startServe(['--host', '0.0.0.0'], env({ CONSOLE_TOKEN: TOKEN, CONSOLE_REPORTS_DIR: join(workDir, 'reports'), CONSOLE_UPLOAD_MAX_MB: '0.01' }));
+    for (const path of ['/', '/api/batches', '/metrics', '/queues']) {
+      const response = await fetch(`${serve.url}${path}`);
+      expect(response.status, path).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('Basic');
+    }
+    expect((await fetch(`${serve.url}/api/batches`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    expect((await fetch(`${serve.url}/api/batches`, { headers: { authorization: `Basic ${Buffer.from('ops:wrong').toString('base64')}` } })).status).toBe(401);
+    expect((await fetch(`${serve.url}/healthz`)).status).toBe(200);
+    expect(await getJson(`${serve.url}/readyz`)).toEqual({ status: 'ready' });
+    expect((await fetch(`${serve.url}/api/batches`, { headers: bearer })).status).toBe(200);
+    expect((await fetch(`${serve.url}/api/batches`, { headers: basic })).status).toBe(200);
+    expect((await uploadCsv(serve.url, 'x.csv', 'a,b\n')).status).toBe(401);
+  });
+});
+
+describe('a batch through the API', () => {
+  it('answers 202 with the batch id, moves the metrics, and lists the batch with masked rows', async () => {
+    const before = await (await fetch(`${serve!.url}/metrics`, { headers: bearer })).text();
+    const csv = await beneficiaryCsv('API', 6);
+    const mismatched = `${csv.text}API-999,${csv.lines[0]!.split(',')[1]},${csv.lines[0]!.split(',')[2]},"Somebody Else Entirely"\n`;
+    const response = await uploadCsv(serve!.url, 'partners.csv', mismatched, bearer);
+    expect(response.status).toBe(202);
+    const { batchId } = (await response.json()) as { batchId: string };
+    expect(batchId).toMatch(/^b\d{8}-\d{6}-[0-9a-f]{6}$/);
+
+    const view = await waitFor(
+      async () => {
+        const batch = await getJson<{ state: string; counts: Record<string, number>; percent: number; rows: number }>(`${serve!.url}/api/batches/${batchId}`, basic);
+        return batch.state === 'reported' && batch;
+      },
+      60_000,
+      'the uploaded batch to be reported',
+    );
+    expect(view).toMatchObject({ rows: 7, percent: 100, counts: { MATCH: 6, NO_MATCH: 1 } });
+    const list = await getJson<{ batches: Array<{ batchId: string }> }>(`${serve!.url}/api/batches`, bearer);
+    expect(list.batches[0]!.batchId).toBe(batchId);
+
+    const review = await getJson<{ rows: Array<Record<string, unknown>>; next: number | null }>(`${serve!.url}/api/batches/${batchId}/review`, bearer);
+    expect(review.next).toBeNull();
+    expect(review.rows).toHaveLength(1);
+    expect(review.rows[0]).toMatchObject({ row: 7, reference: 'API-999', result: 'NO_MATCH', expectedName: 'Somebody Else Entirely' });
+    const fullAccount = csv.lines[0]!.split(',')[2]!;
+    expect(review.rows[0]!.accountNumber).toBe(`${'*'.repeat(fullAccount.length - 4)}${fullAccount.slice(-4)}`);
+    expect(JSON.stringify(review)).not.toContain(fullAccount);
+
+    const after = await (await fetch(`${serve!.url}/metrics`, { headers: bearer })).text();
+    // 6 distinct accounts (the mismatched row repeats the first account): 6 calls.
+    expect(sample(after, 'beneficiary_check_inquiry_calls_total') - sample(before, 'beneficiary_check_inquiry_calls_total')).toBe(6);
+    expect(sample(after, 'beneficiary_check_rows_total{result="MATCH"}') - sample(before, 'beneficiary_check_rows_total{result="MATCH"}')).toBe(6);
+    expect(sample(after, 'beneficiary_check_rows_total{result="NO_MATCH"}') - sample(before, 'beneficiary_check_rows_total{result="NO_MATCH"}')).toBe(1);
+    expect(sample(after, 'beneficiary_check_logins_total{outcome="success"}')).toBeGreaterThanOrEqual(1);
+    expect(after).toMatch(/bullmq_job_count\{queue="inquiries-sandbox-[0-9a-f]+", state="waiting"\} 0/);
+    expect(after).toContain('beneficiary_check_inquiry_duration_seconds_bucket');
+    // One HELP and TYPE line per family, even with three queues exported.
+    expect(after.split('\n').filter((line) => line === '# TYPE bullmq_job_count gauge')).toHaveLength(1);
+
+    const report = await fetch(`${serve!.url}/api/batches/${batchId}/report.csv`, { headers: bearer });
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-disposition')).toContain('.reconciled.csv');
+    expect(await report.text()).toContain(fullAccount);
+  });
+
+  it('serves bull-board at /queues, read-only, with account keys masked', async () => {
+    const page = await fetch(`${serve!.url}/queues`, { headers: bearer });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root"');
+    const queues = await getJson<{ queues: Array<{ name: string; readOnlyMode: boolean }> }>(`${serve!.url}/queues/api/queues?activeQueue=&page=1&jobsPerPage=10`, bearer);
+    const names = queues.queues.map((queue) => queue.name);
+    expect(names.some((name) => name.startsWith('inquiries-sandbox-'))).toBe(true);
+    expect(names).toContain('scheduled-validation');
+    expect(queues.queues.every((queue) => queue.readOnlyMode)).toBe(true);
+  });
+
+  it('refuses what is not a CSV, a file over the limit, and a cross-site upload', async () => {
+    const notCsv = await uploadCsv(serve!.url, 'payouts.xlsx', 'PK', bearer);
+    expect(notCsv.status).toBe(415);
+    expect(((await notCsv.json()) as { error: string }).error).toContain('only CSV files');
+    const big = await uploadCsv(serve!.url, 'big.csv', `bank_code,account_number\n${'014,0012345678\n'.repeat(1_000)}`, bearer);
+    expect(big.status).toBe(413);
+    const crossSite = await uploadCsv(serve!.url, 'x.csv', 'bank_code,account_number\n014,0012345678\n', { ...bearer, origin: 'http://elsewhere.example' });
+    expect(crossSite.status).toBe(403);
+    const missingColumn = await uploadCsv(serve!.url, 'nocol.csv', 'name\nBudi\n', bearer);
+    expect(missingColumn.status).toBe(422);
+    expect(((await missingColumn.json()) as { error: string }).error).toContain('required column(s) missing');
+  });
+});

@@ -1,0 +1,45 @@
+import type { ChildProcess } from 'node:child_process';
+import { startCli, type CliResult } from '../support/cli.js';
+import { waitFor } from '../ops/ops-helpers.js';
+
+export type ServeProcess = ChildProcess & { output: () => CliResult; url: string };
+
+/** Starts `serve` as a real process on a free port and waits for the address it prints. */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  const child = startCli(['serve', '--port', '0', ...args], env);
+  const url = await waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${child.output().stderr}`);
+      return /operations console at (http:\/\/\S+?)\/? /.exec(child.output().stdout)?.[1];
+    },
+    30_000,
+    'the console to listen',
+  );
+  return Object.assign(child, { url: url.replace('0.0.0.0', '127.0.0.1') });
+}
+
+/** SIGTERM (graceful); `signal: 'SIGKILL'` where a graceful stop cannot finish (its Redis was taken away). */
+export async function stopServe(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  child.kill(signal);
+  await closed;
+}
+
+export async function uploadCsv(url: string, name: string, content: string, headers: Record<string, string> = {}): Promise<Response> {
+  const form = new FormData();
+  form.append('file', new Blob([content], { type: 'text/csv' }), name);
+  return fetch(`${url}/api/batches`, { method: 'POST', body: form, headers });
+}
+
+export async function getJson<T = Record<string, unknown>>(url: string, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(url, { headers });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** The value of one sample of a Prometheus text exposition (0 when absent). */
+export function sample(text: string, series: string): number {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}

@@ -1,0 +1,135 @@
+import { createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
+import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
+import { beneficiaryCsv } from '../ops/ops-helpers.js';
+
+/** Completion notices from `run` to a local receiver: once per batch and signed; retried after a 500; never holding up the report. */
+const SECRET = 'notice-test-secret';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+  /** Whether the report the notice names was on disk when the notice arrived. */
+  reportExisted: boolean;
+  response: ServerResponse;
+}
+
+const prefix = testKeyPrefix();
+const redis = testRedis();
+let sandbox: SandboxServer;
+let workDir: string;
+let receiver: Server;
+let receiverUrl: string;
+let mode: 'ok' | 'fail-first' | 'hang' = 'ok';
+let received: Received[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv') });
+  workDir = await mkdtemp(join(tmpdir(), 'bc-notices-'));
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const report = (JSON.parse(body) as { report: string }).report;
+      received.push({ headers: request.headers, body, reportExisted: existsSync(report), response });
+      if (mode === 'hang') return; // never answers
+      response.statusCode = mode === 'fail-first' && received.length === 1 ? 500 : 200;
+      response.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks/batches`;
+});
+
+afterEach(() => {
+  for (const { response } of received) if (!response.writableEnded) response.destroy();
+  received = [];
+});
+
+afterAll(async () => {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+  await sandbox.close();
+  await deleteKeys(redis, prefix);
+  redis.disconnect();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+const env = (extra: Record<string, string>) =>
+  cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    INQUIRY_RATE: '100/s',
+    NOTIFY_WEBHOOK_URL: receiverUrl,
+    NOTIFY_WEBHOOK_SECRET: SECRET,
+    NOTIFY_WEBHOOK_BACKOFF_MS: '200',
+    ...extra,
+  });
+
+async function inputFile(label: string): Promise<{ input: string; out: string }> {
+  const input = join(workDir, `${label}.csv`);
+  await writeFile(input, (await beneficiaryCsv(label.toUpperCase(), 4)).text);
+  return { input, out: join(workDir, `${label}.reconciled.csv`) };
+}
+
+const signatureOf = (body: string) => `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
+
+describe('completion notices', () => {
+  it('POSTs one signed JSON notice per finished batch', async () => {
+    mode = 'ok';
+    const { input, out } = await inputFile('once');
+    const result = await runCli(['run', input, '--out', out], env({}));
+    expect(result.code).toBe(0);
+    expect(received).toHaveLength(1);
+    const [notice] = received;
+    expect(notice!.headers['x-beneficiary-check-signature']).toBe(signatureOf(notice!.body));
+    expect(notice!.headers['content-type']).toBe('application/json');
+    const document = JSON.parse(notice!.body);
+    expect(document).toMatchObject({ event: 'batch.finished', rows: 4, report: out, environment: 'sandbox', source: { file: input, name: 'once.csv' } });
+    expect(document.counts.MATCH).toBe(4);
+    expect(document.batchId).toMatch(/^b\d{8}-/);
+    expect(Date.parse(document.finishedAt)).toBeGreaterThanOrEqual(Date.parse(document.startedAt));
+    expect(notice!.reportExisted).toBe(true);
+
+    // The same finished batch exported again is no new finish: no second notice.
+    const exported = await runCli(['export', document.batchId, '--out', join(workDir, 'again.csv')], env({}));
+    expect(exported.code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(received).toHaveLength(1);
+  });
+
+  it('retries when the receiver answers 500, with the same body, signature and delivery id', async () => {
+    mode = 'fail-first';
+    const { input, out } = await inputFile('retry');
+    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_RUN_WAIT_SECONDS: '20' }));
+    expect(result.code).toBe(0);
+    expect(received).toHaveLength(2);
+    expect(received[1]!.body).toBe(received[0]!.body);
+    expect(received[1]!.headers['x-beneficiary-check-signature']).toBe(signatureOf(received[1]!.body));
+    expect(received[1]!.headers['x-beneficiary-check-delivery']).toBe(received[0]!.headers['x-beneficiary-check-delivery']);
+    expect(result.stderr).not.toContain('not delivered within');
+  });
+
+  it('writes the report on time and exits when the receiver hangs; the notice stays queued', async () => {
+    mode = 'hang';
+    const { input, out } = await inputFile('hang');
+    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_TIMEOUT_MS: '60000', NOTIFY_RUN_WAIT_SECONDS: '1' }));
+    expect(result.code).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    // The receiver got the notice after the report was on disk, and run ended while it still had no answer.
+    expect(received).toHaveLength(1);
+    expect(received[0]!.reportExisted).toBe(true);
+    expect(received[0]!.response.writableEnded).toBe(false);
+    expect(result.stderr).toContain('completion notice was not delivered within 1s: it stays queued');
+  });
+});

@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../support/cli.js';
+
+/**
+ * No Docker engine runs here (and the compose plugin is not installed): docker-compose.yml is checked as
+ * YAML, with merge keys resolved as compose resolves them, against the promises of the deploy.
+ */
+interface Service {
+  image?: string;
+  command?: string[];
+  env_file?: Array<{ path: string; required?: boolean }>;
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[] };
+  restart?: string;
+  user?: string;
+  profiles?: string[];
+  ports?: string[];
+  depends_on?: Record<string, { condition: string }>;
+}
+
+const read = (name: string) => readFile(join(PROJECT_ROOT, name), 'utf8');
+const compose = async () => parse(await read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
+/** Services that keep running (the one-shot folder preparation exits). */
+const longRunning = (services: Record<string, Service>) => Object.entries(services).filter(([, service]) => service.restart !== 'no');
+
+describe('docker-compose.yml', () => {
+  it('reads settings from .env.example, then an optional .env.production, on every service', async () => {
+    const { services } = await compose();
+    for (const [name, service] of longRunning(services).filter(([, service]) => service.profiles === undefined)) {
+      expect(service.env_file, name).toEqual([
+        { path: '.env.example', required: true },
+        { path: '.env.production', required: false },
+      ]);
+    }
+    expect(await read('.gitignore')).toMatch(/^\.env\.production$/m);
+  });
+
+  it('never overrides a setting of the env file with an `environment:` value', async () => {
+    const { services } = await compose();
+    const settings = Object.keys(parseEnv(await read('.env.example')));
+    for (const [name, service] of Object.entries(services)) {
+      for (const key of Object.keys(service.environment ?? {})) {
+        expect(settings, `${name}: ${key}`).not.toContain(key);
+        // What remains are the container paths of the mounted folders, not defaults.
+        expect(service.environment![key], `${name}: ${key}`).toMatch(/^\/data\//);
+      }
+    }
+  });
+
+  it('gives every running service a health check, the workers through --metrics-port', async () => {
+    const { services } = await compose();
+    for (const [name, service] of longRunning(services)) expect(service.healthcheck?.test.length, name).toBeGreaterThan(0);
+    for (const name of ['worker', 'watcher', 'scheduler']) {
+      expect(services[name]!.command).toEqual(expect.arrayContaining(['--metrics-port', '9464']));
+      expect(services[name]!.healthcheck!.test.join(' ')).toContain('127.0.0.1:9464/healthz');
+    }
+    expect(services.console!.healthcheck!.test.join(' ')).toContain('127.0.0.1:8080/healthz');
+  });
+
+  it('runs the console as a service that needs its token, published on the host loopback only', async () => {
+    const { services } = await compose();
+    expect(services.console!.command).toEqual(['serve', '--host', '0.0.0.0', '--port', '8080']);
+    expect(services.console!.ports).toEqual(['127.0.0.1:${CONSOLE_PORT:-8080}:8080']);
+    expect(parseEnv(await read('.env.example')).CONSOLE_TOKEN).toBeTruthy();
+  });
+
+  it('makes Redis require the password of the env file, and gives the app the same one', async () => {
+    const { services } = await compose();
+    const redis = services.redis!;
+    expect(redis.command!.join(' ')).toContain('--requirepass "$$REDIS_PASSWORD"');
+    expect(redis.healthcheck!.test.join(' ')).toContain('REDISCLI_AUTH="$$REDIS_PASSWORD"');
+    const env = parseEnv(await read('.env.example'));
+    expect(env.REDIS_PASSWORD).toBeTruthy();
+    expect(env.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  it('hands the mounted folders to uid 1000 before the app starts', async () => {
+    const { services } = await compose();
+    expect(services.folders!.user).toBe('0:0');
+    for (const [name, service] of longRunning(services).filter(([name]) => !['redis', 'sandbox'].includes(name))) {
+      expect(service.depends_on?.folders?.condition, name).toBe('service_completed_successfully');
+      expect(service.depends_on?.redis?.condition, name).toBe('service_healthy');
+    }
+    expect(await read('Dockerfile')).toContain('USER node');
+  });
+
+  it('declares the console in the Procfile', async () => {
+    expect(await read('Procfile')).toMatch(/^web: node dist\/src\/cli\/main\.js serve --host 0\.0\.0\.0/m);
+  });
+});

@@ -1,0 +1,96 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import { inquiryQueueName } from '../../src/queue/inquiry-queue.js';
+import { redisKeys } from '../../src/redis/keys.js';
+import { startSandbox, type SandboxAccount, type SandboxOptions, type SandboxServer } from '../../src/sandbox/index.js';
+import { cliEnvironment } from '../support/cli.js';
+import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
+import { readReport } from '../support/report.js';
+
+/**
+ * What a test file of the lifecycle needs: an emulator, a work folder, Redis, and key prefixes of its own;
+ * set up before its tests and removed after them.
+ */
+export function lifecycleSuite(label: string, sandboxOptions: SandboxOptions) {
+  const prefixes: string[] = [];
+  const suite = {
+    redis: testRedis(),
+    sandbox: undefined as unknown as SandboxServer,
+    folder: '',
+    /** A key prefix of its own, and the CLI's environment using it (and `extra`). */
+    environment(extra: Record<string, string> = {}): { prefix: string; env: NodeJS.ProcessEnv } {
+      const prefix = testKeyPrefix();
+      prefixes.push(prefix);
+      return { prefix, env: lifecycleEnvironment(prefix, suite.sandbox, extra) };
+    },
+  };
+  beforeAll(async () => {
+    suite.sandbox = await startSandbox(sandboxOptions);
+    suite.folder = await mkdtemp(join(tmpdir(), `bc-${label}-`));
+  });
+  afterAll(async () => {
+    await suite.sandbox?.close();
+    for (const prefix of prefixes) await deleteKeys(suite.redis, prefix);
+    suite.redis.disconnect();
+    if (suite.folder !== '') await rm(suite.folder, { recursive: true, force: true });
+  });
+  return suite;
+}
+
+/**
+ * A payouts file: `rowsPerAccount` rows for each account, the accounts cycling (every account appears in
+ * the first rows), each row with its own id. Many rows over few accounts make production and the report
+ * last while few inquiries are paid for.
+ */
+export async function payoutFile(path: string, accounts: SandboxAccount[], rowsPerAccount: number, idPrefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  const lines = ['beneficiary_id,bank_code,account_number,beneficiary_name,amount'];
+  for (let row = 0; row < accounts.length * rowsPerAccount; row += 1) {
+    const account = accounts[row % accounts.length]!;
+    const id = `${idPrefix}-${row}`;
+    ids.push(id);
+    lines.push(`${id},${account.bankCode},${account.accountNumber},${account.holderName.toLowerCase()},${row * 10}`);
+  }
+  await writeFile(path, `${lines.join('\n')}\n`);
+  return ids;
+}
+
+/** Every input row exactly once, in file order, and every one answered MATCH. */
+export async function reportRows(path: string): Promise<{ ids: string[]; results: Set<string> }> {
+  const rows = await readReport(path);
+  return { ids: rows.map((row) => row.beneficiary_id!), results: new Set(rows.map((row) => row.result!)) };
+}
+
+/** The CLI's environment for a test: its Redis prefix, the emulator, a fast retry backoff. */
+export function lifecycleEnvironment(prefix: string, sandbox: SandboxServer, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    INQUIRY_BACKOFF_MS: '50',
+    ...extra,
+  });
+}
+
+/** What Redis says about the newest batch under the prefix: rows stored, produced, answers, reported, and the queue's active jobs. */
+export async function batchState(redis: Redis, prefix: string, sandbox: SandboxServer) {
+  const keys = redisKeys(prefix);
+  const [batchId] = await redis.zrange(keys.batches(), -1, -1); // the newest
+  const active = await redis.llen(`${keys.bullPrefix()}:${inquiryQueueName({ environment: 'sandbox', baseUrl: sandbox.url })}:active`);
+  if (batchId === undefined) return { batchId, rows: 0, produced: false, answered: 0, reported: false, active };
+  const [rows, record, answered] = await Promise.all([redis.llen(keys.rows(batchId)), redis.hgetall(keys.batch(batchId)), redis.hlen(keys.outcomes(batchId))]);
+  return { batchId, rows, produced: record.producedAt !== undefined, answered, reported: record.reportedAt !== undefined, active };
+}
+
+/** Account key -> verdict of every stored answer of the batch. */
+export async function storedVerdicts(redis: Redis, prefix: string, batchId: string): Promise<Map<string, string>> {
+  const outcomes = await redis.hgetall(redisKeys(prefix).outcomes(batchId));
+  return new Map(Object.entries(outcomes).map(([account, json]) => [account, (JSON.parse(json) as { verdict: string }).verdict]));
+}
+
+export const batchCount = async (redis: Redis, prefix: string): Promise<number> => redis.zcard(redisKeys(prefix).batches());

@@ -1,0 +1,82 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { checkBind, isAuthorized, isLoopback } from '../../src/console/access.js';
+import { escapeHtml, html, maskDigitRuns, scriptJson } from '../../src/console/html.js';
+import { maskJobData } from '../../src/console/queue-board.js';
+import { checkUploadName, safeFileName, uploadPaths } from '../../src/console/uploads.js';
+import { signBody } from '../../src/notify/notice.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('access', () => {
+  it('knows loopback addresses', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopback(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.2', 'console.example']) expect(isLoopback(host), host).toBe(false);
+  });
+
+  it('refuses a non-local bind without a token', () => {
+    expect(() => checkBind('0.0.0.0', undefined)).toThrow(UsageError);
+    expect(() => checkBind('0.0.0.0', 'secret')).not.toThrow();
+    expect(() => checkBind('127.0.0.1', undefined)).not.toThrow();
+  });
+
+  it('takes the token as bearer or as basic password, nothing else', () => {
+    const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    expect(isAuthorized('Bearer s3cret', 's3cret')).toBe(true);
+    expect(isAuthorized('bearer s3cret', 's3cret')).toBe(true);
+    expect(isAuthorized(basic('ops', 's3cret'), 's3cret')).toBe(true);
+    expect(isAuthorized(basic('', 's3cret'), 's3cret')).toBe(true);
+    expect(isAuthorized(basic('s3cret', 'x'), 's3cret')).toBe(false);
+    expect(isAuthorized('Bearer s3cre', 's3cret')).toBe(false);
+    expect(isAuthorized('Bearer s3cret2', 's3cret')).toBe(false);
+    expect(isAuthorized('s3cret', 's3cret')).toBe(false);
+    expect(isAuthorized(undefined, 's3cret')).toBe(false);
+    expect(isAuthorized('Bearer ', '')).toBe(false);
+  });
+});
+
+describe('pages', () => {
+  it('escapes every interpolated value, in text and attributes', () => {
+    expect(escapeHtml(`<img src=x onerror="a('b')">&\``)).toBe('&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;&#96;');
+    const name = '"><script>alert(1)</script>';
+    expect(html`<td title="${name}">${name}</td>`.value).toBe('<td title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>');
+    expect(html`<tr>${['<a>', '<b>'].map((value) => html`<td>${value}</td>`)}</tr>`.value).toBe('<tr><td>&lt;a&gt;</td><td>&lt;b&gt;</td></tr>');
+  });
+
+  it('writes JSON into a script element without a way out of it', () => {
+    const text = scriptJson('</script><script>alert(1)</script>').value;
+    expect(text).not.toContain('<');
+    expect(JSON.parse(text)).toBe('</script><script>alert(1)</script>');
+  });
+
+  it('masks digit runs that could be account numbers in free text', () => {
+    expect(maskDigitRuns('account number "0012345678AB" contains characters other than digits')).toBe('account number "******5678AB" contains characters other than digits');
+    expect(maskDigitRuns('SEL-0001, 28 characters')).toBe('SEL-0001, 28 characters');
+  });
+
+  it('shows job data of the dashboard with the account masked', () => {
+    expect(maskJobData({ batchId: 'b1', accountKey: '014:0012345678' })).toEqual({ batchId: 'b1', accountKey: '014:******5678' });
+    expect(maskJobData({ batchId: 'b1', body: '{}' })).toEqual({ batchId: 'b1', body: '{}' });
+    expect(maskJobData(null)).toBeNull();
+  });
+});
+
+describe('uploads', () => {
+  it('accepts CSV names only and keeps them inside the reports folder', () => {
+    expect(checkUploadName('Payouts.CSV')).toBe('Payouts.CSV');
+    expect(() => checkUploadName('payouts.xlsx')).toThrow('only CSV files');
+    expect(() => checkUploadName('')).toThrow('no file name');
+    expect(safeFileName('../../etc/passwd.csv')).toBe('passwd.csv');
+    expect(safeFileName('C:\\Users\\ops\\<evil>.csv')).toBe('_evil_.csv');
+    const paths = uploadPaths('/srv/reports', '../x/partners.csv');
+    expect(paths.inputPath).toMatch(/^\/srv\/reports\/inputs\/\d{8}T\d{6}Z-[0-9a-f]{6}--partners\.csv$/);
+    expect(paths.reportPath).toMatch(/^\/srv\/reports\/\d{8}T\d{6}Z-[0-9a-f]{6}--partners\.reconciled\.csv$/);
+  });
+});
+
+describe('completion notice signature', () => {
+  it('is the hex HMAC-SHA256 of the exact body', () => {
+    const body = '{"event":"batch.finished","batchId":"b1"}';
+    expect(signBody(body, 'k')).toBe(`sha256=${createHmac('sha256', 'k').update(body).digest('hex')}`);
+    expect(signBody(`${body} `, 'k')).not.toBe(signBody(body, 'k'));
+  });
+});

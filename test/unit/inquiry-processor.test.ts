@@ -1,0 +1,175 @@
+import type { Job } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import { createInquiryProcessor, TransientInquiryError, type InquiryJobDependencies } from '../../jobs/inquiry.js';
+import { LoginRejectedError, LoginUnavailableError } from '../../src/errors.js';
+import { CircuitBreaker } from '../../src/provider/circuit-breaker.js';
+import type { InquiryDecision } from '../../src/provider/client.js';
+import type { InquiryOutcome } from '../../src/provider/outcome.js';
+import type { InquiryJobData } from '../../src/queue/inquiry-queue.js';
+import { recordingLogger } from './lifecycle-fakes.js';
+
+const VERIFIED: InquiryOutcome = { verdict: 'VERIFIED', reason: '', holderName: 'BUDI SANTOSO' };
+
+/** What BullMQ's `Worker.RateLimitError()` is: the job goes back to waiting without spending an attempt. */
+class RateLimitError extends Error {
+  override name = 'RateLimitError';
+}
+
+/** One account's inquiry job, on its `attemptsMade + 1`-th attempt of `attempts`. */
+function job(accountKey = '014:0012345678', attemptsMade = 0, attempts = 3): Job<InquiryJobData> {
+  return { id: `b1.${accountKey}`, data: { batchId: 'b1', accountKey }, opts: { attempts }, attemptsMade } as unknown as Job<InquiryJobData>;
+}
+
+/**
+ * The processor over fakes: `provider` answers each call (a decision, or an error thrown by the client:
+ * login trouble, a bug); the breaker is a real one with a small window so a test can open it.
+ */
+function processorWorld(provider: (account: string) => InquiryDecision | Error, breaker = new CircuitBreaker()) {
+  const { logger, lines } = recordingLogger();
+  const outcomes = new Map<string, InquiryOutcome>();
+  const counted: string[] = [];
+  const holds: number[] = [];
+  const sendHolds: number[] = [];
+  const asked: string[] = [];
+  const outages: string[] = [];
+  const deps: InquiryJobDependencies = {
+    hasOutcome: async (_, accountKey) => outcomes.has(accountKey),
+    saveOutcome: async (_, accountKey, outcome) => {
+      if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
+    },
+    countCall: async (_, field) => void counted.push(field),
+    inquire: async (account, hooks) => {
+      const key = `${account.bankCode}:${account.accountNumber}`;
+      asked.push(key);
+      await hooks.waitForTurn();
+      const answer = provider(key);
+      if (answer instanceof Error) throw answer;
+      await hooks.onSend();
+      return answer;
+    },
+    waitForSendSlot: async () => undefined,
+    holdSending: async (ms) => void sendHolds.push(ms),
+    holdEveryWorker: async (ms) => {
+      holds.push(ms);
+      throw new RateLimitError();
+    },
+    breaker,
+    reportOutage: async (_, reason) => void outages.push(reason),
+    clearOutage: async () => undefined,
+    logger,
+  };
+  return { process: createInquiryProcessor(deps), outcomes, counted, holds, sendHolds, asked, outages, lines, breaker };
+}
+
+const answer = (outcome: InquiryOutcome = VERIFIED): InquiryDecision => ({ kind: 'answer', outcome });
+const transient: InquiryDecision = { kind: 'transient', reason: 'provider answered HTTP 503' };
+
+describe('the inquiry processor (jobs/inquiry.ts)', () => {
+  it('stores the answer once, and a job that runs again asks nothing', async () => {
+    const w = processorWorld(() => answer());
+    await w.process(job());
+    await w.process(job());
+    expect(w.asked).toEqual(['014:0012345678']);
+    expect(w.outcomes.get('014:0012345678')).toEqual(VERIFIED);
+    expect(w.counted).toEqual(['calls']);
+  });
+
+  it('a transient failure is retried by the queue; the last attempt stores FAILED with the reason', async () => {
+    const w = processorWorld(() => transient);
+    await expect(w.process(job('014:0012345678', 0, 3))).rejects.toBeInstanceOf(TransientInquiryError);
+    await expect(w.process(job('014:0012345678', 1, 3))).rejects.toBeInstanceOf(TransientInquiryError);
+    expect(w.outcomes.size).toBe(0);
+    await w.process(job('014:0012345678', 2, 3));
+    expect(w.outcomes.get('014:0012345678')).toEqual({ verdict: 'FAILED', reason: 'no answer after 3 attempt(s): provider answered HTTP 503' });
+  });
+
+  it('a 429 holds every worker for Retry-After and hands the job back without spending an attempt or storing anything', async () => {
+    const w = processorWorld(() => ({ kind: 'rate_limited', retryAfterMs: 4_000 }));
+    await expect(w.process(job())).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.sendHolds).toEqual([4_000]);
+    expect(w.holds).toEqual([4_000]);
+    expect(w.counted).toEqual(['calls', 'rateLimited']);
+    expect(w.outcomes.size).toBe(0);
+    expect(w.breaker.outageSince).toBeUndefined();
+  });
+
+  it('login trouble holds every worker, never stores an outcome and never trips the breaker', async () => {
+    const w = processorWorld(() => new LoginUnavailableError('provider answered HTTP 503: Service Unavailable'));
+    for (let attempt = 0; attempt < 30; attempt += 1) await expect(w.process(job(`014:00123456${String(attempt).padStart(2, '0')}`, 2, 3))).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.outcomes.size).toBe(0);
+    expect(w.holds.every((ms) => ms >= 1_000 && ms <= 60_000)).toBe(true);
+    expect(w.breaker.outageSince).toBeUndefined();
+    expect(w.lines.filter((line) => line.level === 'error')).toHaveLength(1); // one clear line, not one per job
+  });
+
+  it('a rejected login is held the same way (run stops on it, through the posted login failure)', async () => {
+    const w = processorWorld(() => new LoginRejectedError('Invalid username or password', 401));
+    await expect(w.process(job())).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.outcomes.size).toBe(0);
+  });
+
+  it('a probe that meets login trouble does not leave the breaker closed to every later call', async () => {
+    const breaker = new CircuitBreaker({ windowSize: 2, minimumCalls: 2, failureRatio: 0.5, openMs: 0, maxOpenMs: 0 });
+    let loginWorks = false;
+    const w = processorWorld(() => (loginWorks ? answer() : new LoginUnavailableError('cannot reach the provider')), breaker);
+    breaker.record(false);
+    breaker.record(false); // the provider failed: open; the next call is the probe
+    expect(breaker.outageSince).toBeDefined();
+    await expect(w.process(job('014:0000000001'))).rejects.toBeInstanceOf(RateLimitError);
+    loginWorks = true;
+    await w.process(job('014:0000000002'));
+    expect(w.asked).toEqual(['014:0000000001', '014:0000000002']);
+    expect(w.outcomes.get('014:0000000002')).toEqual(VERIFIED);
+    expect(breaker.outageSince).toBeUndefined();
+  });
+
+  it('an unexpected error is a bug: logged once with its stack, counted, the row FAILED saying so, not rethrown', async () => {
+    const w = processorWorld(() => new TypeError("Cannot read properties of undefined (reading 'status')"));
+    await w.process(job('014:0000000001'));
+    await w.process(job('014:0000000002'));
+    for (const account of ['014:0000000001', '014:0000000002']) {
+      expect(w.outcomes.get(account)).toEqual({
+        verdict: 'FAILED',
+        reason: "internal error: Cannot read properties of undefined (reading 'status'); a bug in beneficiary-check, not a provider answer (details in the log)",
+      });
+    }
+    const errors = w.lines.filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect((errors[0]!.fields as { err: Error }).err.stack).toContain('TypeError');
+    expect(w.counted.filter((field) => field === 'internalErrors')).toHaveLength(2);
+    expect(w.breaker.outageSince).toBeUndefined();
+    expect(w.outages).toEqual([]);
+  });
+
+  it('a bug on the probe does not hold the breaker either', async () => {
+    const breaker = new CircuitBreaker({ windowSize: 2, minimumCalls: 2, failureRatio: 0.5, openMs: 0, maxOpenMs: 0 });
+    let buggy = true;
+    const w = processorWorld(() => (buggy ? new RangeError('bad') : answer()), breaker);
+    breaker.record(false);
+    breaker.record(false);
+    await w.process(job('014:0000000001'));
+    buggy = false;
+    await w.process(job('014:0000000002'));
+    expect(w.outcomes.get('014:0000000002')).toEqual(VERIFIED);
+  });
+
+  it('a Redis failure is not a bug: it is rethrown for the queue to retry, nothing stored', async () => {
+    const failure = new Error('Connection is closed.');
+    const w = processorWorld(() => failure);
+    await expect(w.process(job())).rejects.toBe(failure);
+    expect(w.outcomes.size).toBe(0);
+    expect(w.counted).toEqual([]);
+  });
+
+  it('the provider failing opens the breaker and posts the outage; the next answer clears it', async () => {
+    let down = true;
+    const breaker = new CircuitBreaker({ windowSize: 2, minimumCalls: 2, failureRatio: 0.5, openMs: 0, maxOpenMs: 0 });
+    const w = processorWorld(() => (down ? transient : answer()), breaker);
+    await expect(w.process(job('014:0000000001'))).rejects.toBeInstanceOf(TransientInquiryError);
+    await expect(w.process(job('014:0000000002'))).rejects.toBeInstanceOf(TransientInquiryError);
+    expect(w.outages).toEqual(['provider answered HTTP 503']);
+    down = false;
+    await w.process(job('014:0000000003'));
+    expect(breaker.outageSince).toBeUndefined();
+  });
+});

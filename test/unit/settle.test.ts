@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import type { BatchProgress } from '../../src/batch/batch-store.js';
+import { HandedBackError, RejectedByProviderError, settleBatch, type LostJobs, type SettleDependencies, type SettleSettings } from '../../src/batch/settle.js';
+import { LoginUnavailableError } from '../../src/errors.js';
+import type { InquiryOutcome } from '../../src/provider/outcome.js';
+import type { LoginFailureRecord } from '../../src/provider/token.js';
+import type { Outage } from '../../src/queue/outage-board.js';
+import { FakeClock, recordingLogger, T0 } from './lifecycle-fakes.js';
+
+const SETTINGS: SettleSettings = { outageBudgetMs: 10_000, pollMs: 250, stallNoticeMs: 2_000, auditAfterMs: 5_000 };
+const ACCOUNTS = ['014:0001', '014:0002', '009:0003', '008:0004'];
+
+/**
+ * A batch of four accounts, answered by "workers" the test drives from the clock (every poll is a sleep),
+ * with the provider, the login and the queue as the test sets them.
+ */
+function batchWorld(options: { produced?: boolean } = {}) {
+  const clock = new FakeClock();
+  const { logger, lines } = recordingLogger();
+  const outcomes = new Map<string, InquiryOutcome>();
+  const state = {
+    produced: options.produced ?? true,
+    outage: undefined as Outage | undefined,
+    loginFailure: undefined as LoginFailureRecord | undefined,
+    lost: { failed: [], missing: [] } as LostJobs,
+    requeued: [] as string[][],
+    audits: 0,
+  };
+  const deps: SettleDependencies = {
+    progress: async (): Promise<BatchProgress> => ({
+      rowCount: ACCOUNTS.length,
+      accountCount: ACCOUNTS.length,
+      answered: outcomes.size,
+      produced: state.produced,
+      complete: state.produced && outcomes.size >= ACCOUNTS.length,
+      reported: false,
+    }),
+    unansweredAccounts: async function* () {
+      yield ACCOUNTS.filter((account) => !outcomes.has(account));
+    },
+    saveOutcome: async (_, accountKey, outcome) => {
+      if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
+    },
+    providerOutage: async () => state.outage,
+    lastLoginFailure: async () => state.loginFailure,
+    queueCounts: async () => ({ active: 1, waiting: 2, delayed: 1 }),
+    findLostJobs: async () => {
+      state.audits += 1;
+      return state.lost;
+    },
+    requeue: async (_, accountKeys) => void state.requeued.push(accountKeys),
+    clock,
+    logger,
+  };
+  const answer = (account: string) => outcomes.set(account, { verdict: 'VERIFIED', reason: '' });
+  return { clock, deps, outcomes, state, lines, answer };
+}
+
+describe('settleBatch', () => {
+  it('returns once every account of the produced batch is answered, reporting progress', async () => {
+    const w = batchWorld({ produced: false });
+    w.clock.onSleep = (clock) => {
+      if (clock.sleeps === 1) w.state.produced = true;
+      if (clock.sleeps <= ACCOUNTS.length) w.answer(ACCOUNTS[clock.sleeps - 1]!);
+    };
+    const reports: Array<{ answered: number; complete: boolean }> = [];
+    const result = await settleBatch(w.deps, SETTINGS, 'b1', { onProgress: (report) => reports.push({ answered: report.progress.answered, complete: report.progress.complete }) });
+    expect(result).toEqual({ kind: 'complete' });
+    expect(reports.at(-1)).toEqual({ answered: 4, complete: true });
+    expect(w.clock.now() - T0).toBe(ACCOUNTS.length * SETTINGS.pollMs);
+  });
+
+  it('the provider failing past the outage budget: the unanswered accounts become FAILED with the reason', async () => {
+    const w = batchWorld();
+    w.answer('014:0001');
+    w.clock.onSleep = (clock) => {
+      // Workers' probes keep failing: the board's last failure follows the clock.
+      w.state.outage = { since: T0, reason: 'provider answered HTTP 503', lastFailureAt: clock.now() };
+    };
+    const waiting: string[] = [];
+    const result = await settleBatch(w.deps, SETTINGS, 'b1', { onProgress: (report) => report.waitingFor && waiting.push(report.waitingFor) });
+    expect(result.kind).toBe('gave_up');
+    expect(result.kind === 'gave_up' && result.reason).toContain('no answer from the provider since');
+    expect(w.clock.now() - T0).toBeGreaterThanOrEqual(SETTINGS.outageBudgetMs);
+    expect(w.outcomes.get('014:0001')).toEqual({ verdict: 'VERIFIED', reason: '' });
+    for (const account of ACCOUNTS.slice(1)) {
+      expect(w.outcomes.get(account)?.verdict).toBe('FAILED');
+      expect(w.outcomes.get(account)?.reason).toMatch(/provider answered HTTP 503.*run the same file again to continue/);
+    }
+    expect(waiting.at(-1)).toContain('the provider: failing since');
+  });
+
+  it('login trouble past the budget: LoginUnavailableError, and no row is touched', async () => {
+    const w = batchWorld();
+    w.clock.onSleep = (clock) => {
+      w.state.loginFailure = { message: 'login failed: provider answered HTTP 503: Service Unavailable', rejected: false, at: clock.now() };
+    };
+    await expect(settleBatch(w.deps, SETTINGS, 'b1')).rejects.toThrow(LoginUnavailableError);
+    await expect(settleBatch(w.deps, SETTINGS, 'b1')).rejects.toThrow(/no login possible since .*no row was marked/);
+    expect(w.outcomes.size).toBe(0);
+  });
+
+  it('login trouble after a provider outage (the token ran out meanwhile): the login holds the batch, no row is FAILED', async () => {
+    const w = batchWorld();
+    w.clock.onSleep = (clock) => {
+      // The provider failed for the first 3 s; since then every login fails.
+      if (clock.now() - T0 <= 3_000) w.state.outage = { since: T0, reason: 'provider answered HTTP 503', lastFailureAt: clock.now() };
+      else w.state.loginFailure = { message: 'login failed: cannot reach the provider', rejected: false, at: clock.now() };
+    };
+    await expect(settleBatch(w.deps, SETTINGS, 'b1')).rejects.toThrow(LoginUnavailableError);
+    expect(w.outcomes.size).toBe(0);
+  });
+
+  it('an outage board left behind by a process that died (nothing failed since) is history: login trouble still holds, no row is FAILED', async () => {
+    const w = batchWorld();
+    w.state.outage = { since: T0 - 3_600_000, reason: 'provider answered HTTP 502', lastFailureAt: T0 - 3_000_000 };
+    w.clock.onSleep = (clock) => {
+      w.state.loginFailure = { message: 'login failed: timed out', rejected: false, at: clock.now() };
+    };
+    await expect(settleBatch(w.deps, SETTINGS, 'b1')).rejects.toThrow(LoginUnavailableError);
+    expect(w.outcomes.size).toBe(0);
+  });
+
+  it('a rejected login stops the wait at once with the provider\'s message', async () => {
+    const w = batchWorld();
+    w.state.loginFailure = { message: 'login failed: Invalid username or password', rejected: true, at: T0 };
+    await expect(settleBatch(w.deps, SETTINGS, 'b1')).rejects.toThrow(RejectedByProviderError);
+    expect(w.clock.sleeps).toBe(0);
+    expect(w.outcomes.size).toBe(0);
+  });
+
+  it('silence nothing explains: jobs that failed outside the rules become FAILED rows saying so, vanished ones are queued again', async () => {
+    const w = batchWorld();
+    w.answer('014:0001');
+    w.state.lost = { failed: [{ accountKey: '014:0002', reason: 'job stalled more than allowable limit' }], missing: ['009:0003'] };
+    w.clock.onSleep = () => {
+      if (w.state.requeued.length > 0) w.answer('009:0003'); // the job queued again is answered
+      if (w.state.audits > 0) w.answer('008:0004');
+    };
+    const result = await settleBatch(w.deps, SETTINGS, 'b1');
+    expect(result).toEqual({ kind: 'complete' });
+    expect(w.state.audits).toBe(1);
+    expect(w.clock.now() - T0).toBeGreaterThanOrEqual(SETTINGS.auditAfterMs);
+    expect(w.outcomes.get('014:0002')).toEqual({ verdict: 'FAILED', reason: 'the inquiry job failed: job stalled more than allowable limit' });
+    expect(w.state.requeued).toEqual([['009:0003']]);
+    expect(w.lines.some((line) => line.level === 'error' && String(line.message).includes('failed outside the retry rules'))).toBe(true);
+  });
+
+  it('silence never becomes FAILED rows by itself: the wait goes on past the budget', async () => {
+    const w = batchWorld();
+    w.clock.onSleep = (clock) => {
+      if (clock.now() - T0 >= 3 * SETTINGS.outageBudgetMs) ACCOUNTS.forEach(w.answer);
+    };
+    expect(await settleBatch(w.deps, SETTINGS, 'b1')).toEqual({ kind: 'complete' });
+    expect([...w.outcomes.values()].every((outcome) => outcome.verdict === 'VERIFIED')).toBe(true);
+  });
+
+  it('a stop hands the batch back: HandedBackError, nothing marked', async () => {
+    const w = batchWorld();
+    const stop = new AbortController();
+    w.clock.onSleep = (clock) => {
+      if (clock.sleeps === 3) stop.abort();
+    };
+    await expect(settleBatch(w.deps, SETTINGS, 'b1', { signal: stop.signal })).rejects.toBeInstanceOf(HandedBackError);
+    expect(w.outcomes.size).toBe(0);
+  });
+});
