@@ -1,11 +1,13 @@
 import { access, mkdir, mkdtemp, readdir, readFile, readlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
 import { waitFor } from '../ops/ops-helpers.js';
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
 import { readReport } from '../support/report.js';
+import { answeredAccounts } from './process-helpers.js';
 
 /**
  * The private redis-server of `run` (PRIVATE_REDIS=always: the shared Redis answers at the default address,
@@ -46,8 +48,13 @@ describe('the private redis-server of run', () => {
         return servers.length > 0 && servers;
       }, 10_000, 'its process');
       expect(await exists(server!.directory)).toBe(true);
-      // Killed while it works: after the first progress line.
-      await waitFor(() => /accounts answered/.test(run.output().stderr), 30_000, 'progress');
+      // Killed while it works: once answers are stored in it.
+      const privateRedis = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true });
+      try {
+        await waitFor(async () => (await answeredAccounts(privateRedis, 'bc')).length >= 2, 30_000, 'two answers stored');
+      } finally {
+        privateRedis.disconnect();
+      }
       run.kill('SIGKILL');
       await waitForExit(run);
       await waitFor(async () => (await redisServersOn(port)).length === 0 && !(await exists(server!.directory)), 5_000, 'the redis-server and its directory to be gone');
