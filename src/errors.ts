@@ -40,7 +40,25 @@ export class SystemicError extends BeneficiaryCheckError {
   readonly exitCode = 1 as const;
 }
 
+/** Redis cannot be reached (at the start, or for longer than REDIS_UNAVAILABLE_TIMEOUT_S during work). */
 export class RedisUnavailableError extends SystemicError {}
+
+/** Redis refuses writes because it reached its `maxmemory` (policy `noeviction`): nothing can be stored until it has room. */
+export class RedisFullError extends SystemicError {}
+
+/**
+ * A batch this process was working on is gone from Redis (a restart without persistence, FLUSHALL, eviction):
+ * not the user's mistake (exit 1, not 2), and the next start makes it anew.
+ */
+export class BatchVanishedError extends SystemicError {
+  constructor(readonly batchId: string, options?: { cause?: unknown }) {
+    super(
+      `batch ${batchId} vanished from Redis while it was being checked: Redis lost its data (restarted without persistence, flushed, or evicting keys under maxmemory). ` +
+        'Check that Redis persists its data (appendonly yes) and that maxmemory-policy is noeviction; then run the same command again: it starts the file over',
+      options,
+    );
+  }
+}
 
 /** The provider refused the credentials (or answered login in a way that cannot succeed by retrying). */
 export class LoginRejectedError extends SystemicError {
@@ -66,7 +84,7 @@ export class BatchUnfinishedError extends SystemicError {}
 export class WorkTakenOverError extends SystemicError {}
 
 export class BatchNotFoundError extends UsageError {
-  constructor(batchId: string) {
+  constructor(readonly batchId: string) {
     super(`no batch with id ${JSON.stringify(batchId)}; \`beneficiary-check status\` lists the known batches`);
   }
 }

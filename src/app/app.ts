@@ -25,7 +25,9 @@ import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
 import { AccountHistory } from '../history/account-history.js';
 import { answerRecorder, answerReuser } from '../history/answers.js';
+import { isConnectionFailure, isRedisFull } from '../redis/failures.js';
 import { Lease } from '../redis/lease.js';
+import { redisErrors } from '../redis/supervisor.js';
 import { redisKeys, type RedisKeys } from '../redis/keys.js';
 
 /** How long the content lease lives without renewal: a producer that died frees its content within this. */
@@ -63,8 +65,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const notices = openNotices(redis, keys, config.notify, provider.environment, logger, metrics);
   const store = new BatchStore(redis, keys);
   const queueName = inquiryQueueName(provider);
-  const queue = openInquiryQueue(redis, keys, queueName);
-  queue.on('error', (error) => logger.error({ err: error }, `inquiry queue: ${error.message}`));
+  const queue = openInquiryQueue(redis, keys, queueName, logger);
   const http = createHttpClient(provider.requestTimeoutMs);
   const session = new SharedTokenSession(redis, keys, provider, () => login(http, provider), logger, provider.requestTimeoutMs, {
     login: (outcome) => metrics.login(outcome),
@@ -171,8 +172,11 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
       settings: { backoffStrategy: (attemptsMade: number) => jitteredBackoff(config.inquiry.backoffMs, attemptsMade) },
     });
-    worker.on('error', (error) => logger.error({ err: error }, `inquiry worker: ${error.message}`));
+    const workerErrors = redisErrors(redis, 'inquiry worker', logger);
+    worker.on('error', workerErrors);
     worker.on('failed', (job, error) => {
+      // A job that failed on Redis itself (gone, full) is the connection's supervisor's to report, once.
+      if (isConnectionFailure(error) || isRedisFull(error)) return workerErrors(error);
       // A transient failure thrown by the processor always goes back for another attempt (the last one stores FAILED).
       if (error instanceof TransientInquiryError) metrics.inquiryRetry();
       else if (error.name !== 'RateLimitError') logger.error({ err: error, jobId: job?.id }, 'inquiry job failed');

@@ -3,6 +3,7 @@ import { createNightlyValidationProcessor } from '../../jobs/nightly-validation.
 import { continuationPolicy } from '../batch/continuation.js';
 import type { ColumnOverrides } from '../csv/columns.js';
 import { RunHistory, runLease, SCHEDULE_QUEUE, type NightlyJobData } from '../schedule/scheduler.js';
+import { redisErrors } from '../redis/supervisor.js';
 import type { App } from './app.js';
 
 /** The worker that runs the scheduled validations in this process (`schedule`), wired to the batch lifecycle. */
@@ -33,6 +34,6 @@ export function startNightlyWorker(app: App, options: { columns: ColumnOverrides
       maxStalledCount: 3,
     },
   );
-  worker.on('error', (error) => logger.error({ err: error }, `scheduler worker: ${error.message}`));
+  worker.on('error', redisErrors(redis, 'scheduler worker', logger));
   return worker;
 }

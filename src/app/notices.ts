@@ -8,6 +8,7 @@ import type { ProductMetrics } from '../metrics/metrics.js';
 import { noticeJobData, type CompletionNotice, type CompletionNoticeJobData } from '../notify/notice.js';
 import { noticeJobOptions, NOTICE_JOB, openNoticeQueue } from '../notify/notice-queue.js';
 import type { RedisKeys } from '../redis/keys.js';
+import { redisErrors } from '../redis/supervisor.js';
 
 /** Completion notices as the app offers them: queue one, deliver them, wait a bounded time for one's own. */
 export interface Notices {
@@ -47,7 +48,7 @@ export function openNotices(redis: Redis, keys: RedisKeys, settings: NotifySetti
     return { queue: undefined, enqueue: async () => undefined, startWorker: () => undefined, awaitOwn: async () => 0, close: async () => undefined };
   }
   const queue = openNoticeQueue(redis, keys);
-  queue.on('error', (error) => logger.error({ err: error }, `notice queue: ${error.message}`));
+  queue.on('error', redisErrors(redis, 'notice queue', logger));
   const own = new Set<string>();
   let worker: Worker<CompletionNoticeJobData> | undefined;
 
@@ -75,7 +76,7 @@ export function openNotices(redis: Redis, keys: RedisKeys, settings: NotifySetti
         // A delivery cut off by a stop comes back when its lock expires; a few of those are no reason to give a notice up.
         { connection: redis, prefix: keys.bullPrefix(), concurrency: NOTICE_CONCURRENCY, maxStalledCount: 5 },
       );
-      worker.on('error', (error) => logger.error({ err: error }, `notice worker: ${error.message}`));
+      worker.on('error', redisErrors(redis, 'notice worker', logger));
       worker.on('failed', (job, error) => {
         if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1)) return;
         const detail = error instanceof NoticeNotDeliveredError ? error.message : `${error.name}: ${error.message}`;

@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { connectRedis, displayRedisUrl, redisAnswers } from '../redis/connection.js';
 import { startPrivateRedis } from '../redis/private-server.js';
+import { superviseRedis, type RedisHealth } from '../redis/supervisor.js';
 import { openApp, type App } from './app.js';
 import { startBuiltinSandbox } from './builtin-sandbox.js';
 
@@ -14,6 +15,11 @@ export interface RuntimeOptions {
    * the provider), `none` (it only reads Redis: `status`, `export`, `schedule --list`).
    */
   provider: 'builtin' | 'required' | 'none';
+  /**
+   * A service (`worker`, `watch`, `schedule`): when Redis goes away it keeps retrying (and says so) instead
+   * of giving up after REDIS_UNAVAILABLE_TIMEOUT_S like a one-shot command.
+   */
+  service?: boolean;
   /** Where log lines go instead of stderr (a terminal progress line clears itself around them). */
   logDestination?: DestinationStream;
 }
@@ -24,6 +30,13 @@ export interface Runtime {
   privateRedis: boolean;
   /** Closes everything that was opened, in reverse order; safe to call more than once. */
   shutdown: () => Promise<void>;
+  /**
+   * The command's work under the Redis supervisor: it ends with a typed error when Redis stays away past
+   * REDIS_UNAVAILABLE_TIMEOUT_S (one-shot commands) or refuses writes (full), whatever the work awaits.
+   */
+  guard: <T>(work: Promise<T>) => Promise<T>;
+  /** Whether Redis answers, and since when it does not (for health checks). */
+  redisHealth: () => RedisHealth;
 }
 
 /** Tells the user what was started on their behalf, on stderr beside the logs. */
@@ -47,15 +60,28 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
   try {
     let redisUrl = config.redisUrl ?? DEFAULT_REDIS_URL;
     let privateRedis = false;
-    if (config.redisUrl === undefined && options.provider === 'builtin' && !(await redisAnswers(redisUrl))) {
+    if (await wantsPrivateRedis(config, options, redisUrl)) {
       const privateServer = await startPrivateRedis();
       cleanups.push(() => privateServer.stop());
       redisUrl = privateServer.url;
       privateRedis = true;
-      notice(`no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: started a private redis-server at ${redisUrl} for this run (nothing is kept after it)`);
+      notice(
+        config.privateRedis === 'always'
+          ? `PRIVATE_REDIS=always: started a private redis-server at ${redisUrl} for this run (nothing is kept after it)`
+          : `no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: started a private redis-server at ${redisUrl} for this run (nothing is kept after it)`,
+      );
     }
     const redis = await connectRedis(redisUrl, undefined, privateRedis ? undefined : config.redisPassword);
     cleanups.push(async () => void redis.disconnect());
+    const supervisor = superviseRedis(redis, {
+      url: redisUrl,
+      unavailableTimeoutMs: config.redisUnavailableTimeoutMs,
+      whenUnavailable: options.service === true ? 'keep_retrying' : 'give_up',
+      logger,
+    });
+    cleanups.push(async () => supervisor.stop());
+    // Closing waits for active work to store its answers; once Redis is gone for good or full, nothing more can be stored.
+    const unlessRedisFailed = (close: Promise<void>) => Promise.race([close, supervisor.failure.catch(() => undefined)]);
     let provider: ProviderSettings = config.provider;
     if (provider.baseUrl === undefined && options.provider === 'builtin') {
       const builtin = await startBuiltinSandbox(provider);
@@ -64,11 +90,19 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
       notice(`sandbox without H2H_BASE_URL: using the built-in provider emulator at ${builtin.sandbox.url} (no real bank is asked)`);
     }
     const app = openApp(config, provider, redis, logger);
-    cleanups.push(() => app.close());
+    cleanups.push(() => unlessRedisFailed(app.close()));
     logger.debug({ redis: displayRedisUrl(redisUrl), environment: provider.environment, queue: app.queue.name }, 'runtime ready');
-    return { app, shutdown, privateRedis };
+    return { app, shutdown, privateRedis, guard: (work) => supervisor.guard(work), redisHealth: () => supervisor.health() };
   } catch (error) {
     await shutdown();
     throw error;
   }
+}
+
+/** `run` without REDIS_URL: a private redis-server when PRIVATE_REDIS=always, or (auto) when nothing answers at the default address. */
+async function wantsPrivateRedis(config: Config, options: RuntimeOptions, defaultUrl: string): Promise<boolean> {
+  if (config.redisUrl !== undefined || options.provider !== 'builtin' || config.privateRedis === 'never') return false;
+  if (config.privateRedis === 'always') return true;
+  // A password was given for the Redis at the default address: that one is meant, answering or not.
+  return config.redisPassword === undefined && !(await redisAnswers(defaultUrl));
 }

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Clock } from '../clock/clock.js';
 import type { ColumnOverrides } from '../csv/columns.js';
-import { BatchNotFoundError, BatchUnfinishedError, describeError, InputFileError, WorkTakenOverError } from '../errors.js';
+import { BatchNotFoundError, BatchUnfinishedError, BatchVanishedError, describeError, InputFileError, WorkTakenOverError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
 import { newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
@@ -134,12 +134,16 @@ export class BatchLifecycle {
   /** The whole path: start, settle, report. */
   async check(request: BatchRequest & { reportPath: string }, summaryExtras: SummaryExtras = {}): Promise<CheckedBatch> {
     const started = await this.start(request);
-    await request.onStarted?.(started);
-    const settled = await this.deps.settle(started.batchId, { signal: request.signal, onProgress: request.onProgress });
-    const gaveUp = settled.kind === 'gave_up' ? settled.reason : undefined;
-    const extras = typeof summaryExtras === 'function' ? summaryExtras(started) : summaryExtras;
-    const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras, changesPath: request.changesPath });
-    return { ...started, summary, gaveUp };
+    try {
+      await request.onStarted?.(started);
+      const settled = await this.deps.settle(started.batchId, { signal: request.signal, onProgress: request.onProgress });
+      const gaveUp = settled.kind === 'gave_up' ? settled.reason : undefined;
+      const extras = typeof summaryExtras === 'function' ? summaryExtras(started) : summaryExtras;
+      const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras, changesPath: request.changesPath });
+      return { ...started, summary, gaveUp };
+    } catch (error) {
+      throw vanishedFromRedis(error);
+    }
   }
 
   /** Inspects, leases the content, creates or continues the batch, produces it: after this, workers can answer it. */
@@ -160,7 +164,7 @@ export class BatchLifecycle {
         };
       } catch (error) {
         if (request.signal?.aborted) throw new HandedBackError(`stopped while starting the batch of ${target.inputPath}`, { cause: error });
-        if (!isTakeOver(error)) throw error;
+        if (!isTakeOver(error)) throw vanishedFromRedis(error);
         if (attempt >= TAKEOVER_RETRIES) throw new WorkTakenOverError(`producing the batch of ${target.inputPath} was taken over by another process ${attempt + 1} times; run it again`);
         deps.logger.warn({ file: target.inputPath }, 'another process took over producing this content: waiting for it, then joining');
       }
@@ -277,7 +281,14 @@ export class BatchLifecycle {
     }
     const earlierId = await store.latestByContent(target.contentHash);
     if (earlierId === undefined) return { kind: 'new' };
-    const [earlier, progress, failedAccounts] = await Promise.all([store.get(earlierId), store.progress(earlierId), store.countFailedOutcomes(earlierId)]);
+    const earlier = await store.get(earlierId).catch((error: unknown) => {
+      if (!(error instanceof BatchNotFoundError)) throw error;
+      // Redis lost the batch but not the index that points to it (eviction): nothing to continue.
+      this.deps.logger.warn({ batchId: earlierId }, 'the earlier batch of this content is gone from Redis: starting a new one');
+      return undefined;
+    });
+    if (earlier === undefined) return { kind: 'new' };
+    const [progress, failedAccounts] = await Promise.all([store.progress(earlierId), store.countFailedOutcomes(earlierId)]);
     return decideContinuation(
       { batchId: earlierId, produced: progress.produced, answered: progress.complete, reportedAt: earlier.reportedAt, failedAccounts },
       target.input.policy,
@@ -335,6 +346,12 @@ export class BatchLifecycle {
     return { ...inspected, mapping: batch.mapping };
   }
 }
+
+/**
+ * A batch that was there when this run took it up and is gone now was lost by Redis (restart without
+ * persistence, flush, eviction): a systemic failure, not the user's unknown id.
+ */
+const vanishedFromRedis = (error: unknown): unknown => (error instanceof BatchNotFoundError ? new BatchVanishedError(error.batchId, { cause: error }) : error);
 
 /** What a start works on: the input resolved, the file inspected when it is read (not for a batch by id). */
 interface Target {

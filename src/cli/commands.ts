@@ -81,7 +81,7 @@ const TALLY_EVERY_MS = 1_000;
 async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' | 'required', check: (context: CheckContext) => Promise<CheckedBatch>): Promise<number> {
   const failOn = parseFailOn(flags.failOn);
   const display = createProgressDisplay();
-  const { app, shutdown, privateRedis } = await openRuntime(flags, { provider, ...(display.logDestination !== undefined && { logDestination: display.logDestination }) });
+  const { app, shutdown, privateRedis, guard } = await openRuntime(flags, { provider, ...(display.logDestination !== undefined && { logDestination: display.logDestination }) });
   const stop = new AbortController();
   const stoppedBy = onStopSignal((signal) => {
     notice(`${signal}: stopping (send it again to exit at once)`);
@@ -106,13 +106,15 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
     display.update(report, tally?.snapshot);
   };
   try {
-    const checked = await check({
-      signal: stop.signal,
-      app,
-      startWorkers: async () => void (await app.startWorkers()),
-      onProgress,
-      onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatchPolicy)),
-    });
+    const checked = await guard(
+      check({
+        signal: stop.signal,
+        app,
+        startWorkers: async () => void (await app.startWorkers()),
+        onProgress,
+        onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatchPolicy)),
+      }),
+    );
     display.done();
     process.stdout.write(flags.json ? `${JSON.stringify(checked.summary, null, 2)}\n` : `${formatSummary(checked.summary)}\n`);
     await awaitOwnNotices(app, privateRedis);
@@ -191,13 +193,15 @@ export async function resumeCommand(batchId: string, flags: CommonFlags & Output
 
 /** `enqueue`: producer only (through the same lifecycle start); prints the batch id. */
 export async function enqueueCommand(file: string, flags: CommonFlags & ColumnFlags): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required' });
   try {
-    const started = await app.lifecycle.start({
-      input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
-      onNotice: notice,
-      loginFirst: false,
-    });
+    const started = await guard(
+      app.lifecycle.start({
+        input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
+        onNotice: notice,
+        loginFirst: false,
+      }),
+    );
     process.stdout.write(`${started.batchId}\n`);
     return 0;
   } finally {
@@ -205,26 +209,39 @@ export async function enqueueCommand(file: string, flags: CommonFlags & ColumnFl
   }
 }
 
-/** `worker`: long-running; stops gracefully on SIGTERM/SIGINT/SIGHUP. */
+/**
+ * `worker`: long-running; stops gracefully on SIGTERM/SIGINT/SIGHUP (see signals.ts for the exit codes).
+ * Rides out a Redis that goes away, however long; stops with exit 1 when Redis is full (a job would only
+ * fail again).
+ */
 export async function workerCommand(flags: CommonFlags & MetricsFlags): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
-  const worker = await app.startWorkers();
-  const closeMetrics = await startMetricsEndpoint(app, flags);
-  app.logger.info({ queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency }, 'worker started');
-  onShutdownSignal(async () => {
-    await worker.close();
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required', service: true });
+  let closeMetrics: () => Promise<void> = async () => undefined;
+  try {
+    return await guard(
+      (async () => {
+        await app.startWorkers();
+        closeMetrics = await startMetricsEndpoint(app, flags);
+        app.logger.info({ queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency }, 'worker started');
+        // Closing the app closes its workers: they finish their active inquiries first.
+        onShutdownSignal(async () => {
+          await closeMetrics();
+          await shutdown();
+        });
+        return new Promise<never>(() => undefined);
+      })(),
+    );
+  } finally {
     await closeMetrics();
     await shutdown();
-  });
-  await new Promise(() => undefined);
-  return 0;
+  }
 }
 
 /** `export`: (re)writes a finished batch's report; needs only Redis. */
 export async function exportCommand(batchId: string, flags: CommonFlags & { out: string }): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'none' });
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
   try {
-    const summary = await app.lifecycle.export(batchId, resolve(flags.out));
+    const summary = await guard(app.lifecycle.export(batchId, resolve(flags.out)));
     process.stdout.write(`${formatSummary(summary)}\n`);
     return 0;
   } finally {
@@ -234,15 +251,17 @@ export async function exportCommand(batchId: string, flags: CommonFlags & { out:
 
 /** `status`: progress of one batch, or of the most recent ones; needs only Redis. `--json`: one JSON document on stdout. */
 export async function statusCommand(batchId: string | undefined, flags: CommonFlags & { json?: boolean }): Promise<number> {
-  const { app, shutdown } = await openRuntime(flags, { provider: 'none' });
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
   try {
-    const ids = batchId === undefined ? await app.store.list(20) : [batchId];
-    const views = await Promise.all(
-      ids.map(async (id) => {
-        const [batch, progress] = await Promise.all([app.store.get(id), app.store.progress(id)]);
-        // Counts are the report's: a batch in progress has none yet (the console and `run` show them so far).
-        return batchView(batch, progress, batch.reportCounts === undefined ? null : { ...zeroCounts(), ...batch.reportCounts });
-      }),
+    const ids = batchId === undefined ? await guard(app.store.list(20)) : [batchId];
+    const views = await guard(
+      Promise.all(
+        ids.map(async (id) => {
+          const [batch, progress] = await Promise.all([app.store.get(id), app.store.progress(id)]);
+          // Counts are the report's: a batch in progress has none yet (the console and `run` show them so far).
+          return batchView(batch, progress, batch.reportCounts === undefined ? null : { ...zeroCounts(), ...batch.reportCounts });
+        }),
+      ),
     );
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(batchId === undefined ? { batches: views } : views[0], null, 2)}\n`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { Command, CommanderError, Option } from 'commander';
-import { BeneficiaryCheckError } from '../errors.js';
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
 import {
   enqueueCommand,
   exportCommand,
@@ -10,11 +10,13 @@ import {
   statusCommand,
   workerCommand,
 } from './commands.js';
+import { reportError } from './report-error.js';
 import { scheduleCommand } from './schedule-command.js';
 import { serveCommand } from './serve-command.js';
 import { watchCommand } from './watch-command.js';
 
-const USAGE_EXIT_CODE = 2;
+/** dist/src/cli/main.js -> the package's own package.json. */
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** Set by the command that ran; commands return their exit code instead of exiting themselves. */
 let exitCode = 0;
@@ -23,6 +25,7 @@ const exitWith = (code: number) => void (exitCode = code);
 function buildProgram(): Command {
   const program = new Command('beneficiary-check')
     .description('Validates payout beneficiaries in bulk: a CSV in, a bank-account inquiry per row, a reconciliation CSV out.')
+    .version(version, '-V, --version', 'print the version and exit')
     .exitOverride()
     .showHelpAfterError();
 
@@ -110,18 +113,6 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return reportError(error);
   }
-}
-
-function reportError(error: unknown): number {
-  if (error instanceof CommanderError) {
-    return error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
-  }
-  if (error instanceof BeneficiaryCheckError) {
-    process.stderr.write(`beneficiary-check: ${error.message}\n`);
-    return error.exitCode;
-  }
-  process.stderr.write(`beneficiary-check: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  return 1;
 }
 
 const code = await main(process.argv);

@@ -20,8 +20,8 @@ export interface ScheduleFlags extends CommonFlags, ColumnFlags, MetricsFlags {
  */
 export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   const readOnly = flags.list === true || flags.remove === true;
-  const { app, shutdown } = await openRuntime(flags, { provider: readOnly ? 'none' : 'required' });
-  const queue = openScheduleQueue(app.redis, app.keys);
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: readOnly ? 'none' : 'required', service: !readOnly });
+  const queue = openScheduleQueue(app.redis, app.keys, app.logger);
   let closeMetrics: () => Promise<void> = async () => undefined;
   const closeAll = async () => {
     await closeMetrics();
@@ -31,12 +31,12 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   if (readOnly) {
     try {
       if (flags.remove) {
-        const removed = await queue.removeJobScheduler(SCHEDULER_ID);
+        const removed = await guard(queue.removeJobScheduler(SCHEDULER_ID));
         process.stdout.write(removed ? `removed the schedule ${SCHEDULER_ID}\n` : `no schedule ${SCHEDULER_ID} to remove\n`);
         if (removed) process.stdout.write('a `schedule` process started later registers it again; stop the scheduler processes to keep it off\n');
         return 0;
       }
-      await printSchedule(queue, app.redis, app.keys.scheduleLock(), new RunHistory(app.redis, app.keys.scheduleRuns()));
+      await guard(printSchedule(queue, app.redis, app.keys.scheduleLock(), new RunHistory(app.redis, app.keys.scheduleRuns())));
       return 0;
     } finally {
       await closeAll();
@@ -46,8 +46,8 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   try {
     const settings = app.config.schedule;
     const target = await scheduleTarget(settings);
-    const next = await registerSchedule(queue, settings, target);
-    await app.startWorkers();
+    const next = await guard(registerSchedule(queue, settings, target));
+    await guard(app.startWorkers());
     closeMetrics = await startMetricsEndpoint(app, flags);
     const handBack = new AbortController();
     const worker = startNightlyWorker(app, { columns: columnsFrom(flags), handBack: handBack.signal });
@@ -60,8 +60,8 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
       await finishOrHandBack(worker.close(), app.config.shutdownTimeoutMs, () => handBack.abort());
       await closeAll();
     });
-    await new Promise(() => undefined);
-    return 0;
+    // Runs until a signal; or until Redis refuses writes (full): its typed error ends the scheduler.
+    return await guard(new Promise<never>(() => undefined));
   } catch (error) {
     await closeAll();
     throw error;

@@ -21,15 +21,15 @@ export interface ServeFlags extends CommonFlags {
  */
 export async function serveCommand(flags: ServeFlags): Promise<number> {
   const port = parsePort(flags.port, '--port');
-  const { app, shutdown } = await openRuntime(flags, { provider: 'required' });
-  const scheduleQueue = openScheduleQueue(app.redis, app.keys);
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required', service: true });
+  const scheduleQueue = openScheduleQueue(app.redis, app.keys, app.logger);
   const closeAll = async () => {
     await scheduleQueue.close();
     await shutdown();
   };
   try {
     checkBind(flags.host, app.config.console.token);
-    await app.startWorkers();
+    await guard(app.startWorkers());
     const runner = new BatchRunner(app.lifecycle, app.logger);
     const server = await buildConsole(app, runner, {
       settings: app.config.console,
@@ -47,8 +47,8 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
       await runner.stop(app.config.shutdownTimeoutMs);
       await closeAll();
     });
-    await new Promise(() => undefined);
-    return 0;
+    // Runs until a signal; or until Redis refuses writes (full): its typed error ends the console.
+    return await guard(new Promise<never>(() => undefined));
   } catch (error) {
     await closeAll();
     throw error;

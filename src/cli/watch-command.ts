@@ -10,16 +10,18 @@ import { onShutdownSignal } from './signals.js';
  * SIGTERM/SIGINT/SIGHUP: no new file is taken, the active one may finish within SHUTDOWN_TIMEOUT_SECONDS,
  * else it is handed back (left in processing/, continued at the next start); workers finish their active
  * inquiries; Redis is closed. A watcher whose registration was taken over hands its file back and exits 1.
+ * A Redis that goes away is waited for (the registration's lease decides how long the watcher keeps its
+ * folder); a full Redis stops the watcher with exit 1.
  */
 export async function watchCommand(folder: string, flags: CommonFlags & ColumnFlags & MetricsFlags): Promise<number> {
-  const { app, shutdown: closeRuntime } = await openRuntime(flags, { provider: 'required' });
+  const { app, shutdown: closeRuntime, guard } = await openRuntime(flags, { provider: 'required', service: true });
   let closeMetrics: () => Promise<void> = async () => undefined;
   const shutdown = async () => {
     await closeMetrics();
     await closeRuntime();
   };
   try {
-    await app.startWorkers();
+    await guard(app.startWorkers());
     closeMetrics = await startMetricsEndpoint(app, flags);
     const watcher = new Watcher(
       {
@@ -43,11 +45,15 @@ export async function watchCommand(folder: string, flags: CommonFlags & ColumnFl
       await watcher.stop(app.config.shutdownTimeoutMs);
       await shutdown();
     });
-    await watcher.start();
-    await watcher.done();
-    // The loop only ends through stop() or a lost registration, whose handlers exit the process.
-    await new Promise(() => undefined);
-    return 0;
+    // The loop only ends through stop() or a lost registration, whose handlers exit the process; or with
+    // the typed error of a Redis that refuses writes (full).
+    return await guard(
+      (async () => {
+        await watcher.start();
+        await watcher.done();
+        return new Promise<never>(() => undefined);
+      })(),
+    );
   } catch (error) {
     await shutdown();
     throw error;

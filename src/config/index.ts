@@ -107,9 +107,19 @@ export interface HistorySettings {
 /** The report's file format for entry points that choose the name themselves (OUTPUT_FORMAT). */
 export type OutputFormat = 'csv' | 'xlsx';
 
+/** Whether `run` starts its own throw-away redis-server (PRIVATE_REDIS). */
+export type PrivateRedisChoice = 'auto' | 'always' | 'never';
+
 export interface Config {
   /** Undefined when REDIS_URL is not set: `run` may then start a private redis-server. */
   redisUrl: string | undefined;
+  /**
+   * PRIVATE_REDIS: `auto` (default: `run` without REDIS_URL starts one when nothing answers at the default
+   * address), `always` (`run` always uses its own, even when a Redis answers there), `never`.
+   */
+  privateRedis: PrivateRedisChoice;
+  /** How long Redis may be unreachable during work before a command gives up (REDIS_UNAVAILABLE_TIMEOUT_S, default 30). */
+  redisUnavailableTimeoutMs: number;
   /** REDIS_PASSWORD: used when REDIS_URL carries no password (one secret in one place, e.g. the compose env file). */
   redisPassword: string | undefined;
   /** Prefix of every Redis key this tool writes, so that several deployments or test runs can share one Redis. */
@@ -148,8 +158,9 @@ type Environment = Record<string, string | undefined>;
 
 /**
  * Validates the configuration once, from the environment given (the command line's edge merges the
- * env file into it: see env-file.ts). Provider credentials are checked by `requireProvider`, only for the
- * commands that call the provider: `status` and `export` need nothing but Redis.
+ * env file into it: see env-file.ts). The provider's address and credentials (production's address too) are
+ * required by `requireProvider`, only for the commands that call the provider: `status`, `export` and
+ * `schedule --list/--remove` need nothing but Redis.
  */
 export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = process.env): Config {
   const environmentName = (overrides.env ?? env.H2H_ENV ?? 'sandbox').trim().toLowerCase();
@@ -157,9 +168,6 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     throw new ConfigError(`H2H_ENV / --env must be "sandbox" or "production", not ${JSON.stringify(environmentName)}`);
   }
   const baseUrl = optional(env.H2H_BASE_URL);
-  if (environmentName === 'production' && baseUrl === undefined) {
-    throw new ConfigError('production needs H2H_BASE_URL: the provider gives each client its production address');
-  }
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
     throw new ConfigError(`H2H_BASE_URL must be an http(s) address, not ${JSON.stringify(baseUrl)}`);
   }
@@ -172,6 +180,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
   const batchRetentionMs = Math.round(positiveNumber('BATCH_RETENTION_DAYS', env.BATCH_RETENTION_DAYS, 30) * DAY_MS);
   return {
     redisUrl: optional(env.REDIS_URL),
+    privateRedis: privateRedisChoice(env.PRIVATE_REDIS, optional(env.REDIS_URL) !== undefined),
+    redisUnavailableTimeoutMs: Math.round(positiveNumber('REDIS_UNAVAILABLE_TIMEOUT_S', env.REDIS_UNAVAILABLE_TIMEOUT_S, 30) * 1000),
     redisPassword: optional(env.REDIS_PASSWORD),
     keyPrefix: optional(env.BC_KEY_PREFIX) ?? 'bc',
     provider: {
@@ -277,6 +287,13 @@ export function reuseAge(value: string | undefined): number {
   return Math.round(age);
 }
 
+function privateRedisChoice(value: string | undefined, redisUrlSet: boolean): PrivateRedisChoice {
+  const choice = (optional(value) ?? 'auto').toLowerCase();
+  if (choice !== 'auto' && choice !== 'always' && choice !== 'never') throw new ConfigError(`PRIVATE_REDIS must be "auto", "always" or "never", not ${JSON.stringify(value)}`);
+  if (choice === 'always' && redisUrlSet) throw new ConfigError('PRIVATE_REDIS=always and REDIS_URL are both set: choose one (a private redis-server, or the Redis at REDIS_URL)');
+  return choice;
+}
+
 function outputFormat(value: string | undefined): OutputFormat {
   const format = (optional(value) ?? 'csv').toLowerCase();
   if (format !== 'csv' && format !== 'xlsx') throw new ConfigError(`OUTPUT_FORMAT must be "csv" or "xlsx", not ${JSON.stringify(value)}`);
@@ -337,6 +354,7 @@ function positiveInteger(name: string, value: string | number | undefined, fallb
 /** For the commands that call the provider: an address (unless the built-in emulator may stand in) and credentials. */
 export function requireProvider(provider: ProviderSettings, builtinAllowed: boolean): void {
   if (provider.baseUrl === undefined) {
+    if (provider.environment === 'production') throw new ConfigError('production needs H2H_BASE_URL: the provider gives each client its production address');
     if (builtinAllowed) return;
     throw new ConfigError(
       'H2H_BASE_URL is not set: this command calls the provider. For a local emulator run `beneficiary-check sandbox --port 8080` and set H2H_BASE_URL=http://127.0.0.1:8080 H2H_USERNAME=sandbox H2H_PASSWORD=sandbox',

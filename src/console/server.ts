@@ -14,6 +14,7 @@ import { BatchViews } from './batch-views.js';
 import { mountQueueBoard } from './queue-board.js';
 import { batchPage, contentSecurityPolicy, indexPage } from './pages.js';
 import { BatchRunner, checkUploadName, saveUpload, UploadRefusedError, uploadPaths } from './uploads.js';
+import { redisHealth } from '../redis/supervisor.js';
 
 export interface ConsoleOptions {
   settings: ConsoleSettings;
@@ -156,6 +157,8 @@ async function readable(path: string, message: string): Promise<void> {
 
 /** Redis answers and the inquiry queue is reachable, each within a second; the reason when not. */
 async function readinessProblem(app: App): Promise<string | undefined> {
+  const health = redisHealth(app.redis);
+  if (health !== undefined && !health.up) return `Redis not answering since ${new Date(health.lastAnsweredAt).toISOString()}${health.reason === undefined ? '' : ` (${health.reason})`}`;
   if (app.redis.status !== 'ready') return `Redis connection is ${app.redis.status}`;
   try {
     await withTimeout(app.redis.ping(), PROBE_TIMEOUT_MS, 'Redis PING');

@@ -2,7 +2,9 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ProviderSettings, Rate } from '../config/index.js';
 import { parseAccountKey } from '../csv/validation.js';
+import type { Logger } from '../logging/logger.js';
 import { shortDigest, type RedisKeys } from '../redis/keys.js';
+import { redisErrors } from '../redis/supervisor.js';
 
 export const INQUIRY_JOB = 'inquiry';
 
@@ -28,8 +30,11 @@ export function inquiryQueueName(provider: Pick<ProviderSettings, 'environment' 
 export const inquiryJobId = (batchId: string, accountKey: string, round: number): string =>
   `${batchId}.${shortDigest(accountKey)}${round > 0 ? `.r${round}` : ''}`;
 
-export function openInquiryQueue(connection: Redis, keys: RedisKeys, queueName: string): Queue<InquiryJobData> {
-  return new Queue<InquiryJobData>(queueName, { connection, prefix: keys.bullPrefix() });
+/** With its `error` listener (the connection's supervisor): a queue without one ends the process with a raw stack when Redis goes. */
+export function openInquiryQueue(connection: Redis, keys: RedisKeys, queueName: string, logger: Logger): Queue<InquiryJobData> {
+  const queue = new Queue<InquiryJobData>(queueName, { connection, prefix: keys.bullPrefix() });
+  queue.on('error', redisErrors(connection, 'inquiry queue', logger));
+  return queue;
 }
 
 /** Failed jobs are kept for people to look at (bull-board, `status`), bounded so that Redis does not grow. */

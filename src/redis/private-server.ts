@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { RedisUnavailableError } from '../errors.js';
 import { redisAnswers } from './connection.js';
 
@@ -14,7 +16,13 @@ export interface PrivateRedis {
 export const HOW_TO_GET_REDIS =
   'install one (Debian/Ubuntu: `apt-get install redis-server`), start the one in docker-compose.yml (`docker compose up -d redis`), or set REDIS_URL to a Redis you have';
 
-async function freePort(): Promise<number> {
+/** Compiled beside this module (dist/src/redis/), shipped with the package. */
+const WATCHDOG = fileURLToPath(new URL('./private-server-watchdog.js', import.meta.url));
+
+const START_TIMEOUT_MS = 10_000;
+
+/** A port nothing listens on now (127.0.0.1). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -27,44 +35,48 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts a throw-away `redis-server` for one run, when no Redis is configured and none answers on the
- * default address. It keeps nothing on disk and stops with the run.
+ * default address. It keeps nothing on disk and never outlives the run: it is started by a watchdog process
+ * (private-server-watchdog.ts) that holds a pipe from this process and stops the server, and removes its
+ * directory, when the pipe closes: at `stop()`, and also when this process crashes or is killed with SIGKILL.
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   const directory = await mkdtemp(join(tmpdir(), 'beneficiary-check-redis-'));
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory], {
-    stdio: 'ignore',
-  });
-  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
-  const url = `redis://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const failed = await Promise.race([spawnError, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100))]);
-    if (failed) {
-      await rm(directory, { recursive: true, force: true });
-      const missing = (failed as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new RedisUnavailableError(
-        missing
-          ? `no Redis at the default address and no redis-server binary to start one: ${HOW_TO_GET_REDIS}`
-          : `could not start redis-server: ${failed.message}`,
-      );
-    }
-    if (await redisAnswers(url)) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill();
-      await rm(directory, { recursive: true, force: true });
-      throw new RedisUnavailableError(`redis-server did not start on port ${port}; ${HOW_TO_GET_REDIS}`);
-    }
-  }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await rm(directory, { recursive: true, force: true });
-    },
+  const serverArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory];
+  // Its own session: a Ctrl-C or a closed terminal reaches `run` (which stops gracefully), not the server under it.
+  const watchdog = spawn(process.execPath, [WATCHDOG, directory, 'redis-server', ...serverArgs], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+  let ended = false;
+  const exited = new Promise<void>((resolve) => watchdog.once('exit', () => resolve()));
+  void exited.then(() => (ended = true));
+  const stop = async () => {
+    watchdog.stdin?.end();
+    await exited;
+    // The watchdog removes it; this covers a watchdog that could not start.
+    await rm(directory, { recursive: true, force: true });
   };
+  const failStart = async (message: string): Promise<never> => {
+    await stop();
+    throw new RedisUnavailableError(message);
+  };
+
+  const firstLine = await Promise.race([
+    new Promise<string | undefined>((resolve) => createInterface({ input: watchdog.stdout! }).once('line', resolve).once('close', () => resolve(undefined))),
+    new Promise<Error>((resolve) => watchdog.once('error', resolve)),
+  ]);
+  if (firstLine instanceof Error) return failStart(`could not start the redis-server watchdog: ${firstLine.message}`);
+  if (!/^started \d+$/.test(firstLine ?? '')) {
+    const missing = firstLine?.startsWith('failed ENOENT') === true;
+    return failStart(
+      missing
+        ? `no redis-server binary to start a private Redis with: ${HOW_TO_GET_REDIS}`
+        : `could not start redis-server: ${firstLine?.replace(/^failed \S+ /, '') ?? 'its watchdog ended'}`,
+    );
+  }
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(await redisAnswers(url))) {
+    if (ended || Date.now() > deadline) return failStart(`redis-server did not start on port ${port}; ${HOW_TO_GET_REDIS}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, stop };
 }

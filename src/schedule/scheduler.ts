@@ -7,6 +7,8 @@ import { ConfigError, InputFileError } from '../errors.js';
 import type { RedisKeys } from '../redis/keys.js';
 import { sleep } from '../clock/clock.js';
 import { Lease, type LeaseHolder } from '../redis/lease.js';
+import { redisErrors } from '../redis/supervisor.js';
+import type { Logger } from '../logging/logger.js';
 import { isCandidateName } from '../watch/inbox.js';
 
 /** The queue of scheduled runs (its own queue: the inquiry queue only holds inquiries). */
@@ -27,8 +29,11 @@ export interface NightlyJobData {
   pinned?: { sourceFile: string; reportPath: string; batchId?: string };
 }
 
-export function openScheduleQueue(connection: Redis, keys: RedisKeys): Queue<NightlyJobData> {
-  return new Queue<NightlyJobData>(SCHEDULE_QUEUE, { connection, prefix: keys.bullPrefix() });
+/** With its `error` listener (the connection's supervisor): a queue without one ends the process with a raw stack when Redis goes. */
+export function openScheduleQueue(connection: Redis, keys: RedisKeys, logger: Logger): Queue<NightlyJobData> {
+  const queue = new Queue<NightlyJobData>(SCHEDULE_QUEUE, { connection, prefix: keys.bullPrefix() });
+  queue.on('error', redisErrors(connection, 'schedule queue', logger));
+  return queue;
 }
 
 /** SCHEDULE_SOURCE / SCHEDULE_OUTBOX, resolved; the outbox defaults to `outbox` beside the export. */

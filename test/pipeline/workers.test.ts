@@ -2,8 +2,6 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPrivateRedis } from '../../src/redis/private-server.js';
-import { RedisUnavailableError } from '../../src/errors.js';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, PROJECT_ROOT, runCli, startCli, waitForExit } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
@@ -101,27 +99,5 @@ describe('resume', () => {
     const result = await runCli(['resume', 'b19990101-000000-000000'], env());
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('no batch with id "b19990101-000000-000000"');
-  });
-});
-
-describe('private redis-server for run', () => {
-  it('starts one that answers and stops it', async () => {
-    const privateRedis = await startPrivateRedis();
-    const result = await runCli(['status'], cliEnvironment({ REDIS_URL: privateRedis.url, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'u', H2H_PASSWORD: 'p' }));
-    expect(result.stdout).toContain('no batches yet');
-    await privateRedis.stop();
-    const after = await runCli(['status'], cliEnvironment({ REDIS_URL: privateRedis.url, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'u', H2H_PASSWORD: 'p' }));
-    expect(after.code).toBe(1);
-  });
-
-  it('says how to get redis-server when there is none', async () => {
-    const path = process.env.PATH;
-    process.env.PATH = '/nonexistent';
-    try {
-      await expect(startPrivateRedis()).rejects.toThrow(RedisUnavailableError);
-      await expect(startPrivateRedis()).rejects.toThrow('apt-get install redis-server');
-    } finally {
-      process.env.PATH = path;
-    }
   });
 });

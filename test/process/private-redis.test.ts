@@ -1,0 +1,83 @@
+import { access, mkdir, mkdtemp, readdir, readFile, readlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
+import { waitFor } from '../ops/ops-helpers.js';
+import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
+import { readReport } from '../support/report.js';
+import { answeredAccounts } from './process-helpers.js';
+
+/**
+ * The private redis-server of `run` (PRIVATE_REDIS=always: the shared Redis answers at the default address,
+ * so the test asks for a private one instead of hiding the shared one). It must not outlive its run: not
+ * after a normal end, not after the run is killed with SIGKILL.
+ */
+let workDir: string;
+
+const exists = (path: string) => access(path).then(() => true, () => false);
+
+/** The redis-server processes listening on `port` (it names itself `redis-server 127.0.0.1:<port>`), with their working directory. */
+async function redisServersOn(port: string): Promise<Array<{ pid: number; directory: string }>> {
+  const found: Array<{ pid: number; directory: string }> = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const title = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (!title.startsWith(`redis-server 127.0.0.1:${port}`)) continue;
+    found.push({ pid: Number(entry), directory: await readlink(`/proc/${entry}/cwd`).catch(() => '') });
+  }
+  return found;
+}
+
+const privatePort = (stderr: string): string | undefined => /started a private redis-server at redis:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)?.[1];
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'bc-private-redis-'));
+});
+
+describe('the private redis-server of run', () => {
+  it('is gone, with its directory, within seconds after the run is killed with SIGKILL', async () => {
+    const file = join(workDir, 'killed.csv');
+    await writeBeneficiaryFile(file, syntheticAccounts(24));
+    const run = startCli(['run', file, '--out', join(workDir, 'killed.out.csv'), '--rate', '4/s'], cliEnvironment({ PRIVATE_REDIS: 'always' }));
+    try {
+      const port = await waitFor(() => privatePort(run.output().stderr), 30_000, 'the private redis-server');
+      const [server] = await waitFor(async () => {
+        const servers = await redisServersOn(port);
+        return servers.length > 0 && servers;
+      }, 10_000, 'its process');
+      expect(await exists(server!.directory)).toBe(true);
+      // Killed while it works: once answers are stored in it.
+      const privateRedis = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true });
+      try {
+        await waitFor(async () => (await answeredAccounts(privateRedis, 'bc')).length >= 2, 30_000, 'two answers stored');
+      } finally {
+        privateRedis.disconnect();
+      }
+      run.kill('SIGKILL');
+      await waitForExit(run);
+      await waitFor(async () => (await redisServersOn(port)).length === 0 && !(await exists(server!.directory)), 5_000, 'the redis-server and its directory to be gone');
+    } finally {
+      if (run.exitCode === null) run.kill('SIGKILL');
+    }
+  });
+
+  it('checks a file end to end, then stops with the run and leaves nothing', async () => {
+    const out = join(workDir, 'whole.out.csv');
+    const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', out], cliEnvironment({ PRIVATE_REDIS: 'always' }));
+    expect(result.code).toBe(0);
+    expect(await readReport(out)).toHaveLength(28);
+    const port = privatePort(result.stderr)!;
+    expect(await redisServersOn(port)).toEqual([]);
+  });
+
+  it('says how to get redis-server when there is none to start', async () => {
+    const emptyPath = join(workDir, 'empty-path');
+    await mkdir(emptyPath);
+    const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', join(workDir, 'none.csv')], { ...cliEnvironment({ PRIVATE_REDIS: 'always' }), PATH: emptyPath });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no redis-server binary to start a private Redis');
+    expect(result.stderr).toContain('apt-get install redis-server');
+  });
+});
