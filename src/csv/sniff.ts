@@ -42,10 +42,20 @@ export function sniffContent(head: Uint8Array): ContentKind {
 /** Bytes Windows-1252 leaves undefined: a file holding them is not 1252 text. */
 const UNDEFINED_IN_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
 
+/** Length of the valid UTF-8 multi-byte sequence starting at `index`, or 0. */
+function utf8SequenceAt(bytes: Uint8Array, index: number): number {
+  const lead = bytes[index]!;
+  const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+  if (length === 0 || index + length > bytes.length) return 0;
+  for (let next = index + 1; next < index + length; next += 1) if ((bytes[next]! & 0xc0) !== 0x80) return 0;
+  return length;
+}
+
 /**
  * Whether bytes that are not valid UTF-8 read as Windows-1252 text (Excel's "CSV" on Windows): no NUL, no
- * byte 1252 leaves undefined, no control character but tab, CR and LF. Returns the offending byte's
- * description when not.
+ * byte 1252 leaves undefined, no control character but tab, CR and LF, and no valid UTF-8 character either
+ * (a file mixing UTF-8 with other bytes would have its UTF-8 names mangled whichever way it is read).
+ * Returns what disqualifies it, or undefined.
  */
 export function windows1252Problem(bytes: Uint8Array, offset = 0): string | undefined {
   for (let index = 0; index < bytes.length; index += 1) {
@@ -53,6 +63,7 @@ export function windows1252Problem(bytes: Uint8Array, offset = 0): string | unde
     if (UNDEFINED_IN_1252.has(byte) || (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d)) {
       return `byte 0x${byte.toString(16).padStart(2, '0')} at offset ${offset + index}`;
     }
+    if (byte >= 0x80 && utf8SequenceAt(bytes, index) > 0) return `UTF-8 text mixed with other bytes: a UTF-8 character at offset ${offset + index}`;
   }
   return undefined;
 }

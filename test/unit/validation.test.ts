@@ -140,6 +140,7 @@ describe('sniffContent', () => {
     expect(windows1252Problem(Buffer.from('Jos\xe9;\x80 5\r\n\tx', 'latin1'))).toBeUndefined();
     expect(windows1252Problem(Buffer.from('ab\x81', 'latin1'), 10)).toBe('byte 0x81 at offset 12');
     expect(windows1252Problem(Buffer.from('a\x07', 'latin1'))).toBe('byte 0x07 at offset 1');
+    expect(windows1252Problem(Buffer.concat([Buffer.from('Jos\xe9 ', 'latin1'), Buffer.from('José', 'utf8')]))).toBe('UTF-8 text mixed with other bytes: a UTF-8 character at offset 8');
   });
 });
 
