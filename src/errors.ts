@@ -23,15 +23,12 @@ export class InputFileError extends UsageError {}
 export class OutputPathError extends UsageError {}
 
 export class MissingColumnsError extends UsageError {
+  /** `header`: the header's columns as they may be shown (masked and cut by the caller). */
   constructor(
     readonly missing: string[],
-    readonly foundColumns: string[],
+    header: string,
   ) {
-    super(
-      `required column(s) missing: ${missing.join(', ')}; the header has: ${
-        foundColumns.length > 0 ? foundColumns.map((c) => JSON.stringify(c)).join(', ') : '(nothing)'
-      }. Rename the column or map it with --bank-column / --account-column / --name-column.`,
-    );
+    super(`required column(s) missing: ${missing.join(', ')}; the header has: ${header}. Rename the column or map it with --bank-column / --account-column / --name-column.`);
   }
 }
 

@@ -79,7 +79,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const history = new AccountHistory(redis, keys, { keepMs: config.history.keepMs, snapshotMs: config.retention.batchMs });
   const answers = { history, saveOutcome: (batchId: string, accountKey: string, outcome: InquiryOutcome) => store.saveOutcome(batchId, accountKey, outcome), endpoint: queueName, now: () => clock.now() };
   const saveAnswer = answerRecorder(answers);
-  const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs));
+  const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);
   const loginNow = () => ensureLogin(session, logger, clock);
 
   const settleDependencies: SettleDependencies = {

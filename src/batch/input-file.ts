@@ -1,20 +1,29 @@
-import { inspectCsvFile, readCsvRecords, type CsvFileInfo, type CsvRecord } from '../csv/reader.js';
-import { UsageError } from '../errors.js';
-import { inspectXlsxFile, readXlsxRecords, sniffFileKind } from '../xlsx/reader.js';
+import { inspectCsvFile, readCsvRecords, readHead, type CsvFileInfo, type CsvRecord } from '../csv/reader.js';
+import { describeUnreadable, sniffContent } from '../csv/sniff.js';
+import { InputFileError } from '../errors.js';
+import { inspectXlsxFile, readXlsxRecords } from '../xlsx/reader.js';
 
 /** An input file after inspection: a CSV, or an XLSX workbook (its first sheet), told apart by content, not name. */
 export type InputFileInfo = CsvFileInfo & { kind: 'csv' | 'xlsx' };
 
 /**
- * First pass over an input, by what it is: a zip is a workbook, anything else a CSV. The rest of the
- * pipeline sees rows of text cells under a header either way. A workbook's rows go to a CSV report with
- * `,` (or to a workbook, by the report's name).
+ * First pass over an input, by what its first bytes say it is: a zip is a workbook, text is a CSV (in the
+ * encoding its byte-order mark names, else UTF-8 or Windows-1252), anything else (a legacy .xls, gzip,
+ * binary data) is refused saying what it is and what to do. The rest of the pipeline sees rows of text
+ * cells under a header either way. A workbook's rows go to a CSV report with `,` (or to a workbook, by the
+ * report's name).
  */
 export async function inspectInputFile(path: string): Promise<InputFileInfo> {
-  const kind = await sniffFileKind(path);
-  if (kind === 'xls') throw new UsageError(`${path} is a legacy Excel workbook (.xls): save it as .xlsx or CSV and run that`);
-  if (kind === 'xlsx') return { ...(await inspectXlsxFile(path)), delimiter: ',', kind: 'xlsx' };
-  return { ...(await inspectCsvFile(path)), kind: 'csv' };
+  const head = await readHead(path);
+  const content = sniffContent(head);
+  switch (content.kind) {
+    case 'zip':
+      return { ...(await inspectXlsxFile(path)), delimiter: ',', encoding: 'utf-8', kind: 'xlsx' };
+    case 'text':
+      return { ...(await inspectCsvFile(path, head, content.encoding)), kind: 'csv' };
+    default:
+      throw new InputFileError(`${path} ${describeUnreadable(content)}`);
+  }
 }
 
 /** Second pass: the data rows, streamed; `onBytes` sees every byte of the file (to check it did not change). */

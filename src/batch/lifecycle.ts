@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Clock } from '../clock/clock.js';
 import type { ColumnOverrides } from '../csv/columns.js';
+import type { TextEncoding } from '../csv/sniff.js';
 import { BatchNotFoundError, BatchUnfinishedError, BatchVanishedError, describeError, InputFileError, WorkTakenOverError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
@@ -112,6 +113,9 @@ export interface CheckedBatch extends StartedBatch {
   gaveUp: string | undefined;
 }
 
+/** How the notice names an encoding other than UTF-8. */
+const ENCODING_NAMES: Record<TextEncoding, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16 (little-endian)', 'utf-16be': 'UTF-16 (big-endian)', 'windows-1252': 'Windows-1252 (Excel\'s "CSV" on Windows)' };
+
 const LEASE_POLL_MS = 500;
 /** A producer that lost its lease starts over (waiting for, then joining, whoever took over) this many times. */
 const TAKEOVER_RETRIES = 3;
@@ -151,6 +155,8 @@ export class BatchLifecycle {
     const { deps } = this;
     const startedAt = deps.clock.now();
     const target = await this.resolveInput(request.input);
+    const encoding = target.inspected?.file.encoding;
+    if (encoding !== undefined && encoding !== 'utf-8') request.onNotice?.(`${target.inputPath} is read as ${ENCODING_NAMES[encoding]} text`);
     if (request.reportPath !== undefined) await checkReportPath(request.reportPath, target.inputPath);
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -307,7 +313,7 @@ export class BatchLifecycle {
       sourceName: (input.kind === 'file' ? input.name : undefined) ?? basename(inspected.file.path),
       contentHash: inspected.file.contentHash,
       queueName: this.deps.queueName,
-      layout: { delimiter: inspected.file.delimiter },
+      layout: { delimiter: inspected.file.delimiter, encoding: inspected.file.encoding, sepLine: inspected.file.sepLine },
       header: inspected.file.header,
       mapping: inspected.mapping,
       rowCount: inspected.file.rowCount,

@@ -1,16 +1,19 @@
 import { constants } from 'node:fs';
-import { access, mkdir, realpath, stat } from 'node:fs/promises';
+import { access, mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { OutputPathError } from '../errors.js';
 
 /**
  * Checks, before the first inquiry is paid for, that the report can be written where it was asked for:
- * not a directory, not the input file itself, in a folder that exists (or can be made) and is writable.
+ * not a directory or a device, not the input file itself, in a folder that exists (or can be made) where a
+ * file of the report's temporary name can really be created (a read-only file system, a name too long, a
+ * permission: all found here, not after every call was paid).
  */
 export async function checkReportPath(reportPath: string, inputPath: string): Promise<void> {
   const target = resolve(reportPath);
   const existing = await stat(target).catch(() => undefined);
   if (existing?.isDirectory()) throw new OutputPathError(`the report path ${target} is a directory: give a file name, e.g. ${target}/report.csv`);
+  if (existing !== undefined && !existing.isFile()) throw new OutputPathError(`the report path ${target} is not a regular file (a device or a pipe): give a file name`);
   if (existing !== undefined && (await realpath(target)) === (await realpath(inputPath).catch(() => resolve(inputPath)))) {
     throw new OutputPathError(`the report path ${target} is the input file itself: writing it would destroy the input; choose another --out`);
   }
@@ -19,6 +22,10 @@ export async function checkReportPath(reportPath: string, inputPath: string): Pr
     await mkdir(folder, { recursive: true });
     await access(folder, constants.W_OK);
     if (existing !== undefined) await access(target, constants.W_OK);
+    // The longest name the writer will use (see temporary-file.ts): created and removed at once.
+    const probe = `${target}.tmp-${process.pid}-000000`;
+    await writeFile(probe, '', { flag: 'wx' });
+    await rm(probe, { force: true });
   } catch (error) {
     throw new OutputPathError(`cannot write the report ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Queue } from 'bullmq';
 import { mapColumns, type ColumnMapping, type ColumnOverrides } from '../csv/columns.js';
-import { accountKey, validateRow } from '../csv/validation.js';
+import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { InputFileError } from '../errors.js';
 import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
 import type { BatchStore, StoredRow } from './batch-store.js';
@@ -39,6 +39,8 @@ export class Producer {
     private readonly attempts: number,
     /** `--reuse-answers`: the one place where an account may get an earlier batch's answer instead of a call. */
     private readonly reuse: ReuseAnswers = askEveryAccount,
+    /** BANK_CODE_MAP: bank names an export carries, sent as the provider's codes. */
+    private readonly bankCodes: BankCodeMap = new Map(),
   ) {}
 
   /**
@@ -64,7 +66,7 @@ export class Producer {
     for await (const record of readInputRecords(file, (chunk) => hash.update(chunk))) {
       const fields = record.fields.slice(0, file.header.length);
       const extra = record.fields.slice(file.header.length).filter((value) => value.trim() !== '');
-      const validation = validateRow(fields, mapping);
+      const validation = validateRow(fields, mapping, this.bankCodes);
       const invalidReason =
         extra.length > 0
           ? `line ${record.line} has ${extra.length} value(s) beyond the header's ${file.header.length} columns: ${extra.map((v) => JSON.stringify(v)).join(', ')}`

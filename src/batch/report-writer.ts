@@ -4,7 +4,8 @@ import { describeError, OutputPathError } from '../errors.js';
 import type { NameMatchPolicy } from '../matching/compare-names.js';
 import type { AccountHistory } from '../history/account-history.js';
 import { CHANGE_VALUES, classifyChange, isNotableChange, withChangeNote, type ChangeValue } from '../history/change.js';
-import { decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
+import { parseAccountKey } from '../csv/validation.js';
+import { bankTranslationNote, decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { openSink, type RowSink } from '../report/sink.js';
 import type { BatchStore } from './batch-store.js';
 import { HandedBackError } from './settle.js';
@@ -88,7 +89,9 @@ export async function writeReconciliation(
         // The verdicts of this batch's own valid answers go to the history (reused ones are another batch's).
         if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && previous.get(row.accountKey)?.reused === false) reported.set(row.accountKey, decided.result);
         rows += 1;
-        const cells = [...row.fields, ...resultCells({ ...decided, reason: withChangeNote(decided.reason, note), change })];
+        const sent = row.accountKey === null ? undefined : parseAccountKey(row.accountKey);
+        const reason = [withChangeNote(decided.reason, note), bankTranslationNote(row.fields[batch.mapping.bankCode], sent?.bankCode)].filter((part) => part).join('; ');
+        const cells = [...row.fields, ...resultCells({ ...decided, reason, change, accountNumberChecked: sent?.accountNumber })];
         failingPath = outputs.reportPath;
         await report.write(cells);
         if (changed !== undefined && isNotableChange(change)) {

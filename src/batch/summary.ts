@@ -11,6 +11,8 @@ export interface BatchSummary {
   batchId: string;
   /** The input of this run (the batch may have been made from a file of the same content elsewhere). */
   sourceFile: string;
+  /** How the input's bytes were read: `utf-8`, `utf-16le`, `utf-16be` or `windows-1252`. */
+  encoding: string;
   report: string;
   rows: number;
   accounts: number;
@@ -55,6 +57,7 @@ export function buildSummary(
   return {
     batchId: batch.batchId,
     sourceFile: run.inputPath,
+    encoding: batch.layout.encoding ?? 'utf-8',
     report: reportPath,
     rows: written.rows,
     accounts: batch.accountCount,

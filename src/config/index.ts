@@ -1,4 +1,6 @@
+import type { BankCodeMap } from '../csv/validation.js';
 import { ConfigError } from '../errors.js';
+import { readBankCodeMap } from './bank-code-map.js';
 import { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from '../matching/compare-names.js';
 import { parseRate, type Rate } from './rate.js';
 
@@ -141,6 +143,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How generously holder names are read (NAME_MATCH_POLICY, default standard; README "Name matching"). */
   nameMatchPolicy: NameMatchPolicy;
+  /** BANK_CODE_MAP: bank names (aliases) an export may carry, translated to the provider's codes; empty without the file. */
+  bankCodes: BankCodeMap;
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -177,6 +181,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
   if (bodyFormat !== 'json' && bodyFormat !== 'form') {
     throw new ConfigError(`H2H_LOGIN_BODY must be "json" or "form", not ${JSON.stringify(bodyFormat)}`);
   }
+  const bankCodeMapFile = optional(env.BANK_CODE_MAP);
   const batchRetentionMs = Math.round(positiveNumber('BATCH_RETENTION_DAYS', env.BATCH_RETENTION_DAYS, 30) * DAY_MS);
   return {
     redisUrl: optional(env.REDIS_URL),
@@ -229,6 +234,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     outputFormat: outputFormat(env.OUTPUT_FORMAT),
     shutdownTimeoutMs: Math.round(nonNegativeNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30) * 1000),
     nameMatchPolicy: nameMatchPolicy(optional(env.NAME_MATCH_POLICY)),
+    bankCodes: bankCodeMapFile === undefined ? new Map() : readBankCodeMap(bankCodeMapFile),
   };
 }
 

@@ -1,9 +1,8 @@
 import { batchState, type BatchProgress, type BatchRecord, type BatchState, type BatchStore } from '../batch/batch-store.js';
 import { NEEDS_A_PERSON, readDecidedRows } from '../batch/decided-rows.js';
 import { RowTally, zeroCounts, type ResultCounts } from '../batch/row-tally.js';
-import { maskAccountNumber } from '../logging/logger.js';
+import { maskAccountNumber, maskDigitRuns } from '../logging/logger.js';
 import type { NameMatchPolicy } from '../matching/policy.js';
-import { maskDigitRuns } from './html.js';
 
 /** A batch as the JSON API and the pages show it: no row data, so nothing to mask but the file name. */
 export interface BatchView {

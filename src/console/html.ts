@@ -1,4 +1,3 @@
-import { maskAccountNumber } from '../logging/logger.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
@@ -30,12 +29,6 @@ function render(value: unknown): string {
   if (Array.isArray(value)) return value.map(render).join('');
   return escapeHtml(value);
 }
-
-/**
- * Runs of 6 or more digits shown in full could be account numbers (an unmapped column, an invalid
- * account quoted in a reason): shown masked like every account number.
- */
-export const maskDigitRuns = (text: string): string => text.replace(/\d{6,}/g, (digits) => maskAccountNumber(digits));
 
 /**
  * JSON inside a <script> element: `<`, `>`, `&` and the line separators are escaped, so no value can close

@@ -1,4 +1,5 @@
 import { MissingColumnsError, UsageError } from '../errors.js';
+import { maskDigitRuns } from '../logging/logger.js';
 
 /** Where the three columns the check needs sit in the header; every other column passes through. */
 export interface ColumnMapping {
@@ -20,6 +21,15 @@ const ALIASES = {
   expectedName: ['account_name', 'account_holder', 'holder_name', 'beneficiary_name', 'name', 'nama', 'nama_rekening', 'nama_pemilik'],
 } as const;
 
+/** Names shown in a message: a file without a header row has a data row there, so digit runs are masked and the list is cut. */
+const SHOWN_COLUMNS = 20;
+const SHOWN_NAME_CHARACTERS = 60;
+function describeHeader(header: readonly string[]): string {
+  const names = header.slice(0, SHOWN_COLUMNS).map((name) => JSON.stringify(maskDigitRuns(name.length > SHOWN_NAME_CHARACTERS ? `${name.slice(0, SHOWN_NAME_CHARACTERS)}...` : name)));
+  const more = header.length > SHOWN_COLUMNS ? `, and ${header.length - SHOWN_COLUMNS} more` : '';
+  return names.length > 0 ? `${names.join(', ')}${more}` : '(nothing)';
+}
+
 /** Header names compare case-insensitively, ignoring spaces, `_` and `-` (and a stray BOM). */
 export const headerKey = (name: string): string => name.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_-]+/g, '');
 
@@ -36,9 +46,7 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
       const index = keys.indexOf(headerKey(override));
       if (index < 0) {
         throw new UsageError(
-          `column ${JSON.stringify(override)} given for ${field} is not in the header; the header has: ${header
-            .map((c) => JSON.stringify(c))
-            .join(', ')}`,
+          `column ${JSON.stringify(override)} given for ${field} is not in the header; the header has: ${describeHeader(header)}`,
         );
       }
       return index;
@@ -55,7 +63,7 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
     ...(bankCode === undefined ? [`bank code (${ALIASES.bankCode.join(', ')})`] : []),
     ...(accountNumber === undefined ? [`account number (${ALIASES.accountNumber.join(', ')})`] : []),
   ];
-  if (bankCode === undefined || accountNumber === undefined) throw new MissingColumnsError(missing, [...header]);
+  if (bankCode === undefined || accountNumber === undefined) throw new MissingColumnsError(missing, describeHeader(header));
   const expectedName = find('expectedName');
   if (new Set([bankCode, accountNumber, expectedName].filter((i) => i !== undefined)).size < (expectedName === undefined ? 2 : 3)) {
     throw new UsageError('the bank code, account number and name columns must be three different columns');

@@ -1,10 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Transform, type TransformCallback } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
+import iconv from 'iconv-lite';
 import { InputFileError, UsageError } from '../errors.js';
+import { maskDigitRuns } from '../logging/logger.js';
 import { detectDelimiter, type Delimiter } from './delimiter.js';
+import { windows1252Problem, type TextEncoding } from './sniff.js';
 
 /** One data row as it stands in the file, with its 1-based line number for messages. */
 export interface CsvRecord {
@@ -15,10 +18,15 @@ export interface CsvRecord {
 /** How to read a file again after inspection; JSON-serialisable, stored with the batch. */
 export interface CsvLayout {
   delimiter: Delimiter;
+  /** How the bytes are decoded; UTF-8 when absent (batches made before encodings were told apart). */
+  encoding?: TextEncoding;
+  /** The file starts with Excel's `sep=;` line, which is not the header. */
+  sepLine?: boolean;
 }
 
 export interface CsvFileInfo extends CsvLayout {
   path: string;
+  encoding: TextEncoding;
   header: string[];
   /** Data rows, not counting the header or blank lines. */
   rowCount: number;
@@ -26,8 +34,21 @@ export interface CsvFileInfo extends CsvLayout {
   contentHash: string;
 }
 
-/** Reads the start of the file (at most 64 KiB) to find the header line and the delimiter. */
-async function readFirstLine(path: string): Promise<string> {
+/**
+ * No row of a beneficiary list comes near this; a record that does is an unbalanced quote swallowing the
+ * rest of the file, or not a beneficiary list: refused instead of read without bound.
+ */
+export const MAX_RECORD_CHARACTERS = 1_000_000;
+/** Parser messages can quote cell values: cut, with digit runs masked (they may be account numbers). */
+const MAX_MESSAGE_CHARACTERS = 300;
+/** The start of the file, read to find the header line and its delimiter. */
+const HEAD_BYTES = 64 * 1024;
+
+/** The file is not valid UTF-8 (where it was read as UTF-8): the inspection tries Windows-1252 next. */
+export class NotUtf8Error extends InputFileError {}
+
+/** The first bytes of a file, checking that it is a readable file. */
+export async function readHead(path: string, bytes = HEAD_BYTES): Promise<Buffer> {
   let handle;
   try {
     const info = await stat(path);
@@ -38,18 +59,80 @@ async function readFirstLine(path: string): Promise<string> {
     throw new InputFileError(`cannot read input file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   try {
-    const buffer = Buffer.alloc(64 * 1024);
+    const buffer = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
-    return text.split(/\r?\n/, 1)[0] ?? '';
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
 }
 
 /**
- * Streams the data rows of a CSV file: never more than a parser buffer in memory. The first record
- * is the header; rows with fewer fields than the header are padded (spreadsheets drop trailing empty cells).
+ * The delimiter, from the first line that is not blank: Excel's `sep=;` line names it (and is skipped),
+ * otherwise the header line's own `,` or `;` count decides.
+ */
+export function headerLayout(text: string): Pick<CsvLayout, 'delimiter' | 'sepLine'> {
+  const first = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).find((line) => line.trim() !== '') ?? '';
+  const sep = /^"?sep=(.)"?\s*$/i.exec(first);
+  if (sep === null) return { delimiter: detectDelimiter(first), sepLine: false };
+  const named = sep[1]!;
+  if (named !== ',' && named !== ';' && named !== '\t') {
+    throw new InputFileError(`the file's first line ${JSON.stringify(first)} names the delimiter ${JSON.stringify(named)}: only ',', ';' and tab are read`);
+  }
+  return { delimiter: named, sepLine: true };
+}
+
+/** UTF-8 that refuses an invalid byte instead of writing U+FFFD: a name is never silently mangled. */
+class StrictUtf8Decoder extends Transform {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private offset = 0;
+
+  constructor(private readonly path: string) {
+    super({ readableObjectMode: false, decodeStrings: true });
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    try {
+      const text = this.decoder.decode(chunk, { stream: true });
+      this.offset += chunk.length;
+      callback(null, text);
+    } catch {
+      callback(this.invalid());
+    }
+  }
+
+  override _flush(callback: TransformCallback): void {
+    try {
+      callback(null, this.decoder.decode());
+    } catch {
+      callback(this.invalid());
+    }
+  }
+
+  private invalid(): NotUtf8Error {
+    return new NotUtf8Error(`${this.path} is not valid UTF-8 (near byte ${this.offset})`);
+  }
+}
+
+const decoderFor = (encoding: TextEncoding, path: string): Transform =>
+  encoding === 'utf-8' ? new StrictUtf8Decoder(path) : (iconv.decodeStream(encoding) as unknown as Transform);
+
+/** A parser message made safe to show: digit runs masked, cut to a readable length. */
+function parserMessage(error: CsvError): string {
+  if (error.code === 'CSV_MAX_RECORD_SIZE') {
+    const line = /at line (\d+)/.exec(error.message)?.[1] ?? '?';
+    return `the row at line ${line} holds more than ${MAX_RECORD_CHARACTERS.toLocaleString('en')} characters: an unbalanced quote, or not a beneficiary list`;
+  }
+  const message = maskDigitRuns(error.message);
+  return message.length > MAX_MESSAGE_CHARACTERS ? `${message.slice(0, MAX_MESSAGE_CHARACTERS)}...` : message;
+}
+
+/**
+ * Streams the data rows of a CSV file: never more than a parser buffer in memory. Bytes are decoded by the
+ * file's encoding (see `inspectCsvFile`); rows end at CRLF, LF or CR, mixed in one file as editors leave
+ * them (a line break inside quotes stays in its cell). Blank lines and Excel's `sep=` line are skipped;
+ * the first record is the header; rows with fewer fields than the header are padded (spreadsheets drop
+ * trailing empty cells).
  */
 export async function* readCsvRecords(
   path: string,
@@ -58,18 +141,33 @@ export async function* readCsvRecords(
   onBytes?: (chunk: Buffer) => void,
 ): AsyncGenerator<CsvRecord> {
   const source = createReadStream(path);
-  const parser = parse({ delimiter: layout.delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
+  const decoder = decoderFor(layout.encoding ?? 'utf-8', path);
+  const parser = parse({
+    delimiter: layout.delimiter,
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    max_record_size: MAX_RECORD_CHARACTERS,
+    info: true,
+  });
   if (onBytes) {
     const tap = new PassThrough();
     tap.on('data', onBytes);
-    source.pipe(tap).pipe(parser);
+    source.pipe(tap).pipe(decoder).pipe(parser);
   } else {
-    source.pipe(parser);
+    source.pipe(decoder).pipe(parser);
   }
   source.on('error', (error) => parser.destroy(error));
+  decoder.on('error', (error) => parser.destroy(error));
   let header: string[] | undefined;
+  let sepLineSkipped = !layout.sepLine;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (!sepLineSkipped) {
+        sepLineSkipped = true;
+        continue;
+      }
       if (header === undefined) {
         header = record.map((name) => name.trim());
         onHeader?.(header);
@@ -79,9 +177,8 @@ export async function* readCsvRecords(
       yield { fields, line: info.lines };
     }
   } catch (error) {
-    if (error instanceof CsvError) {
-      throw new UsageError(`${path} is not a readable CSV file: ${error.message}`, { cause: error });
-    }
+    if (error instanceof InputFileError) throw error;
+    if (error instanceof CsvError) throw new InputFileError(`${path} is not a readable CSV file: ${parserMessage(error)}`, { cause: error });
     throw new InputFileError(`cannot read input file ${path}: ${(error as Error).message}`, { cause: error });
   } finally {
     source.destroy();
@@ -90,14 +187,41 @@ export async function* readCsvRecords(
 }
 
 /**
- * First pass over a file before anything is queued: checks that it parses to the end, counts rows and
- * hashes the content. A broken file is refused whole, instead of half of it being checked.
+ * First pass over a file before anything is queued: decides how it is read, checks that it parses to the
+ * end, counts rows and hashes the content. A broken file is refused whole, instead of half of it being
+ * checked. Without a byte-order mark the file is read as UTF-8; where that fails it is Windows-1252
+ * (Excel's "CSV" on Windows) if every byte is plausible there, and refused otherwise: the encoding is
+ * decided from every byte before any row is stored, so a name is never silently mangled.
  */
-export async function inspectCsvFile(path: string): Promise<CsvFileInfo> {
-  const delimiter = detectDelimiter(await readFirstLine(path));
+export async function inspectCsvFile(path: string, head: Buffer, byteOrderMark: TextEncoding | undefined): Promise<CsvFileInfo> {
+  try {
+    return await inspectAs(path, head, byteOrderMark ?? 'utf-8');
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    if (byteOrderMark !== undefined) throw new InputFileError(`${error.message}, although it starts with a UTF-8 byte-order mark: save it again as CSV UTF-8`);
+    const problem = await windows1252ProblemIn(path);
+    if (problem !== undefined) {
+      throw new InputFileError(`${path} is neither UTF-8 nor Windows-1252 text (${problem}): save it as CSV UTF-8 and run that`);
+    }
+    return inspectAs(path, head, 'windows-1252');
+  }
+}
+
+async function inspectAs(path: string, head: Buffer, encoding: TextEncoding): Promise<CsvFileInfo> {
+  const layout: CsvLayout = { ...headerLayout(iconv.decode(head, encoding)), encoding };
   const hash = createHash('sha256');
   let header: string[] = [];
   let rowCount = 0;
-  for await (const _ of readCsvRecords(path, { delimiter }, (h) => (header = h), (chunk) => hash.update(chunk))) rowCount += 1;
-  return { path, delimiter, header, rowCount, contentHash: hash.digest('hex') };
+  for await (const _ of readCsvRecords(path, layout, (h) => (header = h), (chunk) => hash.update(chunk))) rowCount += 1;
+  return { path, ...layout, encoding, header, rowCount, contentHash: hash.digest('hex') };
+}
+
+async function windows1252ProblemIn(path: string): Promise<string | undefined> {
+  let offset = 0;
+  for await (const chunk of createReadStream(path)) {
+    const problem = windows1252Problem(chunk as Buffer, offset);
+    if (problem !== undefined) return problem;
+    offset += (chunk as Buffer).length;
+  }
+  return undefined;
 }

@@ -13,36 +13,75 @@ export type RowValidation =
 // Bank account numbers in Indonesia run from 5 to about 20 digits; anything outside is a typo or a mangled cell.
 const MIN_ACCOUNT_DIGITS = 5;
 const MAX_ACCOUNT_DIGITS = 20;
-const MAX_BANK_CODE_LENGTH = 12;
+const MAX_BANK_CODE_LENGTH = 40;
 
 /**
- * Validates one row before any call is made. Values are kept as strings so leading zeros survive;
- * separators people type inside account numbers (spaces, dots, dashes) are removed, anything else
- * that is not a digit makes the row INPUT_INVALID with the reason.
+ * Providers' bank codes are opaque and case-sensitive (`bca`, `bank_jatim`, `BCA`, `ID_BCA`, `014` are all
+ * real): letters, digits, `_`, `-` and `.`, sent exactly as written.
  */
-export function validateRow(fields: readonly string[], mapping: ColumnMapping): RowValidation {
-  const rawBank = (fields[mapping.bankCode] ?? '').trim();
-  const rawAccount = (fields[mapping.accountNumber] ?? '').trim();
+const BANK_CODE = /^[A-Za-z0-9_.-]+$/;
+
+export const isBankCode = (code: string): boolean => BANK_CODE.test(code) && code.length <= MAX_BANK_CODE_LENGTH;
+
+/** Aliases (a bank's name as an export writes it) to provider codes: BANK_CODE_MAP, keyed by `bankAliasKey`. */
+export type BankCodeMap = ReadonlyMap<string, string>;
+
+/** An alias compares case-insensitively, ignoring spaces: `Bank Central Asia` = `BANK CENTRAL  ASIA`. */
+export const bankAliasKey = (alias: string): string => alias.toLowerCase().replace(/\s+/g, '');
+
+/** Spaces a spreadsheet writes as thousands separators (no-break, narrow, figure space) count as spaces. */
+const WIDE_SPACES = /[\u00A0\u2007\u202F]/g;
+/** Digit groups with one kind of separator typed between them: `0012-3456-78`, `0012 3456 78`, `0012.3456.78`. */
+const SEPARATED_DIGITS = /^\d+(?:([ .-])\d+(?:\1\d+)*)?$/;
+
+/**
+ * Validates one row before any call is made. Values are kept as strings so leading zeros survive. The bank
+ * code is sent as written (trimmed), or as BANK_CODE_MAP translates it. An account number loses only the
+ * separators typed between its digit groups; anything that could change which account is meant (a decimal
+ * part such as a trailing `.0`, a sign, scientific notation, other digits than 0-9) makes the row
+ * INPUT_INVALID with the reason: asking the provider about another account is worse than asking nothing.
+ */
+export function validateRow(fields: readonly string[], mapping: ColumnMapping, bankCodes: BankCodeMap = new Map()): RowValidation {
+  const writtenBank = (fields[mapping.bankCode] ?? '').trim();
+  const rawAccount = (fields[mapping.accountNumber] ?? '').trim().replace(WIDE_SPACES, ' ');
   const expectedName = mapping.expectedName === undefined ? undefined : (fields[mapping.expectedName] ?? '').trim() || undefined;
   const invalid = (reason: string): RowValidation => ({ valid: false, reason, expectedName });
 
-  if (rawBank === '') return invalid('bank code is empty');
-  if (!/^[A-Za-z0-9]+$/.test(rawBank) || rawBank.length > MAX_BANK_CODE_LENGTH) {
-    return invalid(`bank code ${JSON.stringify(rawBank)} is not a bank code (letters and digits only, at most ${MAX_BANK_CODE_LENGTH})`);
+  if (writtenBank === '') return invalid('bank code is empty');
+  const bankCode = bankCodes.get(bankAliasKey(writtenBank)) ?? writtenBank;
+  if (!isBankCode(bankCode)) {
+    return invalid(
+      `bank code ${JSON.stringify(writtenBank)} is not a bank code (letters, digits, '_', '-' and '.' only, at most ${MAX_BANK_CODE_LENGTH}); a bank's name can be translated with BANK_CODE_MAP`,
+    );
   }
-  if (rawAccount === '') return invalid('account number is empty');
-  if (/^[0-9]+(?:[.,][0-9]+)?E\+?[0-9]+$/i.test(rawAccount)) {
-    return invalid(`account number ${JSON.stringify(rawAccount)} is in scientific notation: a spreadsheet rounded it; export the column as text`);
+  const accountNumber = cleanAccountNumber(rawAccount);
+  if (typeof accountNumber !== 'string') return invalid(accountNumber.reason);
+  return { valid: true, account: { bankCode, accountNumber }, expectedName };
+}
+
+/** The digits to ask about, or why the written value cannot safely be read as one account number. */
+function cleanAccountNumber(written: string): string | { reason: string } {
+  const quoted = JSON.stringify(written);
+  if (written === '') return { reason: 'account number is empty' };
+  if (/\p{Nd}/u.test(written.replace(/[0-9]/g, ''))) {
+    return { reason: `account number ${quoted} has digits other than 0-9; write it with 0-9` };
   }
-  const accountNumber = rawAccount.replace(/[\s.-]+/g, '');
-  if (/[^0-9]/.test(accountNumber)) {
-    return invalid(`account number ${JSON.stringify(rawAccount)} contains characters other than digits`);
+  if (/^[+-]?\d+(?:[.,]\d+)?E[+-]?\d+$/i.test(written)) {
+    return { reason: `account number ${quoted} is in scientific notation: a spreadsheet rounded it; export the column as text` };
   }
-  if (accountNumber.length < MIN_ACCOUNT_DIGITS || accountNumber.length > MAX_ACCOUNT_DIGITS) {
-    return invalid(`account number has ${accountNumber.length} digits; expected ${MIN_ACCOUNT_DIGITS} to ${MAX_ACCOUNT_DIGITS}`);
+  if (/^[+-]/.test(written)) return { reason: `account number ${quoted} starts with a sign: a spreadsheet may have read it as a number; write the digits only` };
+  if (/[.,]0+$/.test(written) || /^\d+[.,]\d{1,2}$/.test(written) || written.includes(',')) {
+    return { reason: `account number ${quoted} looks like a decimal number (a spreadsheet wrote it as a number): export the column as text` };
   }
-  if (/^0+$/.test(accountNumber)) return invalid('account number is all zeros');
-  return { valid: true, account: { bankCode: rawBank.toUpperCase(), accountNumber }, expectedName };
+  if (!SEPARATED_DIGITS.test(written)) {
+    return { reason: `account number ${quoted} contains characters other than digits (only one space, '.' or '-' between digit groups is removed)` };
+  }
+  const digits = written.replace(/[ .-]/g, '');
+  if (digits.length < MIN_ACCOUNT_DIGITS || digits.length > MAX_ACCOUNT_DIGITS) {
+    return { reason: `account number has ${digits.length} digits; expected ${MIN_ACCOUNT_DIGITS} to ${MAX_ACCOUNT_DIGITS}` };
+  }
+  if (/^0+$/.test(digits)) return { reason: 'account number is all zeros' };
+  return digits;
 }
 
 /** One key per bank account: the unit the provider is asked about, once per batch. */

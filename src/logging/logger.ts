@@ -66,6 +66,12 @@ export function maskAccountNumber(accountNumber: string): string {
   return `${'*'.repeat(Math.max(accountNumber.length - visible.length, 2))}${visible}`;
 }
 
+/**
+ * Runs of 6 or more digits in free text (a message about a file, a cell quoted in a reason, a column the
+ * mapping does not know) could be account numbers: masked like every account number.
+ */
+export const maskDigitRuns = (text: string): string => text.replace(/\d{6,}/g, (digits) => maskAccountNumber(digits));
+
 /** `014:0012345678` -> `014:******5678`. */
 export function maskAccountKey(accountKey: string): string {
   const separator = accountKey.indexOf(':');

@@ -71,7 +71,8 @@ export function classifyInquiryResponse(sent: AccountQuery, response: InquiryRes
   if (status.toUpperCase() !== 'SUCCESS') return failed(`provider status ${status} is not SUCCESS`, record);
   const echoedBank = text(record.bank_code)?.trim();
   const echoedAccount = text(record.account_number)?.trim();
-  if (echoedBank?.toUpperCase() !== sent.bankCode.toUpperCase() || echoedAccount !== sent.accountNumber) {
+  // Exactly, case included: bank codes are opaque (`bca` and `BCA` may be different codes at a provider).
+  if (echoedBank !== sent.bankCode || echoedAccount !== sent.accountNumber) {
     return failed('provider echoed a different bank code or account number than was sent', { ...record, account_holder: undefined });
   }
   const holderName = text(record.account_holder)?.trim();

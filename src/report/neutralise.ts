@@ -1,13 +1,21 @@
-/** A cell a spreadsheet would evaluate: starts with =, +, -, @, tab or carriage return. */
+/** A line a spreadsheet would evaluate: starts with =, +, -, @, tab or carriage return. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** Plain signed numbers (-5000, +6281234567, -12.5) are data, not formulas, and are left alone. */
 const PLAIN_NUMBER = /^[+-]?\d+(?:[.,]\d+)?$/;
+const LINE_BREAK = /(\r\n|\r|\n)/;
+
+const neutraliseLine = (line: string): string => (FORMULA_START.test(line) && !PLAIN_NUMBER.test(line) ? `'${line}` : line);
 
 /**
- * Neutralises formula-like cells by prefixing an apostrophe, which spreadsheets show as text and
- * never evaluate. Applied to every cell of the report: input columns and provider answers alike
- * may carry `=HYPERLINK(...)` from someone who wants it run.
+ * Neutralises formula-like text by prefixing an apostrophe, which spreadsheets show as text and never
+ * evaluate. Applied to every cell of a CSV report: input columns and provider answers alike may carry
+ * `=HYPERLINK(...)` from someone who wants it run. Every line of a cell is treated so: a reader that splits
+ * rows on a bare line break (many do, quotes or not) would otherwise start a row with the formula.
  */
 export function neutraliseCell(value: string): string {
-  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  if (!/[=+\-@\t\r]/.test(value)) return value;
+  const parts = value.split(LINE_BREAK);
+  const lines = parts.map((part, index) => (index % 2 === 1 ? part : neutraliseLine(part))).join('');
+  // A cell that starts with a carriage return is formula-like itself (the split left its first line empty).
+  return lines.startsWith('\r') ? `'${lines}` : lines;
 }

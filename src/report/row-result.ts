@@ -5,7 +5,7 @@ export const RESULT_VALUES = ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'A
 export type ResultValue = (typeof RESULT_VALUES)[number];
 
 /** The columns appended to every input row, in this order. */
-export const RESULT_COLUMNS = ['result', 'name_score', 'account_holder', 'bank_name', 'fee', 'inquiry_status', 'inquiry_id', 'checked_at', 'reason', 'change'] as const;
+export const RESULT_COLUMNS = ['result', 'name_score', 'account_holder', 'bank_name', 'fee', 'inquiry_status', 'inquiry_id', 'checked_at', 'reason', 'change', 'account_number_checked'] as const;
 
 export interface RowResult {
   result: ResultValue;
@@ -14,6 +14,20 @@ export interface RowResult {
   reason: string;
   /** Against the account's last answer in an earlier batch (see src/history/change.ts); empty when not classified. */
   change?: string | undefined;
+  /** The account number as sent to the provider (separators removed); empty for a row never sent. */
+  accountNumberChecked?: string | undefined;
+}
+
+/**
+ * A reason longer than this is cut (a cell quoting a huge input value, a provider message gone wild): Excel
+ * refuses cells over 32,767 characters, and nobody reads a reason that long.
+ */
+export const MAX_REASON_CHARACTERS = 1_000;
+
+export function capReason(reason: string): string {
+  if (reason.length <= MAX_REASON_CHARACTERS) return reason;
+  const note = ` ... (cut: ${reason.length.toLocaleString('en')} characters in all)`;
+  return `${reason.slice(0, MAX_REASON_CHARACTERS - note.length)}${note}`;
 }
 
 /**
@@ -37,6 +51,15 @@ export function decideRowResult(
   return { result: comparison.verdict, nameScore: comparison.score, outcome, reason: comparison.notes.join('; ') };
 }
 
+/**
+ * When the bank code sent is not the one written (BANK_CODE_MAP translated a bank's name), the row says so:
+ * a person reading the report must see which code was asked about.
+ */
+export function bankTranslationNote(writtenBank: string | undefined, sentBankCode: string | undefined): string | undefined {
+  const written = (writtenBank ?? '').trim();
+  return sentBankCode === undefined || written === sentBankCode ? undefined : `bank ${JSON.stringify(written)} sent as code ${JSON.stringify(sentBankCode)} (BANK_CODE_MAP)`;
+}
+
 /** The appended cells, in RESULT_COLUMNS order. */
 export function resultCells(row: RowResult): string[] {
   const { outcome } = row;
@@ -49,7 +72,8 @@ export function resultCells(row: RowResult): string[] {
     outcome?.inquiryStatus ?? '',
     outcome?.inquiryId ?? '',
     outcome?.checkedAt ?? '',
-    row.reason,
+    capReason(row.reason),
     row.change ?? '',
+    row.accountNumberChecked ?? '',
   ];
 }

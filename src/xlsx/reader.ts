@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { InputFileError, UsageError } from '../errors.js';
+import { maskDigitRuns } from '../logging/logger.js';
 import { cellText } from './display.js';
 
 /** One data row of the first sheet as text cells, with its row number for messages. */
@@ -18,30 +18,6 @@ export interface XlsxFileInfo {
   rowCount: number;
   /** SHA-256 of the file's bytes: the same workbook dropped twice is the same content. */
   contentHash: string;
-}
-
-/** What a file is, from its first bytes: a zip (an XLSX workbook), a legacy binary workbook, or anything else (read as CSV). */
-export type FileKind = 'xlsx' | 'xls' | 'other';
-
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-const LEGACY_WORKBOOK_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
-
-export async function sniffFileKind(path: string): Promise<FileKind> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch {
-    return 'other'; // the reader names the problem
-  }
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    if (bytesRead === 4 && head.equals(ZIP_MAGIC)) return 'xlsx';
-    if (bytesRead === 4 && head.equals(LEGACY_WORKBOOK_MAGIC)) return 'xls';
-    return 'other';
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
@@ -88,7 +64,7 @@ export async function* readXlsxRecords(path: string, onHeader?: (header: string[
     if (code !== undefined && (error as NodeJS.ErrnoException).syscall !== undefined) {
       throw new InputFileError(`cannot read input file ${path}: ${code}`, { cause: error });
     }
-    throw new UsageError(`${path} is not a readable XLSX workbook: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new UsageError(`${path} is a zip file but not a readable XLSX workbook (${maskDigitRuns(error instanceof Error ? error.message : String(error)).slice(0, 300)}): save the sheet as .xlsx or CSV UTF-8 and run that`, { cause: error });
   } finally {
     source.destroy();
     input.destroy();

@@ -135,10 +135,10 @@ describe('Excel-native files', () => {
     await writeFile(join(folder, 'old.xls'), Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]));
     const legacy = await runCli(['run', join(folder, 'old.xls')], env);
     expect(legacy.code).toBe(2);
-    expect(legacy.stderr).toContain('legacy Excel workbook (.xls): save it as .xlsx or CSV');
+    expect(legacy.stderr).toContain('is a legacy Excel workbook (.xls): save it as .xlsx or as CSV (UTF-8)');
     await writeFile(join(folder, 'broken.xlsx'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100, 7)]));
     const broken = await runCli(['run', join(folder, 'broken.xlsx')], env);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toContain(`${join(folder, 'broken.xlsx')} is not a readable XLSX workbook`);
+    expect(broken.stderr).toContain(`${join(folder, 'broken.xlsx')} is a zip file but not a readable XLSX workbook`);
   });
 });

@@ -39,6 +39,7 @@ describe('classifyInquiryResponse', () => {
     ['another account number echoed', { ...record, account_number: '0012345679' }, 'echoed a different'],
     ['leading zero dropped in the echo', { ...record, account_number: '12345678' }, 'echoed a different'],
     ['another bank echoed', { ...record, bank_code: '009' }, 'echoed a different'],
+    ['a bank code of another case echoed (codes are opaque)', { ...record, bank_code: 'bca' }, 'echoed a different'],
     ['unknown status', { ...record, status: 'PENDING' }, 'status PENDING is not SUCCESS'],
     ['no status', { ...record, status: undefined }, 'no status'],
     ['no holder name', { ...record, account_holder: '' }, 'no account holder name'],
@@ -46,6 +47,13 @@ describe('classifyInquiryResponse', () => {
     const result = classifyInquiryResponse(sent, ok(data));
     expect(result).toMatchObject({ kind: 'answer', outcome: { verdict: 'FAILED' } });
     expect(result.kind === 'answer' && result.outcome.reason).toContain(reason);
+  });
+
+  it('compares the echoed bank code exactly, trimming only', () => {
+    const lower = { bankCode: 'bank_jatim', accountNumber: '0012345678' };
+    expect(classifyInquiryResponse(lower, ok({ ...record, bank_code: ' bank_jatim ' }))).toMatchObject({ kind: 'answer', outcome: { verdict: 'VERIFIED' } });
+    expect(classifyInquiryResponse(lower, ok({ ...record, bank_code: 'BANK_JATIM' }))).toMatchObject({ kind: 'answer', outcome: { verdict: 'FAILED' } });
+    expect(classifyInquiryResponse({ bankCode: 'BCA', accountNumber: '0012345678' }, ok({ ...record, bank_code: 'bca' }))).toMatchObject({ kind: 'answer', outcome: { verdict: 'FAILED' } });
   });
 
   it('does not show the holder name of an account that was not asked', () => {

@@ -41,6 +41,32 @@ describe('mapColumns', () => {
     expect((error as MissingColumnsError).exitCode).toBe(2);
   });
 
+  it('masks account-like values when a file without a header shows its first data row as the header', () => {
+    const message = (() => {
+      try {
+        mapColumns(['014', '0012345678', 'Budi Santoso']);
+      } catch (caught) {
+        return (caught as Error).message;
+      }
+    })();
+    expect(message).toContain('"014", "******5678", "Budi Santoso"');
+    expect(message).not.toContain('0012345678');
+    expect(() => mapColumns(['014', '0012345678'], { bankCode: 'bank' })).toThrow(/"\*{6}5678"/);
+  });
+
+  it('cuts a header of many or long columns in its message', () => {
+    const header = Array.from({ length: 30 }, (_, index) => `column ${index} ${'x'.repeat(100)}`);
+    const message = (() => {
+      try {
+        mapColumns(header);
+      } catch (caught) {
+        return (caught as Error).message;
+      }
+    })()!;
+    expect(message).toContain('and 10 more');
+    expect(message.length).toBeLessThan(2_000);
+  });
+
   it('refuses an override that is not in the header', () => {
     expect(() => mapColumns(['bank', 'account'], { expectedName: 'holder' })).toThrow(UsageError);
   });

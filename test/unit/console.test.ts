@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkBind, isAuthorized, isLoopback } from '../../src/console/access.js';
-import { escapeHtml, html, maskDigitRuns, scriptJson } from '../../src/console/html.js';
+import { escapeHtml, html, scriptJson } from '../../src/console/html.js';
+import { maskDigitRuns } from '../../src/logging/logger.js';
 import { maskJobData } from '../../src/console/queue-board.js';
 import { checkUploadName, safeFileName, uploadPaths } from '../../src/console/uploads.js';
 import { signBody } from '../../src/notify/notice.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { neutraliseCell } from '../../src/report/neutralise.js';
-import { decideRowResult, resultCells, RESULT_COLUMNS } from '../../src/report/row-result.js';
+import { bankTranslationNote, capReason, decideRowResult, MAX_REASON_CHARACTERS, resultCells, RESULT_COLUMNS } from '../../src/report/row-result.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
 
 describe('neutraliseCell', () => {
@@ -11,9 +11,19 @@ describe('neutraliseCell', () => {
     ['@cmd', `'@cmd`],
     ['\tinjected', `'\tinjected`],
     ['\rinjected', `'\rinjected`],
+    // A formula after a line break inside a cell: a reader that splits rows on it would start a row with it.
+    ['x\n=cmd|\' /C calc\'!A0', `x\n'=cmd|' /C calc'!A0`],
+    ['x\r\n@SUM(1)', `x\r\n'@SUM(1)`],
+    ['x\r+1+1', `x\r'+1+1`],
+    ['\n-1+2', `\n'-1+2`],
+    ['=a\n=b', `'=a\n'=b`],
+    ['\r=a', `'\r'=a`],
+    ['a\n\tb', `a\n'\tb`],
   ])('neutralises %j', (cell, expected) => expect(neutraliseCell(cell)).toBe(expected));
 
-  it.each(['-5000', '+6281234567', '-12.5', '1,5', 'BUDI', '', "O'NEIL", 'a=b'])('leaves %j alone', (cell) => expect(neutraliseCell(cell)).toBe(cell));
+  it.each(['-5000', '+6281234567', '-12.5', '1,5', 'BUDI', '', "O'NEIL", 'a=b', 'line one\n-5000', 'a\nb\r\nc', 'a-b\nc+d'])('leaves %j alone', (cell) =>
+    expect(neutraliseCell(cell)).toBe(cell),
+  );
 });
 
 const verified: InquiryOutcome = {
@@ -74,8 +84,24 @@ describe('decideRowResult', () => {
       '2026-11-21T06:52:03.123456Z',
       '',
       '',
+      '',
     ]);
-    expect(resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', 'standard'), change: 'UNCHANGED' }).at(-1)).toBe('UNCHANGED');
-    expect(RESULT_COLUMNS.slice(-2)).toEqual(['reason', 'change']);
+    const cells = resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', 'standard'), change: 'UNCHANGED', accountNumberChecked: '0012345678' });
+    expect(cells.slice(-2)).toEqual(['UNCHANGED', '0012345678']);
+    expect(RESULT_COLUMNS.slice(-3)).toEqual(['reason', 'change', 'account_number_checked']);
+  });
+
+  it('caps a reason cell, saying it was cut', () => {
+    const long = `provider: ${'x'.repeat(50_000)}`;
+    const reason = resultCells({ ...decideRowResult(null, { verdict: 'ACCOUNT_INVALID', reason: long }, undefined, 'standard') })[8]!;
+    expect(reason.length).toBe(MAX_REASON_CHARACTERS);
+    expect(reason).toMatch(/^provider: x+ \.\.\. \(cut: 50,010 characters in all\)$/);
+    expect(capReason('short')).toBe('short');
+  });
+
+  it('names a bank code BANK_CODE_MAP translated, and nothing otherwise', () => {
+    expect(bankTranslationNote(' Bank Central Asia ', 'BCA')).toBe('bank "Bank Central Asia" sent as code "BCA" (BANK_CODE_MAP)');
+    expect(bankTranslationNote(' bca ', 'bca')).toBeUndefined();
+    expect(bankTranslationNote('014', undefined)).toBeUndefined();
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { accountKey, parseAccountKey, validateRow } from '../../src/csv/validation.js';
+import { parseBankCodeMap } from '../../src/config/bank-code-map.js';
+import { headerLayout } from '../../src/csv/reader.js';
+import { sniffContent, windows1252Problem } from '../../src/csv/sniff.js';
+import { ConfigError } from '../../src/errors.js';
 import { detectDelimiter } from '../../src/csv/delimiter.js';
 
 const mapping = { bankCode: 0, accountNumber: 1, expectedName: 2 };
@@ -13,15 +17,57 @@ describe('validateRow', () => {
     });
   });
 
-  it('removes separators people type inside account numbers', () => {
-    const result = validateRow(['bca', '0012-345.678 9', 'X'], mapping);
-    expect(result).toMatchObject({ valid: true, account: { bankCode: 'BCA', accountNumber: '00123456789' } });
+  it.each([
+    ['0012-3456-78', '0012345678'],
+    ['0012 3456 78', '0012345678'],
+    ['0012.3456.78', '0012345678'],
+    ['12.345.678', '12345678'],
+    ['0012\u00A03456\u00A078', '0012345678'],
+    ['001 234 567 890 123 456', '001234567890123456'],
+  ])('removes only the separators typed between digit groups: %j -> %s', (written, sent) => {
+    expect(validateRow(['014', written, 'X'], mapping)).toMatchObject({ valid: true, account: { accountNumber: sent } });
+  });
+
+  it.each(['bca', 'BCA', 'bank_jatim', 'bpd_diy', 'ID_BCA', '014', 'bank-dki', 'b.n.i'])('sends the bank code %j exactly as written', (code) => {
+    expect(validateRow([` ${code} `, '0012345678', 'X'], mapping)).toMatchObject({ valid: true, account: { bankCode: code } });
+  });
+
+  it('keeps bank codes of different case apart (the provider decides what they mean)', () => {
+    const lower = validateRow(['bca', '0012345678', 'X'], mapping);
+    const upper = validateRow(['BCA', '0012345678', 'X'], mapping);
+    expect(lower.valid && upper.valid && accountKey(lower.account) !== accountKey(upper.account)).toBe(true);
+  });
+
+  it('translates a bank name through BANK_CODE_MAP, case and spaces ignored', () => {
+    const map = parseBankCodeMap('alias,provider_code\nBank Central Asia,BCA\nbca,BCA\n');
+    expect(validateRow(['  BANK CENTRAL  ASIA ', '0012345678', 'X'], mapping, map)).toMatchObject({ valid: true, account: { bankCode: 'BCA' } });
+    expect(validateRow(['Bca', '0012345678', 'X'], mapping, map)).toMatchObject({ valid: true, account: { bankCode: 'BCA' } });
+    expect(validateRow(['Bank Mandiri', '0012345678', 'X'], mapping, map)).toMatchObject({ valid: false, reason: expect.stringContaining('BANK_CODE_MAP') });
   });
 
   it.each([
     [['', '0012345678', 'A'], 'bank code is empty'],
     [['  ', '0012345678', 'A'], 'bank code is empty'],
     [['01 4', '0012345678', 'A'], 'is not a bank code'],
+    [['BCA:1', '0012345678', 'A'], 'is not a bank code'],
+    [['=cmd', '0012345678', 'A'], 'is not a bank code'],
+    [['b'.repeat(41), '0012345678', 'A'], 'is not a bank code'],
+    [['bca', '1234567890.0', 'A'], 'looks like a decimal number'],
+    [['bca', '1234567890,0', 'A'], 'looks like a decimal number'],
+    [['bca', '1234567890.00', 'A'], 'looks like a decimal number'],
+    [['bca', '123456789.12', 'A'], 'looks like a decimal number'],
+    [['bca', '1.234.567,89', 'A'], 'looks like a decimal number'],
+    [['bca', '12,345,678', 'A'], 'looks like a decimal number'],
+    [['bca', '-12345678', 'A'], 'starts with a sign'],
+    [['bca', '+12345678', 'A'], 'starts with a sign'],
+    [['bca', '-1.2E+10', 'A'], 'scientific notation'],
+    [['bca', '١٢٣٤٥٦٧٨', 'A'], 'digits other than 0-9'],
+    [['bca', '１２３４５６７８', 'A'], 'digits other than 0-9'],
+    [['bca', '12345678-', 'A'], 'characters other than digits'],
+    [['bca', '1234--5678', 'A'], 'characters other than digits'],
+    [['bca', '1234-5678.90', 'A'], 'characters other than digits'],
+    [['bca', '1234 / 5678', 'A'], 'characters other than digits'],
+    [['bca', '=1234567', 'A'], 'characters other than digits'],
     [['014', '', 'A'], 'account number is empty'],
     [['014', '1.23457E+11', 'A'], 'scientific notation'],
     [['014', '1,23457E+11', 'A'], 'scientific notation'],
@@ -57,4 +103,58 @@ describe('detectDelimiter', () => {
     ['"a,b";c;d', ';'],
     ['single', ','],
   ])('%s -> %s', (line, delimiter) => expect(detectDelimiter(line)).toBe(delimiter));
+});
+
+describe('headerLayout', () => {
+  it.each([
+    ['bank;account;name\r\n1;2;3', ';', false],
+    ['\r\n\n  \nbank;account;name', ';', false],
+    ['sep=;\r\nbank;account;name', ';', true],
+    ['SEP=,\nbank;account;name', ',', true],
+    ['"sep=;"\nbank,account', ';', true],
+    ['sep=\t\nbank\taccount', '\t', true],
+    ['\uFEFFbank,account', ',', false],
+    ['', ',', false],
+  ])('%j -> %j (sep line %s)', (text, delimiter, sepLine) => expect(headerLayout(text)).toEqual({ delimiter, sepLine }));
+
+  it('refuses a sep= line naming a delimiter it cannot read', () => expect(() => headerLayout('sep=|\na|b')).toThrow(/only ',', ';' and tab/));
+});
+
+describe('sniffContent', () => {
+  const bytes = (...values: number[]) => Uint8Array.from(values);
+  it.each([
+    [bytes(0x50, 0x4b, 0x03, 0x04, 1), { kind: 'zip' }],
+    [bytes(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1), { kind: 'xls' }],
+    [bytes(0x1f, 0x8b, 8), { kind: 'gzip' }],
+    [bytes(0xef, 0xbb, 0xbf, 0x61), { kind: 'text', encoding: 'utf-8' }],
+    [bytes(0xff, 0xfe, 0x61, 0), { kind: 'text', encoding: 'utf-16le' }],
+    [bytes(0xfe, 0xff, 0, 0x61), { kind: 'text', encoding: 'utf-16be' }],
+    [bytes(0x61, 0x2c, 0x62), { kind: 'text', encoding: undefined }],
+    [bytes(), { kind: 'text', encoding: undefined }],
+    [bytes(0x61, 0, 0x62, 0), { kind: 'binary', what: 'UTF-16 text without a byte-order mark' }],
+    [bytes(0x61, 0x2c, 0x62, 0x2c, 0), { kind: 'binary', what: 'binary data (a NUL byte at offset 4)' }],
+    [bytes(0x25, 0x50, 0x44, 0x46, 0x2d), { kind: 'binary', what: 'a PDF document' }],
+  ])('%j', (head, kind) => expect(sniffContent(head)).toEqual(kind));
+
+  it('accepts Windows-1252 text bytes and names the first that is not', () => {
+    expect(windows1252Problem(Buffer.from('Jos\xe9;\x80 5\r\n\tx', 'latin1'))).toBeUndefined();
+    expect(windows1252Problem(Buffer.from('ab\x81', 'latin1'), 10)).toBe('byte 0x81 at offset 12');
+    expect(windows1252Problem(Buffer.from('a\x07', 'latin1'))).toBe('byte 0x07 at offset 1');
+    expect(windows1252Problem(Buffer.concat([Buffer.from('Jos\xe9 ', 'latin1'), Buffer.from('José', 'utf8')]))).toBe('UTF-8 text mixed with other bytes: a UTF-8 character at offset 8');
+  });
+});
+
+describe('parseBankCodeMap', () => {
+  it('reads alias,provider_code with or without a header, ; or ,', () => {
+    expect([...parseBankCodeMap('Bank Central Asia;BCA\nBank Jatim,bank_jatim\n')]).toEqual([
+      ['bankcentralasia', 'BCA'],
+      ['bankjatim', 'bank_jatim'],
+    ]);
+  });
+
+  it.each([
+    ['alias,provider_code\nBank Central Asia\n', 'expected two values'],
+    ['BCA,not a code\n', 'is not a bank code'],
+    ['BCA,BCA\nbca,014\n', 'mapped to both'],
+  ])('refuses %j', (text, message) => expect(() => parseBankCodeMap(text)).toThrow(ConfigError) && expect(() => parseBankCodeMap(text)).toThrow(message));
 });
