@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { ProviderSettings } from '../config/index.js';
 import { LoginRejectedError, LoginUnavailableError, SystemicError, TokenRejectedError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
@@ -55,7 +55,7 @@ export class SharedTokenSession {
   private readonly identity: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly provider: ProviderSettings,
     private readonly performLogin: () => Promise<AccessToken>,

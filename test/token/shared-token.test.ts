@@ -107,8 +107,8 @@ describe('SharedTokenSession', () => {
     const tokenKeys = await redis.keys(`${ownPrefix}:token:*`);
     await deleteKeys(redis, ownPrefix);
     expect(tokenKeys.filter((key) => !key.endsWith(':lock') && !key.endsWith(':login-failure')).sort()).toEqual([
-      expect.stringContaining(`${ownPrefix}:token:production:`),
-      expect.stringContaining(`${ownPrefix}:token:sandbox:`),
+      expect.stringContaining(`${ownPrefix}:token:{production:`),
+      expect.stringContaining(`${ownPrefix}:token:{sandbox:`),
     ]);
   });
 
