@@ -1,0 +1,105 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
+import { startLocalCluster, type LocalCluster } from '../support/redis-processes.js';
+import { readReport } from '../support/report.js';
+
+/**
+ * The pipeline on a real 3-master Redis Cluster started here (redis-server --cluster-enabled, joined by
+ * redis-cli --cluster create): every MULTI, script and BullMQ call must keep to one slot, or Redis answers
+ * CROSSSLOT/MOVED and the run fails.
+ */
+let cluster: LocalCluster;
+let workDir: string;
+const prefix = 'bccluster';
+const GENERATED_ROWS = 272;
+
+const clusterEnv = (extra: Record<string, string> = {}) => cliEnvironment({ REDIS_CLUSTER_NODES: cluster.nodes, BC_KEY_PREFIX: prefix, INQUIRY_RATE: '500/s', ...extra });
+
+beforeAll(async () => {
+  cluster = await startLocalCluster();
+  workDir = await mkdtemp(join(tmpdir(), 'bc-cluster-run-'));
+  // The shipped example (every kind of result) and accounts the emulator does not know, each once.
+  const example = (await readFile(join(PROJECT_ROOT, 'examples/beneficiaries.csv'), 'utf8')).trimEnd().split('\n');
+  const generated = Array.from({ length: GENERATED_ROWS }, (_, index) => `GEN-${index},cluster,014,77${String(index).padStart(8, '0')},Holder ${index},1000,`);
+  await writeFile(join(workDir, 'many.csv'), `${[...example, ...generated].join('\n')}\n`);
+});
+
+afterAll(async () => {
+  await cluster?.stop();
+  if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
+  if (cluster !== undefined) expect(existsSync(cluster.directory)).toBe(false);
+});
+
+describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
+  let batchId: string;
+
+  it('runs a file through the built-in emulator: every row once, exit 0', async () => {
+    const out = join(workDir, 'many.report.csv');
+    const result = await runCli(['run', join(workDir, 'many.csv'), '--out', out], clusterEnv(), 120_000);
+    expect(result.stderr).not.toMatch(/CROSSSLOT|MOVED|private redis-server/);
+    expect(result.code).toBe(0);
+    const input = await readReport(join(workDir, 'many.csv'));
+    const rows = await readReport(out);
+    expect(input).toHaveLength(28 + GENERATED_ROWS);
+    expect(rows.map((row) => row.beneficiary_id)).toEqual(input.map((row) => row.beneficiary_id));
+    const byId = new Map(rows.map((row) => [row.beneficiary_id, row]));
+    expect(byId.get('SEL-0001')).toMatchObject({ result: 'MATCH', account_holder: 'BUDI SANTOSO' });
+    expect(byId.get('GEN-0')).toMatchObject({ result: 'ACCOUNT_INVALID', reason: 'provider: Account not found' });
+    const summary = JSON.parse(await readFile(join(workDir, 'many.report.summary.json'), 'utf8'));
+    expect(summary.rows).toBe(28 + GENERATED_ROWS);
+    expect(summary.calls).toBe(24 + GENERATED_ROWS);
+    batchId = summary.batchId;
+    expect(batchId).toMatch(/^b\d{8}-/);
+  });
+
+  it('spreads the keys over the masters: batch, BullMQ and token keys each in their own slot', async () => {
+    const client = new Cluster(cluster.nodes.split(',').map((node) => ({ host: '127.0.0.1', port: Number(node.split(':')[1]) })));
+    try {
+      await new Promise((resolve) => client.once('ready', resolve));
+      const keys: string[] = [];
+      for (const node of client.nodes('master')) {
+        let cursor = '0';
+        do {
+          const [next, found] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+          cursor = next;
+          keys.push(...found);
+        } while (cursor !== '0');
+      }
+      expect(keys).toEqual(expect.arrayContaining([`${prefix}:batch:{${batchId}}`, `${prefix}:batch:{${batchId}}:outcomes`, `${prefix}:batches`]));
+      expect(keys.some((key) => key.startsWith(`${prefix}:{bull}:inquiries-`))).toBe(true);
+      expect(keys.some((key) => key.startsWith(`${prefix}:token:{sandbox:`))).toBe(true);
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  it('answers status and resume from the cluster', async () => {
+    const status = await runCli(['status', batchId], clusterEnv());
+    expect(status.stderr).toBe('');
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(batchId);
+    const list = await runCli(['status', '--json'], clusterEnv());
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(batchId);
+
+    // resume asks the provider again for the FAILED rows (an emulator of the same accounts, this time by address).
+    const sandbox: SandboxServer = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv') });
+    try {
+      const out = join(workDir, 'resumed.csv');
+      const resumed = await runCli(['resume', batchId, '--out', out], clusterEnv({ H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox' }), 120_000);
+      expect(resumed.stderr).not.toMatch(/CROSSSLOT|MOVED/);
+      expect(resumed.code).toBe(0);
+      const rows = await readReport(out);
+      expect(rows).toHaveLength(28 + GENERATED_ROWS);
+      expect(new Set(rows.map((row) => row.beneficiary_id)).size).toBe(28 + GENERATED_ROWS);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
