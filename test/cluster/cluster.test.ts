@@ -6,6 +6,7 @@ import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
+import { startServe, stopServe } from '../console/console-helpers.js';
 import { startLocalCluster, type LocalCluster } from '../support/redis-processes.js';
 import { readReport } from '../support/report.js';
 
@@ -99,6 +100,22 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
       expect(rows).toHaveLength(28 + GENERATED_ROWS);
       expect(new Set(rows.map((row) => row.beneficiary_id)).size).toBe(28 + GENERATED_ROWS);
     } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('serves the console from the cluster: ready, the batch, the queue gauges', async () => {
+    const sandbox = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv') });
+    const serve = await startServe([], clusterEnv({ H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox' }));
+    try {
+      expect((await fetch(`${serve.url}/readyz`)).status).toBe(200);
+      const batch = (await (await fetch(`${serve.url}/api/batches/${batchId}`)).json()) as { batchId: string; rows: number };
+      expect(batch).toMatchObject({ batchId, rows: 28 + GENERATED_ROWS });
+      const metrics = await (await fetch(`${serve.url}/metrics`)).text();
+      expect(metrics).toMatch(/bullmq_job_count\{[^}]*queue="inquiries-/);
+      expect(serve.output().stderr).not.toMatch(/CROSSSLOT|MOVED/);
+    } finally {
+      await stopServe(serve);
       await sandbox.close();
     }
   });
