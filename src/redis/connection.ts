@@ -40,14 +40,18 @@ export function describeRedis(target: RedisTarget): string {
 export async function connectRedis(target: RedisTarget, connectTimeoutMs = 5_000): Promise<RedisClient> {
   const redis = target.kind === 'server' ? serverClient(target, connectTimeoutMs) : clusterClient(target, connectTimeoutMs);
   let lastError: unknown;
+  let nodeError: string | undefined;
   redis.on('error', (error) => (lastError = error));
+  // A cluster says only "Failed to refresh slots cache"; why (a refused password, TLS) is in its nodes' errors.
+  redis.on('node error', (error: Error, address: string) => (nodeError = `${address}: ${error.message}`));
   try {
     await withTimeout(redis.connect(), connectTimeoutMs);
     await withTimeout(redis.ping(), connectTimeoutMs);
   } catch (error) {
     redis.disconnect();
     const cause = lastError ?? error;
-    throw new RedisUnavailableError(connectFailure(describeRedis(target), cause instanceof Error ? cause.message : String(cause)), { cause: error });
+    const detail = (cause instanceof Error ? cause.message : String(cause)) + (nodeError === undefined ? '' : ` (node ${nodeError})`);
+    throw new RedisUnavailableError(connectFailure(describeRedis(target), detail), { cause: error });
   }
   return redis;
 }

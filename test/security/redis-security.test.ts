@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnvironment, runCli } from '../support/cli.js';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis.js';
-import { startTlsRedis, type TlsRedis } from '../support/redis-processes.js';
+import { startLocalCluster, startTlsRedis, type TlsRedis } from '../support/redis-processes.js';
 import { readReport } from '../support/report.js';
 
 /** REDIS_URL with an ACL user and with TLS, against redis-servers of the test's own. */
@@ -83,5 +83,26 @@ describe('TLS (rediss://)', () => {
     const result = await runCli(['status'], cliEnvironment({ REDIS_URL: `rediss://127.0.0.1:${server.port}`, BC_KEY_PREFIX: 'bctls' }));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^beneficiary-check: TLS to Redis at rediss://127\\.0\\.0\\.1:${server.port} failed \\(.*certificate.*\\): .*REDIS_TLS_CA_FILE\\n$`));
+  });
+
+  it('a cluster over TLS with a password: rediss:// nodes, REDIS_TLS_CA_FILE, REDIS_PASSWORD', async ({ skip }) => {
+    if (server === undefined) return skip('redis-server without TLS');
+    const cluster = await startLocalCluster({ tls: true, password: 'cluster-pw' });
+    try {
+      const nodes = cluster.nodes.split(',').map((node) => `rediss://${node}`).join(',');
+      const env = (password: string) => cliEnvironment({ REDIS_CLUSTER_NODES: nodes, REDIS_TLS_CA_FILE: cluster.caFile, REDIS_PASSWORD: password, BC_KEY_PREFIX: 'bctlscluster', INQUIRY_RATE: '200/s' });
+      const out = join(workDir, 'tls-cluster.csv');
+      const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', out], env('cluster-pw'));
+      expect(result.stderr).not.toMatch(/CROSSSLOT|MOVED|private redis-server/);
+      expect(result.code).toBe(0);
+      expect(await readReport(out)).toHaveLength(28);
+
+      const refused = await runCli(['status'], env('wrong-pw'));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(new RegExp(`^beneficiary-check: Redis at rediss://${cluster.nodes.replaceAll('.', '\\.')} \\(cluster\\) refused the credentials .*\\n$`));
+      expect(refused.stderr).not.toContain('wrong-pw');
+    } finally {
+      await cluster.stop();
+    }
   });
 });

@@ -69,32 +69,42 @@ async function waitForPing(options: RedisOptions, what: string): Promise<void> {
 }
 
 export interface LocalCluster extends RedisProcesses {
-  /** REDIS_CLUSTER_NODES for it. */
+  /** host:port of every master, comma-separated (REDIS_CLUSTER_NODES without a scheme). */
   nodes: string;
+  /** With `tls`: the CA that signed the nodes' certificate. */
+  caFile: string | undefined;
 }
 
 /**
  * Three masters, no replicas, on free ports (the cluster bus on free ports too: port + 10000 may not exist),
  * joined with `redis-cli --cluster create`; ready when every node says cluster_state:ok.
  */
-export async function startLocalCluster(): Promise<LocalCluster> {
+export async function startLocalCluster(options: { tls?: boolean; password?: string } = {}): Promise<LocalCluster> {
   requireRedisTools();
   const servers = await startServers('bc-cluster-');
   try {
+    const ca = options.tls ? await makeCertificates(servers.directory) : undefined;
+    const security = [
+      ...(ca !== undefined ? ['--tls-cluster', 'yes', ...tlsServerArgs(servers.directory)] : []),
+      ...(options.password !== undefined ? ['--requirepass', options.password, '--masterauth', options.password] : []),
+    ];
+    const clientOptions: RedisOptions = { ...(ca !== undefined && { tls: { ca } }), ...(options.password !== undefined && { password: options.password }) };
     const ports: number[] = [];
     for (let index = 0; index < 3; index += 1) {
       const port = await freePort();
       const busPort = await freePort();
       ports.push(port);
-      servers.spawnServer(['--port', String(port), '--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', join(servers.directory, `nodes-${port}.conf`)]);
+      const listen = ca !== undefined ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
+      servers.spawnServer([...listen, '--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', join(servers.directory, `nodes-${port}.conf`), ...security]);
     }
-    for (const port of ports) await waitForPing({ host: '127.0.0.1', port }, `cluster node ${port}`);
+    for (const port of ports) await waitForPing({ host: '127.0.0.1', port, ...clientOptions }, `cluster node ${port}`);
     const nodes = ports.map((port) => `127.0.0.1:${port}`);
-    const create = spawnSync('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+    const cliSecurity = [...(ca !== undefined ? ['--tls', '--cacert', join(servers.directory, 'ca.crt')] : []), ...(options.password !== undefined ? ['--no-auth-warning', '-a', options.password] : [])];
+    const create = spawnSync('redis-cli', [...cliSecurity, '--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stderr || create.stdout}`);
     const deadline = Date.now() + 20_000;
     for (const port of ports) {
-      const node = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 });
+      const node = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1, ...clientOptions });
       try {
         while (!/cluster_state:ok/.test(await node.cluster('INFO'))) {
           if (Date.now() > deadline) throw new Error(`cluster node ${port} never reached cluster_state:ok`);
@@ -104,7 +114,7 @@ export async function startLocalCluster(): Promise<LocalCluster> {
         node.disconnect();
       }
     }
-    return { directory: servers.directory, nodes: nodes.join(','), stop: servers.stop };
+    return { directory: servers.directory, nodes: nodes.join(','), caFile: ca === undefined ? undefined : join(servers.directory, 'ca.crt'), stop: servers.stop };
   } catch (error) {
     await servers.stop();
     throw error;
@@ -125,27 +135,36 @@ export async function startTlsRedis(): Promise<TlsRedis | undefined> {
   requireRedisTools();
   const servers = await startServers('bc-tls-redis-');
   try {
-    const file = (name: string) => join(servers.directory, name);
-    const openssl = (args: string[]) => {
-      const result = spawnSync('openssl', args, { encoding: 'utf8', cwd: servers.directory });
-      if (result.error !== undefined || result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.error?.message ?? result.stderr}`);
-    };
-    openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=beneficiary-check test CA']);
-    openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
-    await writeFile(file('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-    openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '1', '-extfile', 'san.ext']);
+    const ca = await makeCertificates(servers.directory);
     const port = await freePort();
-    const server = servers.spawnServer(['--port', '0', '--tls-port', String(port), '--tls-cert-file', file('server.crt'), '--tls-key-file', file('server.key'), '--tls-ca-cert-file', file('ca.crt'), '--tls-auth-clients', 'no']);
+    const server = servers.spawnServer(['--port', '0', '--tls-port', String(port), ...tlsServerArgs(servers.directory)]);
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
-    const ca = await readFile(file('ca.crt'), 'utf8');
     const started = await Promise.race([waitForPing({ host: '127.0.0.1', port, tls: { ca } }, 'TLS redis-server').then(() => true), exited.then(() => false)]);
     if (!started) {
       await servers.stop();
       return undefined;
     }
-    return { directory: servers.directory, port, caFile: file('ca.crt'), stop: servers.stop };
+    return { directory: servers.directory, port, caFile: join(servers.directory, 'ca.crt'), stop: servers.stop };
   } catch (error) {
     await servers.stop();
     throw error;
   }
 }
+
+/** A throw-away CA and a server certificate for 127.0.0.1 signed by it (openssl); returns the CA's PEM. */
+async function makeCertificates(directory: string): Promise<string> {
+  const openssl = (args: string[]) => {
+    const result = spawnSync('openssl', args, { encoding: 'utf8', cwd: directory });
+    if (result.error !== undefined || result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.error?.message ?? result.stderr}`);
+  };
+  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=beneficiary-check test CA']);
+  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
+  await writeFile(join(directory, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '1', '-extfile', 'san.ext']);
+  return readFile(join(directory, 'ca.crt'), 'utf8');
+}
+
+/** The server side of TLS with that certificate; clients need no certificate of their own. */
+const tlsServerArgs = (directory: string): string[] => [
+  '--tls-cert-file', join(directory, 'server.crt'), '--tls-key-file', join(directory, 'server.key'), '--tls-ca-cert-file', join(directory, 'ca.crt'), '--tls-auth-clients', 'no',
+];
