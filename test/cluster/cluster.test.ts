@@ -119,4 +119,11 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
       await sandbox.close();
     }
   });
+
+  it('a cluster nobody answers for: run stops with one line naming the nodes, and starts no private Redis', async () => {
+    const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', join(workDir, 'none.csv')], cliEnvironment({ REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2', BC_KEY_PREFIX: prefix }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^beneficiary-check: Redis is unreachable at redis:\/\/127\.0\.0\.1:1,127\.0\.0\.1:2 \(cluster\): .+\n$/);
+    expect(result.stderr).not.toContain('private redis-server');
+  });
 });
