@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,13 +50,17 @@ describe('Redis credentials and TLS', () => {
 
   it('reads REDIS_TLS_CA_FILE once, only for a TLS address', () => {
     const directory = mkdtempSync(join(tmpdir(), 'bc-ca-'));
-    writeFileSync(join(directory, 'ca.crt'), PEM);
-    writeFileSync(join(directory, 'not.crt'), 'hello');
-    expect(load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') }).redisTlsCa).toBe(PEM);
-    expect(load({ REDIS_CLUSTER_NODES: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') }).redisTlsCa).toBe(PEM);
-    expect(() => load({ REDIS_URL: 'redis://h:6379', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') })).toThrow(/not TLS: write REDIS_URL .* as rediss:\/\//);
-    expect(() => load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'missing.crt') })).toThrow(/cannot be read: ENOENT/);
-    expect(() => load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'not.crt') })).toThrow(/no PEM certificate/);
+    try {
+      writeFileSync(join(directory, 'ca.crt'), PEM);
+      writeFileSync(join(directory, 'not.crt'), 'hello');
+      expect(load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') }).redisTlsCa).toBe(PEM);
+      expect(load({ REDIS_CLUSTER_NODES: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') }).redisTlsCa).toBe(PEM);
+      expect(() => load({ REDIS_URL: 'redis://h:6379', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') })).toThrow(/not TLS: write REDIS_URL .* as rediss:\/\//);
+      expect(() => load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'missing.crt') })).toThrow(/cannot be read: ENOENT/);
+      expect(() => load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'not.crt') })).toThrow(/no PEM certificate/);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('never shows a password in a Redis address', () => {
