@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanKeys } from '../../src/redis/scan.js';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
 import { startServe, stopServe } from '../console/console-helpers.js';
@@ -37,6 +38,19 @@ afterAll(async () => {
   if (cluster !== undefined) expect(existsSync(cluster.directory)).toBe(false);
 });
 
+/** Every key of the test's prefix, from each master (a node's SCAN sees only its own slots). */
+async function keysOnEveryMaster(): Promise<string[]> {
+  const client = new Cluster(cluster.nodes.split(',').map((node) => ({ host: '127.0.0.1', port: Number(node.split(':')[1]) })));
+  try {
+    await new Promise((resolve) => client.once('ready', resolve));
+    const keys: string[] = [];
+    for await (const found of scanKeys(client, `${prefix}:*`, 1000)) keys.push(...found);
+    return keys;
+  } finally {
+    client.disconnect();
+  }
+}
+
 describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
   let batchId: string;
 
@@ -60,24 +74,10 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
   });
 
   it('spreads the keys over the masters: batch, BullMQ and token keys each in their own slot', async () => {
-    const client = new Cluster(cluster.nodes.split(',').map((node) => ({ host: '127.0.0.1', port: Number(node.split(':')[1]) })));
-    try {
-      await new Promise((resolve) => client.once('ready', resolve));
-      const keys: string[] = [];
-      for (const node of client.nodes('master')) {
-        let cursor = '0';
-        do {
-          const [next, found] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-          cursor = next;
-          keys.push(...found);
-        } while (cursor !== '0');
-      }
-      expect(keys).toEqual(expect.arrayContaining([`${prefix}:batch:{${batchId}}`, `${prefix}:batch:{${batchId}}:outcomes`, `${prefix}:batches`]));
-      expect(keys.some((key) => key.startsWith(`${prefix}:{bull}:inquiries-`))).toBe(true);
-      expect(keys.some((key) => key.startsWith(`${prefix}:token:{sandbox:`))).toBe(true);
-    } finally {
-      client.disconnect();
-    }
+    const keys = await keysOnEveryMaster();
+    expect(keys).toEqual(expect.arrayContaining([`${prefix}:batch:{${batchId}}`, `${prefix}:batch:{${batchId}}:outcomes`, `${prefix}:batches`]));
+    expect(keys.some((key) => key.startsWith(`${prefix}:{bull}:inquiries-`))).toBe(true);
+    expect(keys.some((key) => key.startsWith(`${prefix}:token:{sandbox:`))).toBe(true);
   });
 
   it('answers status and resume from the cluster', async () => {
