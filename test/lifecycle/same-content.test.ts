@@ -33,8 +33,14 @@ describe('the same content, started several times at once', () => {
     const file = join(folder, 'payouts.csv');
     const ids = await payoutFile(file, ACCOUNTS, ROWS_PER_ACCOUNT, 'P');
     const out = (name: string) => join(folder, `${name}.reconciled.csv`);
+    // Answers are slow until both starts have decided: on a loaded machine a process can take longer to
+    // start than the whole batch takes to answer, and a run that comes after a finished batch checks anew.
+    sandbox.setKnobs({ latencyMs: { min: 300, max: 300 } });
     const first = startCli(['run', file, '--out', out('first')], env);
     const second = startCli(['run', file, '--out', out('second')], env);
+    const decided = (child: typeof first) => /batch b\d|being produced by another process|continuing/.test(child.output().stdout + child.output().stderr);
+    await waitFor(async () => decided(first) && decided(second), 30_000, 'both starts to decide', 20);
+    sandbox.setKnobs({ latencyMs: { min: 0, max: 5 } });
     // The third comes while the batch is being answered (the first answers were stored, far from all).
     await waitFor(async () => (await batchState(redis, prefix, sandbox)).answered > 0, 20_000, 'the first answers', 20);
     expect((await batchState(redis, prefix, sandbox)).answered).toBeLessThan(ACCOUNTS.length);
