@@ -5,7 +5,7 @@ import type { CsvLayout } from '../csv/reader.js';
 import type { InquiryOutcome } from '../provider/outcome.js';
 import { BatchNotFoundError } from '../errors.js';
 import { runCommand } from '../redis/commands/define.js';
-import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_START_GENERATION } from '../redis/commands/batch.js';
+import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_START_GENERATION, INDEX_DROP_CONTENT } from '../redis/commands/batch.js';
 import type { RedisKeys } from '../redis/keys.js';
 
 export interface BatchRecord {
@@ -16,6 +16,11 @@ export interface BatchRecord {
   sourceName: string;
   contentHash: string;
   queueName: string;
+  /**
+   * The queue belongs to the built-in emulator of one `run` (its address, hence its name, is that run's own):
+   * nobody else ever uses it, so it is removed with the last batch that names it.
+   */
+  throwAwayQueue: boolean;
   layout: CsvLayout;
   header: string[];
   mapping: ColumnMapping;
@@ -44,7 +49,8 @@ export interface BatchRecord {
   reportCounts: Record<string, number> | undefined;
 }
 
-export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'rowCount' | 'createdAt'>;
+export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'rowCount' | 'createdAt'> &
+  Partial<Pick<BatchRecord, 'throwAwayQueue'>>;
 
 /** A row as stored: its input fields, its account key when valid, its INPUT_INVALID reason when not. */
 export interface StoredRow {
@@ -80,11 +86,17 @@ export class ProductionFencedError extends Error {
   override name = 'ProductionFencedError';
 }
 
-/** Everything the tool keeps about a batch lives in Redis, so any process can continue or report it. */
+/**
+ * Everything the tool keeps about a batch lives in Redis, so any process can continue or report it. Redis is
+ * working state: a finished batch expires `retentionMs` after its last report (the report on disk is the
+ * record); an unfinished one is kept until it is finished or deleted.
+ */
 export class BatchStore {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
+    /** BATCH_RETENTION_DAYS. */
+    private readonly retentionMs: number,
   ) {}
 
   async create(record: NewBatch): Promise<void> {
@@ -96,6 +108,7 @@ export class BatchStore {
         sourceName: record.sourceName,
         contentHash: record.contentHash,
         queueName: record.queueName,
+        ...(record.throwAwayQueue === true && { throwAwayQueue: 1 }),
         layout: JSON.stringify(record.layout),
         header: JSON.stringify(record.header),
         mapping: JSON.stringify(record.mapping),
@@ -124,6 +137,7 @@ export class BatchStore {
       sourceName: fields.sourceName ?? '',
       contentHash: fields.contentHash ?? '',
       queueName: fields.queueName ?? '',
+      throwAwayQueue: fields.throwAwayQueue === '1',
       layout: JSON.parse(fields.layout ?? '{"delimiter":","}') as CsvLayout,
       header: JSON.parse(fields.header ?? '[]') as string[],
       mapping: JSON.parse(fields.mapping ?? '{}') as ColumnMapping,
@@ -143,16 +157,28 @@ export class BatchStore {
     };
   }
 
-  /** The latest batch made from this content, if it is still in Redis. */
+  /** The latest batch made from this content, if it is still in Redis (an entry of an expired one is dropped). */
   async latestByContent(contentHash: string): Promise<string | undefined> {
     const batchId = await this.redis.hget(this.keys.batchesByContent(), contentHash);
     if (batchId === null) return undefined;
-    return (await this.redis.exists(this.keys.batch(batchId))) === 1 ? batchId : undefined;
+    if ((await this.redis.exists(this.keys.batch(batchId))) === 1) return batchId;
+    await dropContentEntry(this.redis, this.keys, contentHash, batchId);
+    return undefined;
   }
 
-  /** Newest first. */
+  /** Newest first; entries of batches that expired meanwhile are dropped from the index on the way. */
   async list(limit = 50): Promise<string[]> {
-    return this.redis.zrevrange(this.keys.batches(), 0, limit - 1);
+    const listed: string[] = [];
+    for (let start = 0; listed.length < limit; ) {
+      const ids = await this.redis.zrevrange(this.keys.batches(), start, start + limit - listed.length - 1);
+      if (ids.length === 0) break;
+      const exists = await Promise.all(ids.map((id) => this.redis.exists(this.keys.batch(id))));
+      const expired = ids.filter((_, index) => exists[index] === 0);
+      listed.push(...ids.filter((_, index) => exists[index] === 1));
+      if (expired.length > 0) await this.redis.zrem(this.keys.batches(), ...expired);
+      start += ids.length - expired.length;
+    }
+    return listed;
   }
 
   /** Takes the next producer generation, dropping the rows of any earlier production. */
@@ -185,12 +211,15 @@ export class BatchStore {
   /**
    * The batch is finished: a report with every row answered was written. Returns the finish time when this
    * call finished it, undefined when it was finished already (a report written again, a second process
-   * that joined the same batch): one finish, one completion notice.
+   * that joined the same batch): one finish, one completion notice. Every key of the batch now expires
+   * after the retention, counted from this (last) report; all in one MULTI of one slot.
    */
   async markReported(batchId: string, reportPath: string, counts: Record<string, number>): Promise<number | undefined> {
     const now = Date.now();
     const key = this.keys.batch(batchId);
-    const replies = await this.redis.multi().hsetnx(key, 'reportedAt', now).hset(key, { lastReport: reportPath, reportCounts: JSON.stringify(counts) }).exec();
+    const transaction = this.redis.multi().hsetnx(key, 'reportedAt', now).hset(key, { lastReport: reportPath, reportCounts: JSON.stringify(counts) });
+    for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.pexpire(batchKey, this.retentionMs);
+    const replies = await transaction.exec();
     return replies?.[0]?.[1] === 1 ? now : undefined;
   }
 
@@ -278,7 +307,12 @@ export class BatchStore {
       await this.redis.hdel(this.keys.outcomes(batchId), ...failed);
       forgotten += failed.length;
     }
-    if (forgotten > 0) await this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt').exec();
+    if (forgotten > 0) {
+      // Unfinished again: it must not expire while it is worked on (the snapshot of `previous` keeps its own life).
+      const transaction = this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt');
+      for (const batchKey of [this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId), this.keys.outcomes(batchId)]) transaction.persist(batchKey);
+      await transaction.exec();
+    }
     return forgotten;
   }
 
@@ -286,6 +320,19 @@ export class BatchStore {
     return [this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)];
   }
 }
+
+/** Every key of one batch (one hash tag, one slot): what expires with it and what deleting it removes. */
+export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
+  keys.batch(batchId),
+  keys.rows(batchId),
+  keys.accounts(batchId),
+  keys.outcomes(batchId),
+  keys.previousAnswers(batchId),
+];
+
+/** Removes the content index entry, only while it still names this batch (a newer batch of that content keeps its own). */
+export const dropContentEntry = (redis: Redis, keys: RedisKeys, contentHash: string, batchId: string): Promise<number> =>
+  runCommand<number>(redis, INDEX_DROP_CONTENT, [keys.batchesByContent()], [contentHash, batchId]);
 
 const encodeRow = (row: StoredRow): string => JSON.stringify([row.fields, row.accountKey, row.invalidReason]);
 

@@ -48,6 +48,8 @@ export function redisKeys(prefix: string) {
      * over every slot and each expires alone; the account number appears only as a digest.
      */
     accountHistory: (endpoint: string, accountKey: string) => `${prefix}:history:${endpoint}:${accountDigest(accountKey)}`,
+    /** SCAN pattern of every history entry of one endpoint (removed with a throw-away emulator queue). */
+    accountHistoryPattern: (endpoint: string) => `${prefix}:history:${endpoint}:*`,
     /** Prefix for BullMQ's own keys. */
     bullPrefix: () => `${prefix}:bull`,
   };

@@ -48,3 +48,12 @@ if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rowCount', redis.call('LLEN', KEYS[2]), 'accountCount', redis.call('SCARD', KEYS[3]), 'invalidCount', ARGV[2], 'producedAt', ARGV[3])
 return 1`,
 };
+
+/** Drops a content index entry (KEYS: the by-content hash) only while it names the batch given. ARGV: content hash, batch id. */
+export const INDEX_DROP_CONTENT: LuaCommand = {
+  name: 'bcIndexDropContent',
+  numberOfKeys: 1,
+  lua: `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 0`,
+};
