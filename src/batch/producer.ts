@@ -6,7 +6,7 @@ import { mapColumns, type ColumnMapping, type ColumnOverrides } from '../csv/col
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { InputFileError } from '../errors.js';
 import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
-import type { BatchStore, StoredRow } from './batch-store.js';
+import { ROWS_PER_BLOCK, type BatchStore, type StoredRow } from './batch-store.js';
 import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
 
 /** Takes the accounts about to be asked and returns those still to ask (answer reuse stores the others' answers). */
@@ -14,8 +14,8 @@ export type ReuseAnswers = (batchId: string, accountKeys: string[]) => Promise<s
 
 const askEveryAccount: ReuseAnswers = async (_batchId, accountKeys) => accountKeys;
 
-/** Rows are stored and queued in slices: bounded memory, one Redis round trip per slice. */
-export const SLICE_ROWS = 500;
+/** Rows are stored and queued in slices of one stored block: bounded memory, one Redis round trip per slice. */
+export const SLICE_ROWS = ROWS_PER_BLOCK;
 
 /**
  * Backpressure: before a slice is queued, the producer waits while the queue holds more than `limit` jobs

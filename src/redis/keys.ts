@@ -8,7 +8,7 @@ export function redisKeys(prefix: string) {
   return {
     /** Hash: the batch record (see BatchRecord). */
     batch,
-    /** List: the input rows in file order, one JSON StoredRow each (written only by the current producer generation). */
+    /** List: the input rows in file order, in deflated JSON blocks of ROWS_PER_BLOCK rows (written only by the current producer generation). */
     rows: (batchId: string) => `${batch(batchId)}:rows`,
     /** Set: the distinct account keys of the batch, each asked once. */
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,

@@ -8,7 +8,7 @@ export interface LuaCommand {
 }
 
 export type RedisClient = Redis | Cluster;
-type Argument = string | number;
+type Argument = string | number | Buffer;
 
 const definedOn = new WeakMap<RedisClient, Set<string>>();
 
