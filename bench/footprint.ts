@@ -18,6 +18,7 @@
  * `footprintScenario(options)` runs one round and returns its figures (bench/compare.ts imports it).
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,9 +76,11 @@ async function writeInput(path: string, rows: number): Promise<SandboxAccount[]>
     const index = row % 10 === 9 ? (row * 7919) % next : next++;
     const account = accounts[index]!;
     const id = String(row).padStart(7, '0');
+    // A reference that does not compress (real exports carry such ids), so that stored rows are not flattered.
+    const reference = randomBytes(8).toString('hex');
     await write(
       `BEN-${id},${account.bankCode},${account.accountNumber},${account.holderName.toLowerCase()},marketplace-seller-program,${(row % 9_000_000) + 100_000}.00,` +
-        `seller.${id}@example.co.id,"Jl. Merdeka No. ${row % 300}, RT 004/RW 011, Kel. Sukamaju, Kec. Cibeunying, Bandung 40123",payout batch november week 3\n`,
+        `seller.${id}@example.co.id,"Jl. Merdeka No. ${row % 300}, RT 004/RW 011, Kel. Sukamaju, Kec. Cibeunying, Bandung 40123",payout ref ${reference}\n`,
     );
   }
   out.end();
