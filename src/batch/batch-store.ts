@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
@@ -95,7 +95,7 @@ export class ProductionFencedError extends Error {
  */
 export class BatchStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     /** BATCH_RETENTION_DAYS. */
     private readonly retentionMs: number,
@@ -345,7 +345,7 @@ export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
 ];
 
 /** Removes the content index entry, only while it still names this batch (a newer batch of that content keeps its own). */
-export const dropContentEntry = (redis: Redis, keys: RedisKeys, contentHash: string, batchId: string): Promise<number> =>
+export const dropContentEntry = (redis: RedisClient, keys: RedisKeys, contentHash: string, batchId: string): Promise<number> =>
   runCommand<number>(redis, INDEX_DROP_CONTENT, [keys.batchesByContent()], [contentHash, batchId]);
 
 /**

@@ -1,9 +1,10 @@
 import type { JobType } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { BatchNotFoundError, BatchUnfinishedError, UsageError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { openInquiryQueue } from '../queue/inquiry-queue.js';
+import type { RedisClient } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
+import { scanKeys } from '../redis/scan.js';
 import { batchKeyNames, dropContentEntry } from './batch-store.js';
 
 const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3600_000, d: 24 * 3600_000 };
@@ -44,7 +45,7 @@ const SLICE = 1_000;
  */
 export class BatchRetention {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly logger: Logger,
   ) {}
@@ -155,20 +156,18 @@ export class BatchRetention {
       } finally {
         await queue.close();
       }
-      await this.redis.unlink(this.keys.pacer(queueName), this.keys.outage(queueName));
+      // Apart: the two keys live in different cluster slots.
+      await this.redis.unlink(this.keys.pacer(queueName));
+      await this.redis.unlink(this.keys.outage(queueName));
       // The emulator's address was this run's own: no later batch can meet these answers again.
       await this.unlinkMatching(this.keys.accountHistoryPattern(queueName));
       this.logger.debug({ queue: queueName }, 'throw-away emulator queue removed');
     }
   }
 
+  /** One key at a time (each in its own slot on a cluster), a SCAN slice at a time on every master. */
   private async unlinkMatching(pattern: string): Promise<void> {
-    let cursor = '0';
-    do {
-      const [next, found] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', SLICE);
-      cursor = next;
-      if (found.length > 0) await Promise.all(found.map((key) => this.redis.unlink(key)));
-    } while (cursor !== '0');
+    for await (const found of scanKeys(this.redis, pattern, SLICE)) await Promise.all(found.map((key) => this.redis.unlink(key)));
   }
 }
 
