@@ -63,7 +63,7 @@ export interface App {
 export function openApp(config: Config, provider: ProviderSettings, redis: RedisClient, logger: Logger, clock: Clock = systemClock, metrics: ProductMetrics = createMetrics()): App {
   const keys = redisKeys(config.keyPrefix);
   const notices = openNotices(redis, keys, config.notify, provider.environment, logger, metrics);
-  const store = new BatchStore(redis, keys);
+  const store = new BatchStore(redis, keys, config.retention.batchMs);
   const queueName = inquiryQueueName(provider);
   const queue = openInquiryQueue(redis, keys, queueName, logger);
   const http = createHttpClient(provider.requestTimeoutMs);
@@ -119,6 +119,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     inspect: inspectFile,
     batchFinished: notices.enqueue,
     queueName,
+    throwAwayQueue: provider.builtinEmulator === true,
     clock,
     logger,
   });

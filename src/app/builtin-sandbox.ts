@@ -13,5 +13,5 @@ const BUILTIN_CREDENTIALS = { username: 'sandbox', password: 'sandbox' };
  */
 export async function startBuiltinSandbox(provider: ProviderSettings): Promise<{ sandbox: SandboxServer; provider: ProviderSettings }> {
   const sandbox = await startSandbox({ accountsFile: SANDBOX_ACCOUNTS_FILE, ...BUILTIN_CREDENTIALS, latencyMs: { min: 20, max: 80 } });
-  return { sandbox, provider: { ...provider, baseUrl: sandbox.url, ...BUILTIN_CREDENTIALS } };
+  return { sandbox, provider: { ...provider, baseUrl: sandbox.url, builtinEmulator: true, ...BUILTIN_CREDENTIALS } };
 }

@@ -1,11 +1,13 @@
 import type { RedisClient } from '../redis/connection.js';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRaw } from 'node:zlib';
 import type { ColumnMapping } from '../csv/columns.js';
 import type { CsvLayout } from '../csv/reader.js';
 import type { InquiryOutcome } from '../provider/outcome.js';
 import { BatchNotFoundError } from '../errors.js';
 import { runCommand } from '../redis/commands/define.js';
-import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_START_GENERATION } from '../redis/commands/batch.js';
+import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_START_GENERATION, INDEX_DROP_CONTENT } from '../redis/commands/batch.js';
 import type { RedisKeys } from '../redis/keys.js';
 
 export interface BatchRecord {
@@ -16,6 +18,11 @@ export interface BatchRecord {
   sourceName: string;
   contentHash: string;
   queueName: string;
+  /**
+   * The queue belongs to the built-in emulator of one `run` (its address, hence its name, is that run's own):
+   * nobody else ever uses it, so it is removed with the last batch that names it.
+   */
+  throwAwayQueue: boolean;
   layout: CsvLayout;
   header: string[];
   mapping: ColumnMapping;
@@ -44,7 +51,8 @@ export interface BatchRecord {
   reportCounts: Record<string, number> | undefined;
 }
 
-export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'rowCount' | 'createdAt'>;
+export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'rowCount' | 'createdAt'> &
+  Partial<Pick<BatchRecord, 'throwAwayQueue'>>;
 
 /** A row as stored: its input fields, its account key when valid, its INPUT_INVALID reason when not. */
 export interface StoredRow {
@@ -80,11 +88,17 @@ export class ProductionFencedError extends Error {
   override name = 'ProductionFencedError';
 }
 
-/** Everything the tool keeps about a batch lives in Redis, so any process can continue or report it. */
+/**
+ * Everything the tool keeps about a batch lives in Redis, so any process can continue or report it. Redis is
+ * working state: a finished batch expires `retentionMs` after its last report (the report on disk is the
+ * record); an unfinished one is kept until it is finished or deleted.
+ */
 export class BatchStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
+    /** BATCH_RETENTION_DAYS. */
+    private readonly retentionMs: number,
   ) {}
 
   async create(record: NewBatch): Promise<void> {
@@ -96,6 +110,7 @@ export class BatchStore {
         sourceName: record.sourceName,
         contentHash: record.contentHash,
         queueName: record.queueName,
+        ...(record.throwAwayQueue === true && { throwAwayQueue: 1 }),
         layout: JSON.stringify(record.layout),
         header: JSON.stringify(record.header),
         mapping: JSON.stringify(record.mapping),
@@ -124,6 +139,7 @@ export class BatchStore {
       sourceName: fields.sourceName ?? '',
       contentHash: fields.contentHash ?? '',
       queueName: fields.queueName ?? '',
+      throwAwayQueue: fields.throwAwayQueue === '1',
       layout: JSON.parse(fields.layout ?? '{"delimiter":","}') as CsvLayout,
       header: JSON.parse(fields.header ?? '[]') as string[],
       mapping: JSON.parse(fields.mapping ?? '{}') as ColumnMapping,
@@ -143,21 +159,33 @@ export class BatchStore {
     };
   }
 
-  /** The latest batch made from this content, if it is still in Redis. */
+  /** The latest batch made from this content, if it is still in Redis (an entry of an expired one is dropped). */
   async latestByContent(contentHash: string): Promise<string | undefined> {
     const batchId = await this.redis.hget(this.keys.batchesByContent(), contentHash);
     if (batchId === null) return undefined;
-    return (await this.redis.exists(this.keys.batch(batchId))) === 1 ? batchId : undefined;
+    if ((await this.redis.exists(this.keys.batch(batchId))) === 1) return batchId;
+    await dropContentEntry(this.redis, this.keys, contentHash, batchId);
+    return undefined;
   }
 
-  /** Newest first. */
+  /** Newest first; entries of batches that expired meanwhile are dropped from the index on the way. */
   async list(limit = 50): Promise<string[]> {
-    return this.redis.zrevrange(this.keys.batches(), 0, limit - 1);
+    const listed: string[] = [];
+    for (let start = 0; listed.length < limit; ) {
+      const ids = await this.redis.zrevrange(this.keys.batches(), start, start + limit - listed.length - 1);
+      if (ids.length === 0) break;
+      const exists = await Promise.all(ids.map((id) => this.redis.exists(this.keys.batch(id))));
+      const expired = ids.filter((_, index) => exists[index] === 0);
+      listed.push(...ids.filter((_, index) => exists[index] === 1));
+      if (expired.length > 0) await this.redis.zrem(this.keys.batches(), ...expired);
+      start += ids.length - expired.length;
+    }
+    return listed;
   }
 
   /** Takes the next producer generation, dropping the rows of any earlier production. */
   async startGeneration(batchId: string): Promise<number> {
-    return runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId));
+    return runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId), [ROWS_PER_BLOCK]);
   }
 
   /**
@@ -167,11 +195,12 @@ export class BatchStore {
    */
   async appendRows(batchId: string, generation: number, rows: StoredRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
+    if (rows.length > ROWS_PER_BLOCK) throw new Error(`at most ${ROWS_PER_BLOCK} rows are appended at a time, not ${rows.length}`);
     const reply = await runCommand<[number, string[]?]>(this.redis, BATCH_APPEND_ROWS, this.batchKeys(batchId), [
       generation,
+      await encodeBlock(rows),
       rows.length,
-      ...rows.map(encodeRow),
-      ...rows.map((row) => row.accountKey ?? ''),
+      ...rows.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])),
     ]);
     if (reply[0] !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
     return reply[1] ?? [];
@@ -185,23 +214,37 @@ export class BatchStore {
   /**
    * The batch is finished: a report with every row answered was written. Returns the finish time when this
    * call finished it, undefined when it was finished already (a report written again, a second process
-   * that joined the same batch): one finish, one completion notice.
+   * that joined the same batch): one finish, one completion notice. Every key of the batch now expires
+   * after the retention, counted from this (last) report; all in one MULTI of one slot.
    */
   async markReported(batchId: string, reportPath: string, counts: Record<string, number>): Promise<number | undefined> {
     const now = Date.now();
     const key = this.keys.batch(batchId);
-    const replies = await this.redis.multi().hsetnx(key, 'reportedAt', now).hset(key, { lastReport: reportPath, reportCounts: JSON.stringify(counts) }).exec();
+    const transaction = this.redis.multi().hsetnx(key, 'reportedAt', now).hset(key, { lastReport: reportPath, reportCounts: JSON.stringify(counts) });
+    for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.pexpire(batchKey, this.retentionMs);
+    const replies = await transaction.exec();
     return replies?.[0]?.[1] === 1 ? now : undefined;
   }
 
+  /** Rows `start` to `start + count - 1` in file order (fewer at the end of what is stored). */
   async readRows(batchId: string, start: number, count: number): Promise<StoredRow[]> {
-    const encoded = await this.redis.lrange(this.keys.rows(batchId), start, start + count - 1);
-    return encoded.map(decodeRow);
+    if (count <= 0) return [];
+    const perBlock = Number((await this.redis.hget(this.keys.batch(batchId), 'rowsPerBlock')) ?? 0);
+    if (perBlock === 0) {
+      // A batch produced before rows were stored in blocks: one JSON row per element.
+      const encoded = await this.redis.lrange(this.keys.rows(batchId), start, start + count - 1);
+      return encoded.map((row) => decodeRow(JSON.parse(row) as EncodedRow));
+    }
+    const first = Math.floor(start / perBlock);
+    const blocks = await this.redis.lrangeBuffer(this.keys.rows(batchId), first, Math.floor((start + count - 1) / perBlock));
+    const rows = (await Promise.all(blocks.map(decodeBlock))).flat();
+    const skip = start - first * perBlock;
+    return rows.slice(skip, skip + count);
   }
 
   /** Stores the first outcome for an account; a job that runs again cannot replace it. */
   async saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<boolean> {
-    return (await this.redis.hsetnx(this.keys.outcomes(batchId), accountKey, JSON.stringify(outcome))) === 1;
+    return (await this.redis.hsetnx(this.keys.outcomes(batchId), accountKey, encodeOutcome(outcome))) === 1;
   }
 
   async hasOutcome(batchId: string, accountKey: string): Promise<boolean> {
@@ -213,7 +256,7 @@ export class BatchStore {
     if (accountKeys.length === 0) return outcomes;
     const values = await this.redis.hmget(this.keys.outcomes(batchId), ...accountKeys);
     values.forEach((value, index) => {
-      if (value !== null) outcomes.set(accountKeys[index]!, JSON.parse(value) as InquiryOutcome);
+      if (value !== null) outcomes.set(accountKeys[index]!, decodeOutcome(value));
     });
     return outcomes;
   }
@@ -256,7 +299,7 @@ export class BatchStore {
       cursor = next;
       const failed: string[] = [];
       for (let index = 0; index < entries.length; index += 2) {
-        if ((JSON.parse(entries[index + 1]!) as InquiryOutcome).verdict === 'FAILED') failed.push(entries[index]!);
+        if (decodeOutcome(entries[index + 1]!).verdict === 'FAILED') failed.push(entries[index]!);
       }
       if (failed.length > 0) yield failed;
     } while (cursor !== '0');
@@ -278,7 +321,12 @@ export class BatchStore {
       await this.redis.hdel(this.keys.outcomes(batchId), ...failed);
       forgotten += failed.length;
     }
-    if (forgotten > 0) await this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt').exec();
+    if (forgotten > 0) {
+      // Unfinished again: it must not expire while it is worked on (the snapshot of `previous` keeps its own life).
+      const transaction = this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt');
+      for (const batchKey of [this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId), this.keys.outcomes(batchId)]) transaction.persist(batchKey);
+      await transaction.exec();
+    }
     return forgotten;
   }
 
@@ -287,9 +335,55 @@ export class BatchStore {
   }
 }
 
-const encodeRow = (row: StoredRow): string => JSON.stringify([row.fields, row.accountKey, row.invalidReason]);
+/** Every key of one batch (one hash tag, one slot): what expires with it and what deleting it removes. */
+export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
+  keys.batch(batchId),
+  keys.rows(batchId),
+  keys.accounts(batchId),
+  keys.outcomes(batchId),
+  keys.previousAnswers(batchId),
+];
 
-function decodeRow(encoded: string): StoredRow {
-  const [fields, accountKey, invalidReason] = JSON.parse(encoded) as [string[], string | null, string | null];
-  return { fields, accountKey, invalidReason };
+/** Removes the content index entry, only while it still names this batch (a newer batch of that content keeps its own). */
+export const dropContentEntry = (redis: RedisClient, keys: RedisKeys, contentHash: string, batchId: string): Promise<number> =>
+  runCommand<number>(redis, INDEX_DROP_CONTENT, [keys.batchesByContent()], [contentHash, batchId]);
+
+/**
+ * Rows are stored in blocks of this many, one list element each: the JSON of the block's rows, deflated
+ * (exports repeat a lot from row to row: partner names, addresses, notes). Every block but the last of a
+ * production is full, so row i is in element floor(i / ROWS_PER_BLOCK); the batch record names the block
+ * size it was produced with (rowsPerBlock), and a batch without it has one JSON row per element.
+ */
+export const ROWS_PER_BLOCK = 500;
+
+type EncodedRow = [string[], string | null, string | null];
+
+const decodeRow = ([fields, accountKey, invalidReason]: EncodedRow): StoredRow => ({ fields, accountKey, invalidReason });
+
+/** Compressed on libuv's thread pool: the event loop (and the workers of `run` on it) is not held up. */
+const deflateRawAsync = promisify(deflateRaw);
+const inflateRawAsync = promisify(inflateRaw);
+
+const encodeBlock = async (rows: StoredRow[]): Promise<Buffer> =>
+  deflateRawAsync(Buffer.from(JSON.stringify(rows.map((row): EncodedRow => [row.fields, row.accountKey, row.invalidReason]))));
+
+const decodeBlock = async (block: Buffer): Promise<StoredRow[]> => (JSON.parse((await inflateRawAsync(block)).toString('utf8')) as EncodedRow[]).map(decodeRow);
+
+/**
+ * An outcome as stored: its values in a fixed order, without the field names (about half the bytes of the
+ * object's JSON, for each of up to a million accounts). An object (written before this encoding) still reads.
+ */
+const OUTCOME_FIELDS = ['verdict', 'reason', 'holderName', 'bankName', 'fee', 'inquiryStatus', 'inquiryId', 'checkedAt'] as const;
+
+export const encodeOutcome = (outcome: InquiryOutcome): string => JSON.stringify(OUTCOME_FIELDS.map((field) => outcome[field] ?? null));
+
+export function decodeOutcome(encoded: string): InquiryOutcome {
+  const parsed = JSON.parse(encoded) as InquiryOutcome | Array<string | null>;
+  if (!Array.isArray(parsed)) return parsed;
+  const outcome: Record<string, string> = {};
+  OUTCOME_FIELDS.forEach((field, index) => {
+    const value = parsed[index];
+    if (value !== null && value !== undefined) outcome[field] = value;
+  });
+  return outcome as unknown as InquiryOutcome;
 }

@@ -38,6 +38,8 @@ export interface LifecycleDependencies {
    */
   batchFinished?(finished: FinishedBatch): Promise<void>;
   queueName: string;
+  /** The queue is the built-in emulator's of this process (see BatchRecord.throwAwayQueue). */
+  throwAwayQueue?: boolean;
   clock: Clock;
   logger: Logger;
 }
@@ -313,6 +315,7 @@ export class BatchLifecycle {
       sourceName: (input.kind === 'file' ? input.name : undefined) ?? basename(inspected.file.path),
       contentHash: inspected.file.contentHash,
       queueName: this.deps.queueName,
+      throwAwayQueue: this.deps.throwAwayQueue === true,
       layout: { delimiter: inspected.file.delimiter, encoding: inspected.file.encoding, sepLine: inspected.file.sepLine },
       header: inspected.file.header,
       mapping: inspected.mapping,

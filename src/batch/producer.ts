@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import { mapColumns, type ColumnMapping, type ColumnOverrides } from '../csv/columns.js';
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { InputFileError } from '../errors.js';
 import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
-import type { BatchStore, StoredRow } from './batch-store.js';
+import { ROWS_PER_BLOCK, type BatchStore, type StoredRow } from './batch-store.js';
 import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
 
 /** Takes the accounts about to be asked and returns those still to ask (answer reuse stores the others' answers). */
@@ -13,8 +14,20 @@ export type ReuseAnswers = (batchId: string, accountKeys: string[]) => Promise<s
 
 const askEveryAccount: ReuseAnswers = async (_batchId, accountKeys) => accountKeys;
 
-/** Rows are stored and queued in slices: bounded memory, one Redis round trip per slice. */
-const SLICE_ROWS = 500;
+/** Rows are stored and queued in slices of one stored block: bounded memory, one Redis round trip per slice. */
+export const SLICE_ROWS = ROWS_PER_BLOCK;
+
+/**
+ * Backpressure: before a slice is queued, the producer waits while the queue holds more than `limit` jobs
+ * waiting to run (waiting, delayed, prioritized; every batch's), so that Redis holds a bounded number of
+ * jobs whatever the file's size. The wait is asynchronous: workers in the same process keep draining.
+ */
+export interface Backlog {
+  limit: number;
+  pollMs: number;
+}
+
+export const DEFAULT_BACKLOG: Backlog = { limit: 10_000, pollMs: 200 };
 
 export interface InspectedFile {
   file: InputFileInfo;
@@ -41,6 +54,7 @@ export class Producer {
     private readonly reuse: ReuseAnswers = askEveryAccount,
     /** BANK_CODE_MAP: bank names an export carries, sent as the provider's codes. */
     private readonly bankCodes: BankCodeMap = new Map(),
+    private readonly backlog: Backlog = DEFAULT_BACKLOG,
   ) {}
 
   /**
@@ -56,7 +70,7 @@ export class Producer {
     let slice: StoredRow[] = [];
     let invalidCount = 0;
     const flush = async () => {
-      signal?.throwIfAborted();
+      await this.waitForRoom(signal);
       const firstSeen = await this.store.appendRows(batchId, generation, slice);
       const outcomes = await this.store.getOutcomes(batchId, firstSeen);
       const unanswered = firstSeen.filter((key) => !outcomes.has(key));
@@ -90,10 +104,24 @@ export class Producer {
     const { round } = await this.store.get(batchId);
     let queued = 0;
     for await (const missing of this.store.unansweredAccounts(batchId)) {
+      await this.waitForRoom();
       const toAsk = await this.reuse(batchId, missing);
       await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts);
       queued += toAsk.length;
     }
     return queued;
+  }
+
+  /** Backpressure (see Backlog); `signal` ends the wait (a lost lease, a stop) with its reason. */
+  private async waitForRoom(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    for (;;) {
+      const counts = await this.queue.getJobCounts('waiting', 'delayed', 'prioritized');
+      if ((counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) <= this.backlog.limit) return;
+      await delay(this.backlog.pollMs, undefined, signal === undefined ? {} : { signal }).catch((error: unknown) => {
+        signal?.throwIfAborted();
+        throw error;
+      });
+    }
   }
 }

@@ -11,6 +11,7 @@ import {
   workerCommand,
 } from './commands.js';
 import { reportError } from './report-error.js';
+import { deleteCommand, pruneCommand } from './retention-commands.js';
 import { scheduleCommand } from './schedule-command.js';
 import { serveCommand } from './serve-command.js';
 import { watchCommand } from './watch-command.js';
@@ -75,6 +76,16 @@ function buildProgram(): Command {
     .description('progress of one batch, or of the most recent ones')
     .option('--json', 'one JSON document on stdout')
     .action(async (batchId: string | undefined, flags) => exitWith(await statusCommand(batchId, flags)));
+  program
+    .command('prune')
+    .description('remove finished batches (rows, answers, kept failed jobs) from Redis; reports on disk stay; unfinished batches are never pruned')
+    .option('--older-than <age>', 'only batches finished at least this long ago: 0s, 12h, 30d (default: BATCH_RETENTION_DAYS)')
+    .action(async (flags) => exitWith(await pruneCommand(flags)));
+  program
+    .command('delete <batch-id>')
+    .description('remove one batch from Redis (its report on disk stays)')
+    .option('--force', 'remove an unfinished batch too, with its queued jobs (it cannot be resumed afterwards)')
+    .action(async (batchId: string, flags) => exitWith(await deleteCommand(batchId, flags)));
   metrics(common(columns(program.command('watch <folder>'))))
     .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/')
     .action(async (folder: string, flags) => exitWith(await watchCommand(folder, flags)));

@@ -27,6 +27,8 @@ export interface ProviderSettings {
   environment: ProviderEnvironment;
   /** Undefined only for the sandbox without H2H_BASE_URL: `run` then starts the built-in emulator. */
   baseUrl: string | undefined;
+  /** Set by `run` for the built-in emulator it started: its address, hence its queue, is this process's own. */
+  builtinEmulator?: boolean;
   username: string | undefined;
   password: string | undefined;
   requestTimeoutMs: number;

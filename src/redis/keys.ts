@@ -8,7 +8,7 @@ export function redisKeys(prefix: string) {
   return {
     /** Hash: the batch record (see BatchRecord). */
     batch,
-    /** List: the input rows in file order, one JSON StoredRow each (written only by the current producer generation). */
+    /** List: the input rows in file order, in deflated JSON blocks of ROWS_PER_BLOCK rows (written only by the current producer generation). */
     rows: (batchId: string) => `${batch(batchId)}:rows`,
     /** Set: the distinct account keys of the batch, each asked once. */
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,
@@ -51,6 +51,8 @@ export function redisKeys(prefix: string) {
      * over every slot and each expires alone; the account number appears only as a digest.
      */
     accountHistory: (endpoint: string, accountKey: string) => `${prefix}:history:${endpoint}:${accountDigest(accountKey)}`,
+    /** SCAN pattern of every history entry of one endpoint (removed with a throw-away emulator queue). */
+    accountHistoryPattern: (endpoint: string) => `${prefix}:history:${endpoint}:*`,
     /**
      * Prefix for BullMQ's own keys. BullMQ's scripts touch many keys of a queue at once: the hash tag puts
      * every key of every queue of this deployment in one cluster slot (BullMQ's documented way to run on a

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { inquiryQueueName } from '../../src/queue/inquiry-queue.js';
+import { decodeOutcome } from '../../src/batch/batch-store.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { startSandbox, type SandboxAccount, type SandboxOptions, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment } from '../support/cli.js';
@@ -83,14 +84,14 @@ export async function batchState(redis: Redis, prefix: string, sandbox: SandboxS
   const [batchId] = await redis.zrange(keys.batches(), -1, -1); // the newest
   const active = await redis.llen(`${keys.bullPrefix()}:${inquiryQueueName({ environment: 'sandbox', baseUrl: sandbox.url })}:active`);
   if (batchId === undefined) return { batchId, rows: 0, produced: false, answered: 0, reported: false, active };
-  const [rows, record, answered] = await Promise.all([redis.llen(keys.rows(batchId)), redis.hgetall(keys.batch(batchId)), redis.hlen(keys.outcomes(batchId))]);
-  return { batchId, rows, produced: record.producedAt !== undefined, answered, reported: record.reportedAt !== undefined, active };
+  const [record, answered] = await Promise.all([redis.hgetall(keys.batch(batchId)), redis.hlen(keys.outcomes(batchId))]);
+  return { batchId, rows: Number(record.storedRows ?? 0), produced: record.producedAt !== undefined, answered, reported: record.reportedAt !== undefined, active };
 }
 
 /** Account key -> verdict of every stored answer of the batch. */
 export async function storedVerdicts(redis: Redis, prefix: string, batchId: string): Promise<Map<string, string>> {
   const outcomes = await redis.hgetall(redisKeys(prefix).outcomes(batchId));
-  return new Map(Object.entries(outcomes).map(([account, json]) => [account, (JSON.parse(json) as { verdict: string }).verdict]));
+  return new Map(Object.entries(outcomes).map(([account, encoded]) => [account, decodeOutcome(encoded).verdict]));
 }
 
 export const batchCount = async (redis: Redis, prefix: string): Promise<number> => redis.zcard(redisKeys(prefix).batches());

@@ -73,7 +73,7 @@ describe('one token for every worker process', () => {
     const enqueued = await runCli(['enqueue', join(workDir, 'accounts.csv')], env);
     const batchId = enqueued.stdout.trim();
     workers = Array.from({ length: 4 }, () => startCli(['worker', '--concurrency', '16'], env));
-    const answered = await waitUntilAnswered(new BatchStore(redis, redisKeys(prefix)), batchId, 60_000);
+    const answered = await waitUntilAnswered(new BatchStore(redis, redisKeys(prefix), 24 * 3600_000), batchId, 60_000);
     sandbox.setKnobs({ tokenLifetimeSeconds: 3600 });
     const stats = sandbox.stats();
     const seconds = ((stats.lastInquiryAt ?? 0) - (stats.firstInquiryAt ?? 0)) / 1000;
@@ -96,7 +96,7 @@ describe('one token for every worker process', () => {
     sandbox.resetStats();
     const batchId = (await runCli(['enqueue', file], env)).stdout.trim();
     workers = Array.from({ length: 4 }, () => startCli(['worker', '--concurrency', '16'], env));
-    const store = new BatchStore(redis, redisKeys(prefix));
+    const store = new BatchStore(redis, redisKeys(prefix), 24 * 3600_000);
     let revoked = false;
     let loginsBefore = 0;
     const answered = await waitUntilAnswered(store, batchId, 60_000, (count) => {
@@ -124,7 +124,7 @@ describe('one token for every worker process', () => {
     workers = [startCli(['worker', '--concurrency', '8'], env)];
     // The worker has met the trouble and kept trying (a login per retry, held in between) without answering.
     await waitFor(() => workers[0]!.output().stderr.includes('login failed: provider answered HTTP 503') && sandbox.stats().failedLogins >= 3, 20_000, 'the worker to hold through failed logins');
-    const store = new BatchStore(redis, redisKeys(prefix));
+    const store = new BatchStore(redis, redisKeys(prefix), 24 * 3600_000);
     expect((await store.progress(batchId)).answered).toBe(0);
     expect(sandbox.stats().inquiries).toBe(0);
     sandbox.setKnobs({ loginFailure: null });

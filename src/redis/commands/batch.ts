@@ -5,33 +5,40 @@ import type { LuaCommand } from './define.js';
 // still the current one. A producer that stalled past its lease and was replaced can then write nothing
 // more, whatever it believes. KEYS: the batch hash, its rows list, its accounts set.
 
-/** Starts a new producer generation: drops rows and accounts of any earlier, unfinished production. Returns the generation. */
+/**
+ * Starts a new producer generation: drops rows and accounts of any earlier, unfinished production, and
+ * records the block size the rows are stored in. ARGV: rows per block. Returns the generation.
+ */
 export const BATCH_START_GENERATION: LuaCommand = {
-  name: 'bcBatchStartGeneration',
+  name: 'bcBatchStartGenerationV2',
   numberOfKeys: 3,
   lua: `
 local generation = redis.call('HINCRBY', KEYS[1], 'generation', 1)
 redis.call('DEL', KEYS[2], KEYS[3])
-redis.call('HDEL', KEYS[1], 'producedAt')
+redis.call('HDEL', KEYS[1], 'producedAt', 'storedRows')
+redis.call('HSET', KEYS[1], 'rowsPerBlock', ARGV[1])
 return generation`,
 };
 
 /**
- * Appends rows in file order and registers their accounts, if the generation is still current.
- * ARGV: generation, n, n encoded rows, n account keys ('' for a row without one).
+ * Appends one block of rows in file order and registers their accounts, if the generation is still
+ * current. Only the last block of a production may hold fewer than rowsPerBlock rows: a block after a
+ * partial one would break the row -> block arithmetic of the readers, so it is refused.
+ * ARGV: generation, the encoded block, its row count, then the account keys of its valid rows.
  * Returns {1, first-seen account keys} or {0} when fenced out.
  */
 export const BATCH_APPEND_ROWS: LuaCommand = {
-  name: 'bcBatchAppendRows',
+  name: 'bcBatchAppendRowBlock',
   numberOfKeys: 3,
   lua: `
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return {0} end
-local n = tonumber(ARGV[2])
+local stored = tonumber(redis.call('HGET', KEYS[1], 'storedRows') or '0')
+if stored % tonumber(redis.call('HGET', KEYS[1], 'rowsPerBlock')) ~= 0 then return redis.error_reply('rows appended after a partial block') end
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'storedRows', ARGV[3])
 local firstSeen = {}
-for i = 1, n do
-  redis.call('RPUSH', KEYS[2], ARGV[2 + i])
-  local account = ARGV[2 + n + i]
-  if account ~= '' and redis.call('SADD', KEYS[3], account) == 1 then firstSeen[#firstSeen + 1] = account end
+for i = 4, #ARGV do
+  if redis.call('SADD', KEYS[3], ARGV[i]) == 1 then firstSeen[#firstSeen + 1] = ARGV[i] end
 end
 return {1, firstSeen}`,
 };
@@ -45,6 +52,15 @@ export const BATCH_MARK_PRODUCED: LuaCommand = {
   numberOfKeys: 3,
   lua: `
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'rowCount', redis.call('LLEN', KEYS[2]), 'accountCount', redis.call('SCARD', KEYS[3]), 'invalidCount', ARGV[2], 'producedAt', ARGV[3])
+redis.call('HSET', KEYS[1], 'rowCount', redis.call('HGET', KEYS[1], 'storedRows') or 0, 'accountCount', redis.call('SCARD', KEYS[3]), 'invalidCount', ARGV[2], 'producedAt', ARGV[3])
 return 1`,
+};
+
+/** Drops a content index entry (KEYS: the by-content hash) only while it names the batch given. ARGV: content hash, batch id. */
+export const INDEX_DROP_CONTENT: LuaCommand = {
+  name: 'bcIndexDropContent',
+  numberOfKeys: 1,
+  lua: `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 0`,
 };

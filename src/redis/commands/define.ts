@@ -8,7 +8,7 @@ export interface LuaCommand {
   lua: string;
 }
 
-type Argument = string | number;
+type Argument = string | number | Buffer;
 
 const definedOn = new WeakMap<RedisClient, Set<string>>();
 

@@ -1,0 +1,174 @@
+import type { JobType } from 'bullmq';
+import { BatchNotFoundError, BatchUnfinishedError, UsageError } from '../errors.js';
+import type { Logger } from '../logging/logger.js';
+import { openInquiryQueue } from '../queue/inquiry-queue.js';
+import type { RedisClient } from '../redis/connection.js';
+import type { RedisKeys } from '../redis/keys.js';
+import { scanKeys } from '../redis/scan.js';
+import { batchKeyNames, dropContentEntry } from './batch-store.js';
+
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3600_000, d: 24 * 3600_000 };
+
+/** `0s`, `90m`, `12h`, `30d`: the age of `prune --older-than`, in ms; anything else is a usage error (exit 2). */
+export function parseDuration(value: string, name = '--older-than'): number {
+  const match = /^(\d+(?:\.\d+)?)(s|m|h|d)$/i.exec(value.trim());
+  if (!match) throw new UsageError(`${name} takes a duration: a number and a unit s, m, h or d (0s, 90m, 12h, 30d), not ${JSON.stringify(value)}`);
+  return Math.round(Number(match[1]) * DURATION_UNITS_MS[match[2]!.toLowerCase()]!);
+}
+
+/** What a removal took away: enough for people to recognise the batch (its report on disk is the record). */
+export interface RemovedBatch {
+  batchId: string;
+  sourceName: string;
+  rows: number;
+  /** When its last report was written; undefined for an unfinished batch deleted with `--force`. */
+  finishedAt: number | undefined;
+}
+
+/** The index fields a removal needs, read for every listed batch in one pass. */
+interface IndexedBatch extends RemovedBatch {
+  contentHash: string;
+  queueName: string;
+  throwAwayQueue: boolean;
+}
+
+/** Job states a batch's jobs are removed from: a finished batch has only kept failed jobs; an unfinished one (forced) may have any waiting. */
+const FINISHED_JOB_STATES: JobType[] = ['failed'];
+const UNFINISHED_JOB_STATES: JobType[] = ['failed', 'wait', 'delayed', 'prioritized', 'waiting-children'];
+/** Job ids and keys are read and removed in slices, so that no single command holds Redis up. */
+const SLICE = 1_000;
+
+/**
+ * Removing batches from Redis (retention: `prune`, `delete`). A batch goes with every key of its own
+ * (UNLINK: freed in the background, never blocking Redis), its index entries and its BullMQ jobs; the
+ * queue of a throw-away emulator run goes with the last batch that used it. Reports on disk stay.
+ */
+export class BatchRetention {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: RedisKeys,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Removes finished batches whose last report is at least `olderThanMs` old; unfinished batches are never
+   * pruned (they are work in progress, or work to resume). Index entries of expired batches are dropped.
+   */
+  async prune(olderThanMs: number, now: number): Promise<RemovedBatch[]> {
+    const batches = await this.indexedBatches();
+    const removable = batches.filter((batch) => batch.finishedAt !== undefined && batch.finishedAt <= now - olderThanMs);
+    const removed: RemovedBatch[] = [];
+    for (const batch of removable) {
+      await this.remove(batch, FINISHED_JOB_STATES);
+      removed.push(removedView(batch));
+    }
+    await this.dropThrowAwayQueues(removable, batches);
+    return removed;
+  }
+
+  /** Removes one batch; an unfinished one only with `force` (its rows would otherwise be lost to `resume`). */
+  async delete(batchId: string, options: { force: boolean }): Promise<RemovedBatch> {
+    const batches = await this.indexedBatches();
+    const batch = batches.find((candidate) => candidate.batchId === batchId) ?? (await this.readBatch(batchId));
+    if (batch === undefined) throw new BatchNotFoundError(batchId);
+    if (batch.finishedAt === undefined && !options.force) {
+      throw new BatchUnfinishedError(
+        `batch ${batchId} is not finished (no report with every row answered yet): \`resume ${batchId}\` to finish it, or \`delete ${batchId} --force\` to remove it with its queued jobs`,
+      );
+    }
+    await this.remove(batch, batch.finishedAt === undefined ? UNFINISHED_JOB_STATES : FINISHED_JOB_STATES);
+    await this.dropThrowAwayQueues([batch], batches);
+    return removedView(batch);
+  }
+
+  /** Every batch the index lists that still exists; entries of expired batches are dropped on the way. */
+  private async indexedBatches(): Promise<IndexedBatch[]> {
+    const ids = await this.redis.zrange(this.keys.batches(), 0, -1);
+    const found: IndexedBatch[] = [];
+    for (let start = 0; start < ids.length; start += SLICE) {
+      const slice = ids.slice(start, start + SLICE);
+      const read = await Promise.all(slice.map((id) => this.readBatch(id)));
+      const expired = slice.filter((_, index) => read[index] === undefined);
+      if (expired.length > 0) await this.redis.zrem(this.keys.batches(), ...expired);
+      for (const batch of read) if (batch !== undefined) found.push(batch);
+    }
+    return found;
+  }
+
+  private async readBatch(batchId: string): Promise<IndexedBatch | undefined> {
+    const [sourceName, rowCount, reportedAt, contentHash, queueName, throwAwayQueue] = await this.redis.hmget(
+      this.keys.batch(batchId),
+      'sourceName',
+      'rowCount',
+      'reportedAt',
+      'contentHash',
+      'queueName',
+      'throwAwayQueue',
+    );
+    if (queueName === null || queueName === undefined) return undefined;
+    return {
+      batchId,
+      sourceName: sourceName ?? '',
+      rows: Number(rowCount ?? 0),
+      finishedAt: reportedAt === null ? undefined : Number(reportedAt),
+      contentHash: contentHash ?? '',
+      queueName,
+      throwAwayQueue: throwAwayQueue === '1',
+    };
+  }
+
+  private async remove(batch: IndexedBatch, jobStates: JobType[]): Promise<void> {
+    await this.removeJobs(batch, jobStates);
+    // One UNLINK of keys in one slot (one hash tag): the big ones are freed by a background thread.
+    await this.redis.unlink(...batchKeyNames(this.keys, batch.batchId));
+    await this.redis.zrem(this.keys.batches(), batch.batchId);
+    await dropContentEntry(this.redis, this.keys, batch.contentHash, batch.batchId);
+    this.logger.debug({ batchId: batch.batchId }, 'batch removed from Redis');
+  }
+
+  /** The batch's jobs (ids `${batchId}.…`) through BullMQ's own API, so its indexes stay consistent. */
+  private async removeJobs(batch: IndexedBatch, states: JobType[]): Promise<void> {
+    const queue = openInquiryQueue(this.redis, this.keys, batch.queueName, this.logger);
+    try {
+      const ownPrefix = `${batch.batchId}.`;
+      const own: string[] = [];
+      for (let start = 0; ; start += SLICE) {
+        const ids = await queue.getRanges(states, start, start + SLICE - 1, true);
+        own.push(...ids.filter((id) => id.startsWith(ownPrefix)));
+        if (ids.length < SLICE) break;
+      }
+      // A job a worker holds right now cannot be removed (remove answers 0): it finishes on its own.
+      for (const id of own) await queue.remove(id);
+    } finally {
+      await queue.close();
+    }
+  }
+
+  /** Throw-away emulator queues no remaining batch uses: obliterated, with their pacer, outage and history keys. */
+  private async dropThrowAwayQueues(removed: IndexedBatch[], before: IndexedBatch[]): Promise<void> {
+    const gone = new Set(removed.map((batch) => batch.batchId));
+    const stillUsed = new Set(before.filter((batch) => !gone.has(batch.batchId)).map((batch) => batch.queueName));
+    const queueNames = new Set(removed.filter((batch) => batch.throwAwayQueue && !stillUsed.has(batch.queueName)).map((batch) => batch.queueName));
+    for (const queueName of queueNames) {
+      const queue = openInquiryQueue(this.redis, this.keys, queueName, this.logger);
+      try {
+        await queue.obliterate({ force: true });
+      } finally {
+        await queue.close();
+      }
+      // Apart: the two keys live in different cluster slots.
+      await this.redis.unlink(this.keys.pacer(queueName));
+      await this.redis.unlink(this.keys.outage(queueName));
+      // The emulator's address was this run's own: no later batch can meet these answers again.
+      await this.unlinkMatching(this.keys.accountHistoryPattern(queueName));
+      this.logger.debug({ queue: queueName }, 'throw-away emulator queue removed');
+    }
+  }
+
+  /** One key at a time (each in its own slot on a cluster), a SCAN slice at a time on every master. */
+  private async unlinkMatching(pattern: string): Promise<void> {
+    for await (const found of scanKeys(this.redis, pattern, SLICE)) await Promise.all(found.map((key) => this.redis.unlink(key)));
+  }
+}
+
+const removedView = ({ batchId, sourceName, rows, finishedAt }: IndexedBatch): RemovedBatch => ({ batchId, sourceName, rows, finishedAt });

@@ -1,0 +1,38 @@
+import { BatchRetention, parseDuration, type RemovedBatch } from '../batch/retention.js';
+import { openRuntime } from '../app/runtime.js';
+import type { CommonFlags } from './commands.js';
+
+const describeRemoved = (batch: RemovedBatch): string =>
+  `removed ${batch.batchId}  ${batch.sourceName}  ${batch.rows} rows  ${batch.finishedAt === undefined ? 'unfinished' : `finished ${new Date(batch.finishedAt).toISOString()}`}\n`;
+
+/**
+ * `prune [--older-than 30d]`: removes finished batches whose last report is older than that (default
+ * BATCH_RETENTION_DAYS) from Redis; never an unfinished one. Needs only Redis.
+ */
+export async function pruneCommand(flags: CommonFlags & { olderThan?: string }): Promise<number> {
+  // A bad duration is a usage error before anything is opened.
+  const olderThanMs = flags.olderThan === undefined ? undefined : parseDuration(flags.olderThan);
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
+  try {
+    const age = olderThanMs ?? app.config.retention.batchMs;
+    const removed = await guard(new BatchRetention(app.redis, app.keys, app.logger).prune(age, Date.now()));
+    for (const batch of removed) process.stdout.write(describeRemoved(batch));
+    const rows = removed.reduce((sum, batch) => sum + batch.rows, 0);
+    process.stdout.write(`${removed.length} finished batch(es) finished ${flags.olderThan ?? `${age / 86_400_000}d`} ago or more removed (${rows} rows); unfinished batches are never pruned\n`);
+    return 0;
+  } finally {
+    await shutdown();
+  }
+}
+
+/** `delete <batch-id> [--force]`: removes one batch from Redis; an unfinished one only with --force. Needs only Redis. */
+export async function deleteCommand(batchId: string, flags: CommonFlags & { force?: boolean }): Promise<number> {
+  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
+  try {
+    const removed = await guard(new BatchRetention(app.redis, app.keys, app.logger).delete(batchId, { force: flags.force === true }));
+    process.stdout.write(describeRemoved(removed));
+    return 0;
+  } finally {
+    await shutdown();
+  }
+}

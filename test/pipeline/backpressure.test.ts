@@ -1,0 +1,83 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'bullmq';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BatchStore } from '../../src/batch/batch-store.js';
+import { inspectFile, Producer, SLICE_ROWS } from '../../src/batch/producer.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { openInquiryQueue, type InquiryJobData } from '../../src/queue/inquiry-queue.js';
+import { redisKeys } from '../../src/redis/keys.js';
+import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
+import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
+import { waitFor } from '../support/wait.js';
+
+const prefix = testKeyPrefix();
+const redis = testRedis();
+const workerConnection = testRedis();
+
+afterAll(async () => {
+  await deleteKeys(redis, prefix);
+  redis.disconnect();
+  workerConnection.disconnect();
+});
+
+describe('producer backpressure', () => {
+  it('never lets the queue hold more than the bound plus one slice of waiting jobs, and still queues every account', async () => {
+    const ACCOUNTS = 4_000;
+    const BOUND = 1_000;
+    const keys = redisKeys(prefix);
+    const logger = createLogger('silent', { format: 'json' });
+    const store = new BatchStore(redis, keys, 3600_000);
+    const queue = openInquiryQueue(redis, keys, 'inquiries-backpressure', logger);
+    const path = join(await mkdtemp(join(tmpdir(), 'bc-backpressure-')), 'many.csv');
+    await writeBeneficiaryFile(path, syntheticAccounts(ACCOUNTS));
+    const inspected = await inspectFile(path, {});
+    const batchId = 'b-backpressure';
+    await store.create({
+      batchId,
+      sourceFile: path,
+      sourceName: 'many.csv',
+      contentHash: inspected.file.contentHash,
+      queueName: queue.name,
+      layout: { delimiter: ',' },
+      header: inspected.file.header,
+      mapping: inspected.mapping,
+      rowCount: ACCOUNTS,
+      createdAt: Date.now(),
+    });
+
+    // Sampled all along, from before the producer starts until it has queued its last slice.
+    let maxWaiting = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const counts = await queue.getJobCounts('waiting', 'delayed', 'prioritized');
+        maxWaiting = Math.max(maxWaiting, (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+
+    const producer = new Producer(store, queue, 1, undefined, undefined, { limit: BOUND, pollMs: 20 });
+    let produced = false;
+    const production = producer.produce(batchId, inspected).then(() => (produced = true));
+    // No worker yet: the producer fills the queue up to the bound and waits there.
+    await waitFor(async () => (await queue.getWaitingCount()) >= BOUND, 30_000, 'the queue to reach the bound');
+    expect(produced).toBe(false);
+
+    let completed = 0;
+    const worker = new Worker<InquiryJobData>(queue.name, async () => undefined, { connection: workerConnection, prefix: keys.bullPrefix(), concurrency: 50 });
+    worker.on('completed', () => (completed += 1));
+    await production;
+    sampling = false;
+    await sampler;
+    await waitFor(() => completed >= ACCOUNTS, 60_000, 'every queued account to be taken');
+    await worker.close();
+    await queue.close();
+
+    expect(maxWaiting).toBeGreaterThanOrEqual(BOUND);
+    expect(maxWaiting).toBeLessThanOrEqual(BOUND + SLICE_ROWS);
+    expect(completed).toBe(ACCOUNTS);
+    expect((await store.progress(batchId)).accountCount).toBe(ACCOUNTS);
+  });
+});
