@@ -120,6 +120,15 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
     }
   });
 
+  it('prunes the finished batch from every master: no key of it is left', async () => {
+    const result = await runCli(['prune', '--older-than', '0s'], clusterEnv());
+    expect(result.stderr).not.toMatch(/CROSSSLOT|MOVED/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(batchId);
+    const left = await keysOnEveryMaster();
+    expect(left.filter((key) => key.includes(`{${batchId}}`))).toEqual([]);
+  });
+
   it('a cluster nobody answers for: run stops with one line naming the nodes, and starts no private Redis', async () => {
     const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', join(workDir, 'none.csv')], cliEnvironment({ REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2', BC_KEY_PREFIX: prefix }));
     expect(result.code).toBe(1);
