@@ -118,6 +118,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     },
     inspect: inspectFile,
     batchFinished: notices.enqueue,
+    allowedRate: (since) => pacer.allowedRateSince(since),
     queueName,
     clock,
     logger,
@@ -151,7 +152,12 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
         return decision;
       },
       waitForSendSlot: () => pacer.waitForSlot(),
-      holdSending: (ms) => pacer.holdFor(ms),
+      holdSending: async (ms, ticket) => {
+        const slowDown = await pacer.slowDown(ms, ticket);
+        // Once per hold, not once per 429: the calls paced before the decrease answer for the old rate.
+        if (slowDown.slowed) logger.warn({ retryAfterMs: ms, fromPerSecond: round(slowDown.from), toPerSecond: round(slowDown.to) }, `provider rate limit reached (HTTP 429): every worker holds ${ms} ms, then sends at ${round(slowDown.to)}/s (was ${round(slowDown.from)}/s), climbing back while answers are clean`);
+        else logger.debug({ retryAfterMs: ms }, 'provider rate limit reached (HTTP 429) for a call paced before the last slow-down: holding');
+      },
       holdEveryWorker: async (ms) => {
         await queue.rateLimit(Math.max(1, Math.round(ms)));
         throw Worker.RateLimitError();
@@ -207,6 +213,8 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     },
   };
 }
+
+const round = (rate: number): number => Math.round(rate * 100) / 100;
 
 function countCallMetric(metrics: ProductMetrics, field: 'calls' | 'rateLimited' | 'internalErrors'): void {
   if (field === 'calls') metrics.inquiryCall();

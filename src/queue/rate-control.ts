@@ -1,0 +1,59 @@
+/**
+ * The pure part of the shared pacer: how fast to send after the provider answered 429 (multiplicative
+ * decrease, then a linear climb back towards the configured rate), and how far apart the slots are.
+ * Times are milliseconds on Redis's clock; rates are calls per second.
+ */
+
+/** A 429 halves the rate: the rate in force was above what the provider allows. */
+export const DECREASE = 0.5;
+/**
+ * After the Retry-After hold the rate climbs linearly by this share of the slowed rate per second of
+ * clean answers: it is back at the rate that was refused after (1 / DECREASE - 1) / INCREASE = 5 s.
+ * The slope scales with the provider's limit found, not the configured ceiling: with a ceiling of
+ * 40/s against a provider allowing 5/s, a climb of 5% of the ceiling (2/s per second) would cross the
+ * limit within a second and make every fifth call a 429.
+ */
+export const INCREASE = 0.2;
+/** Never slower than this (calls per second): a stream of 429s still probes the provider now and then. */
+export const FLOOR = 0.5;
+/**
+ * Calls leave on their slot but reach the provider a few milliseconds off it; 1% wider spacing plus the
+ * sliding-window guard (WINDOW_MARGIN_MS) keeps a sliding-second limit from being crossed.
+ */
+export const HEADROOM = 0.99;
+/** Slack added to the rate's window by the guard that never lets more than the rate's `max` sends into one window. */
+export const WINDOW_MARGIN_MS = 10;
+
+/** The pacer's rate as Redis holds it: `slowedTo` is unset until the provider first answers 429. */
+export interface RateState {
+  /** The rate set by the last decrease. */
+  slowedTo?: number | undefined;
+  /** When the climb from `slowedTo` starts: the end of that 429's hold. */
+  climbsFrom?: number | undefined;
+  /** The rate that was in force when the last decrease happened: the provider refused it. */
+  refused?: number | undefined;
+  /** When the last decrease happened; a 429 for a call paced before it does not decrease again. */
+  slowedAt?: number | undefined;
+}
+
+/** The rate in force at `now`: the ceiling, or the slowed rate climbing back towards it. */
+export function rateAt(state: RateState, ceiling: number, now: number): number {
+  if (state.slowedTo === undefined) return ceiling;
+  const climbedSeconds = Math.max(0, now - (state.climbsFrom ?? now)) / 1000;
+  return Math.min(ceiling, state.slowedTo * (1 + INCREASE * climbedSeconds));
+}
+
+/** The rate after a 429 for a call sent at `rateInForce`. */
+export const slowedRate = (rateInForce: number): number => Math.max(FLOOR, rateInForce * DECREASE);
+
+/** Milliseconds between two slots at `rate` calls per second. */
+export const slotInterval = (rate: number): number => 1000 / (rate * HEADROOM);
+
+/**
+ * What the summary reports as the rate the provider allowed: the configured rate when it never answered
+ * 429 since `since`; otherwise the pacer's rate at `now`, but never above the rate it last refused.
+ */
+export function allowedRate(state: RateState, ceiling: number, since: number, now: number): number {
+  if (state.slowedAt === undefined || state.slowedAt < since) return ceiling;
+  return Math.min(rateAt(state, ceiling, now), state.refused ?? ceiling);
+}
