@@ -6,6 +6,12 @@ import { allowedRate, rateAt, slotInterval, slowedRate, WINDOW_MARGIN_MS, type R
 /** A slot timer that fires later than this (a busy event loop, a descheduled process) is given up for a fresh slot. */
 const LATE_TOLERANCE_MS = 5;
 
+/** No slot further ahead than this is handed out: a rate that changed reaches the waiting calls within it. */
+const RESERVE_HORIZON_MS = 1_000;
+const LATER_SPREAD_MS = 50;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** What a call was paced with: a 429 for it slows the pacer only if no decrease happened since. */
 export interface SendTicket {
   rateInForce: number;
@@ -52,10 +58,15 @@ export class SendPacer {
   async waitForSlot(): Promise<SendTicket> {
     for (;;) {
       const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
-      const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], [slotInterval(rateInForce), this.windowSize, this.windowSpan]);
-      const [wait, epoch, now, ...rateFields] = reply;
+      const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], [slotInterval(rateInForce), this.windowSize, this.windowSpan, RESERVE_HORIZON_MS]);
+      const [status, wait, epoch, now, ...rateFields] = reply;
       this.lastNow = Number(now);
       this.readRate(rateFields);
+      if (status === 'later') {
+        // Spread out so that the calls told to come back together do not all ask in the same millisecond.
+        await sleep(Number(wait) + Math.random() * LATER_SPREAD_MS);
+        continue;
+      }
       const ticket: SendTicket = { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
       if (await this.waitAndConfirm(Number(wait), epoch ?? '0')) return ticket;
     }
@@ -80,7 +91,7 @@ export class SendPacer {
   private async waitAndConfirm(waitMs: number, epoch: string): Promise<boolean> {
     for (let wait = waitMs; wait > 0; ) {
       const due = performance.now() + wait;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await sleep(wait);
       // A late timer would send right next to the following slots: such a call takes a fresh slot instead.
       if (performance.now() - due > Math.max(LATE_TOLERANCE_MS, slotInterval(this.ceiling) / 2)) return false;
       wait = Number(await runCommand<string>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan]));

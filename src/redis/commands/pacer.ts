@@ -33,8 +33,11 @@ end
 
 /**
  * Reserves the next free send slot, `ARGV[1]` ms after the previous one and not inside a hold.
- * ARGV[2], ARGV[3]: the window guard's size and span. Returns the wait in ms (0: go now, the send is
- * recorded), the epoch the slot belongs to, Redis's now, and the rate fields.
+ * ARGV[2], ARGV[3]: the window guard's size and span. A slot further away than ARGV[4] ms is not taken
+ * ('later': ask again after the wait returned), so that calls waiting behind a slowed rate are spaced at
+ * the rate in force when their turn comes, not at the rate of when they started waiting. Returns 'slot'
+ * or 'later', the wait in ms ('slot' with 0: go now, the send is recorded), the epoch the slot belongs
+ * to, Redis's now, and the rate fields.
  */
 export const PACER_RESERVE_SLOT: LuaCommand = {
   name: 'bcPacerReserveSlot',
@@ -43,11 +46,17 @@ export const PACER_RESERVE_SLOT: LuaCommand = {
 local f = redis.call('HMGET', key, 'next', 'hold', 'epoch', 'slowedTo', 'climbsFrom', 'refused', 'slowedAt')
 local slot = math.max(now, tonumber(f[1] or '0'), tonumber(f[2] or '0'))
 local interval = tonumber(ARGV[1])
-redis.call('HSET', key, 'next', tostring(slot + interval))
-local wait = slot - now
-if wait <= 0 then wait = admit(tonumber(ARGV[2]), tonumber(ARGV[3])) end
-redis.call('PEXPIRE', key, math.ceil(slot - now + interval + ${PACER_IDLE_TTL_MS}))
-return {tostring(wait), f[3] or '0', tostring(now), f[4] or '', f[5] or '', f[6] or '', f[7] or ''}`,
+local horizon = tonumber(ARGV[4])
+local status = 'later'
+local wait = slot - now - horizon
+if wait <= 0 then
+  status = 'slot'
+  redis.call('HSET', key, 'next', tostring(slot + interval))
+  wait = slot - now
+  if wait <= 0 then wait = admit(tonumber(ARGV[2]), tonumber(ARGV[3])) end
+  redis.call('PEXPIRE', key, math.ceil(slot - now + interval + ${PACER_IDLE_TTL_MS}))
+end
+return {status, tostring(wait), f[3] or '0', tostring(now), f[4] or '', f[5] or '', f[6] or '', f[7] or ''}`,
 };
 
 /**
