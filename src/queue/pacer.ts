@@ -1,7 +1,7 @@
 import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
 import { PACER_CONFIRM_SLOT, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
-import { allowedRate, rateAt, slotInterval, slowedRate, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
+import { allowedRate, FLOOR, rateAt, slotInterval, slowedRate, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
 
 /** A slot timer that fires later than this (a busy event loop, a descheduled process) is given up for a fresh slot. */
 const LATE_TOLERANCE_MS = 5;
@@ -38,6 +38,7 @@ export interface SlowDown {
 export class SendPacer {
   private readonly ceiling: number;
   private readonly windowSize: number;
+  private readonly windowMs: number;
   private readonly windowSpan: number;
   /** The rate fields as last seen in Redis (one reservation old at most). */
   private state: RateState = {};
@@ -51,6 +52,7 @@ export class SendPacer {
   ) {
     this.ceiling = ratePerSecond(rate);
     this.windowSize = Math.max(1, Math.floor(rate.max));
+    this.windowMs = rate.perMs;
     this.windowSpan = rate.perMs + WINDOW_MARGIN_MS;
   }
 
@@ -75,9 +77,16 @@ export class SendPacer {
   /** A 429 for a call paced with `ticket`: holds every process for `retryAfterMs` and slows the rate once per hold. */
   async slowDown(retryAfterMs: number, paced: SendTicket | undefined): Promise<SlowDown> {
     const ticket = paced ?? { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
-    const to = slowedRate(ticket.rateInForce);
-    const slowed = await runCommand<number>(this.redis, PACER_SLOW_DOWN, [this.key], [retryAfterMs, ticket.slowedAt, to, ticket.rateInForce]);
-    return { slowed: slowed === 1, from: ticket.rateInForce, to };
+    const [slowed, to] = await runCommand<[number, string]>(this.redis, PACER_SLOW_DOWN, [this.key], [
+      retryAfterMs,
+      ticket.slowedAt,
+      slowedRate(ticket.rateInForce),
+      ticket.rateInForce,
+      this.windowSize,
+      this.windowMs,
+      FLOOR,
+    ]);
+    return { slowed: slowed === 1, from: ticket.rateInForce, to: Number(to) };
   }
 
   /** The rate the provider allowed since `since` (ms, epoch): the configured rate unless it answered 429. */

@@ -75,8 +75,12 @@ return tostring(admit(tonumber(ARGV[2]), tonumber(ARGV[3])))`,
 
 /**
  * A 429: holds every process for ARGV[1] ms (Retry-After) and, when no decrease happened since the call
- * was paced (ARGV[2], the `slowedAt` its slot saw, is still current), sets the slowed rate ARGV[3]
- * (ARGV[4]: the rate refused). Once per hold, not once per 429. Returns 1 when the rate was decreased.
+ * was paced (ARGV[2], the `slowedAt` its slot saw, is still current), slows the rate to ARGV[3] (the
+ * multiplicative decrease, ARGV[4]: the rate refused), or lower: to the sends per second the provider's
+ * window took before it refused (the ring holds them: sends within the last ARGV[6] ms, the rate's
+ * window of ARGV[5] sends), never below ARGV[7]. The first 429 of a run far above the provider's limit
+ * so lands near the limit at once instead of halving its way down, a 429 and a hold per halving.
+ * Once per hold, not once per 429. Returns 1 or 0 (the rate was decreased) and the rate set.
  */
 export const PACER_SLOW_DOWN: LuaCommand = {
   name: 'bcPacerSlowDown',
@@ -85,8 +89,17 @@ export const PACER_SLOW_DOWN: LuaCommand = {
 local hold_until = now + tonumber(ARGV[1])
 local f = redis.call('HMGET', key, 'slowedAt', 'hold', 'next')
 local slowed = 0
+local to = tonumber(ARGV[3])
 if (f[1] or '') == ARGV[2] then
-  redis.call('HSET', key, 'slowedTo', ARGV[3], 'refused', ARGV[4], 'slowedAt', tostring(now), 'climbsFrom', tostring(hold_until))
+  local size, window = tonumber(ARGV[5]), tonumber(ARGV[6])
+  local sent = 0
+  for i = 0, size - 1 do
+    local at = tonumber(redis.call('HGET', key, 'w' .. i) or '')
+    if at ~= nil and at > now - window then sent = sent + 1 end
+  end
+  -- The refused call is among the sends counted: the window took one fewer.
+  if sent > 1 then to = math.max(tonumber(ARGV[7]), math.min(to, (sent - 1) * 1000 / window)) end
+  redis.call('HSET', key, 'slowedTo', tostring(to), 'refused', ARGV[4], 'slowedAt', tostring(now), 'climbsFrom', tostring(hold_until))
   slowed = 1
 end
 if hold_until > tonumber(f[2] or '0') then
@@ -94,7 +107,7 @@ if hold_until > tonumber(f[2] or '0') then
   redis.call('HINCRBY', key, 'epoch', 1)
 end
 redis.call('PEXPIRE', key, math.ceil(tonumber(ARGV[1]) + ${PACER_IDLE_TTL_MS}))
-return slowed`,
+return {slowed, tostring(to)}`,
 };
 
 /** The rate fields and Redis's now, for the summary. */
