@@ -1,7 +1,7 @@
 import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
 import { PACER_CONFIRM_SLOT, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
-import { allowedRate, FLOOR, rateAt, slotInterval, slowedRate, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
+import { allowedRate, FLOOR, rateAt, sendsUnpaced, slotInterval, slowedRate, UNPACED_FROM, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
 
 /** A slot timer that fires later than this (a busy event loop, a descheduled process) is given up for a fresh slot. */
 const LATE_TOLERANCE_MS = 5;
@@ -9,6 +9,8 @@ const LATE_TOLERANCE_MS = 5;
 /** No slot further ahead than this is handed out: a rate that changed reaches the waiting calls within it. */
 const RESERVE_HORIZON_MS = 1_000;
 const LATER_SPREAD_MS = 50;
+/** How stale the rate may be when calls go out unpaced: a 429's slow-down reaches every process within it. */
+const UNPACED_READ_MS = 1_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,6 +46,11 @@ export class SendPacer {
   private state: RateState = {};
   private slowedAt = '';
   private lastNow = 0;
+  private holdUntil = 0;
+  /** When (performance.now(), and Redis's now) the state was last read for unpaced sending, and the read under way. */
+  private stateReadAt = -Infinity;
+  private stateNow = 0;
+  private stateRead: Promise<number> | undefined;
 
   constructor(
     private readonly redis: RedisClient,
@@ -51,13 +58,18 @@ export class SendPacer {
     rate: Rate,
   ) {
     this.ceiling = ratePerSecond(rate);
-    this.windowSize = Math.max(1, Math.floor(rate.max));
+    // Above UNPACED_FROM nothing is paced, so the ring never needs more sends than that rate puts in a window.
+    this.windowSize = Math.max(1, Math.floor(Math.min(rate.max, (UNPACED_FROM * rate.perMs) / 1000)));
     this.windowMs = rate.perMs;
     this.windowSpan = rate.perMs + WINDOW_MARGIN_MS;
   }
 
   /** Waits for a slot of its own and returns what it was paced with. */
   async waitForSlot(): Promise<SendTicket> {
+    if (sendsUnpaced(this.ceiling)) {
+      const unpaced = await this.unpacedTicket();
+      if (unpaced !== undefined) return unpaced;
+    }
     for (;;) {
       const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
       const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], [slotInterval(rateInForce), this.windowSize, this.windowSpan, RESERVE_HORIZON_MS]);
@@ -86,14 +98,41 @@ export class SendPacer {
       this.windowMs,
       FLOOR,
     ]);
+    // This process's unpaced calls see the hold and the slowed rate at once (the others within UNPACED_READ_MS).
+    this.stateReadAt = -Infinity;
     return { slowed: slowed === 1, from: ticket.rateInForce, to: Number(to) };
   }
 
   /** The rate the provider allowed since `since` (ms, epoch): the configured rate unless it answered 429. */
   async allowedRateSince(since: number): Promise<number> {
-    const [now, ...rateFields] = await runCommand<string[]>(this.redis, PACER_READ_RATE, [this.key]);
+    const now = await this.readState();
+    return allowedRate(this.state, this.ceiling, since, now);
+  }
+
+  /**
+   * A ticket without a slot while the rate in force is too fast to space (rate-control.ts, UNPACED_FROM);
+   * undefined when the call must be paced (a 429 slowed the rate) or wait for a hold. The state is read
+   * from Redis at most every UNPACED_READ_MS, once for all the calls of the process.
+   */
+  private async unpacedTicket(): Promise<SendTicket | undefined> {
+    if (performance.now() - this.stateReadAt > UNPACED_READ_MS) {
+      this.stateRead ??= this.readState().finally(() => (this.stateRead = undefined));
+      await this.stateRead;
+    }
+    const now = this.stateNow + (performance.now() - this.stateReadAt);
+    const rateInForce = rateAt(this.state, this.ceiling, now);
+    if (now < this.holdUntil || !sendsUnpaced(rateInForce)) return undefined;
+    return { rateInForce, slowedAt: this.slowedAt };
+  }
+
+  /** Reads the hold and the rate fields; returns Redis's now. */
+  private async readState(): Promise<number> {
+    const [now, hold, ...rateFields] = await runCommand<string[]>(this.redis, PACER_READ_RATE, [this.key]);
+    this.stateReadAt = performance.now();
+    this.stateNow = this.lastNow = Number(now);
+    this.holdUntil = Number(hold);
     this.readRate(rateFields);
-    return allowedRate(this.state, this.ceiling, since, Number(now));
+    return this.lastNow;
   }
 
   /** True when the slot may be used: waited for, on time, with no hold begun since and room in the window. */

@@ -24,6 +24,17 @@ export const HEADROOM = 0.99;
 /** Slack added to the rate's window by the guard that never lets more than the rate's `max` sends into one window. */
 export const WINDOW_MARGIN_MS = 10;
 
+/**
+ * From this rate up the pacer does not space calls: slots 1 ms apart are the resolution of Node's timers,
+ * so it could not space them closer anyway, and its Redis round trip per call would be what bounds a
+ * worker. The rate is then a ceiling the provider's own 429s enforce: after one, the pacer paces again
+ * until its rate climbs back to here.
+ */
+export const UNPACED_FROM = 1000;
+
+/** Whether calls go out without a slot: the rate in force is too fast to space. */
+export const sendsUnpaced = (rateInForce: number): boolean => rateInForce >= UNPACED_FROM;
+
 /** The pacer's rate as Redis holds it: `slowedTo` is unset until the provider first answers 429. */
 export interface RateState {
   /** The rate set by the last decrease. */

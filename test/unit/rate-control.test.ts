@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedRate, FLOOR, HEADROOM, rateAt, slotInterval, slowedRate } from '../../src/queue/rate-control.js';
+import { allowedRate, FLOOR, HEADROOM, rateAt, sendsUnpaced, slotInterval, slowedRate, UNPACED_FROM } from '../../src/queue/rate-control.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -55,5 +55,20 @@ describe('allowedRate: what the summary reports', () => {
 
   it('is never above the rate the provider last refused', () => {
     expect(allowedRate(state, 40, T0 - 60_000, T0 + 60_000)).toBe(5);
+  });
+});
+
+describe('sendsUnpaced', () => {
+  it('skips the pacer from 1000/s (slots 1 ms apart: finer than a timer can wait)', () => {
+    expect(UNPACED_FROM).toBe(1000);
+    expect(sendsUnpaced(1000)).toBe(true);
+    expect(sendsUnpaced(100_000)).toBe(true);
+    expect(sendsUnpaced(999)).toBe(false);
+  });
+
+  it('paces again while a 429 keeps the rate in force below it', () => {
+    const state = { slowedTo: 600, climbsFrom: T0, refused: 1200, slowedAt: T0 - 1_000 };
+    expect(sendsUnpaced(rateAt(state, 100_000, T0 + 1_000))).toBe(false); // 720/s
+    expect(sendsUnpaced(rateAt(state, 100_000, T0 + 5_000))).toBe(true); // 1200/s
   });
 });

@@ -110,11 +110,11 @@ redis.call('PEXPIRE', key, math.ceil(tonumber(ARGV[1]) + ${PACER_IDLE_TTL_MS}))
 return {slowed, tostring(to)}`,
 };
 
-/** The rate fields and Redis's now, for the summary. */
+/** Redis's now, the end of the hold, and the rate fields: for the summary, and for calls sent unpaced. */
 export const PACER_READ_RATE: LuaCommand = {
   name: 'bcPacerReadRate',
   numberOfKeys: 1,
   lua: `${NOW}
-local f = redis.call('HMGET', key, 'slowedTo', 'climbsFrom', 'refused', 'slowedAt')
-return {tostring(now), f[1] or '', f[2] or '', f[3] or '', f[4] or ''}`,
+local f = redis.call('HMGET', key, 'hold', 'slowedTo', 'climbsFrom', 'refused', 'slowedAt')
+return {tostring(now), f[1] or '0', f[2] or '', f[3] or '', f[4] or '', f[5] or ''}`,
 };
