@@ -54,7 +54,10 @@ export function rateAt(state: RateState, ceiling: number, now: number): number {
   return Math.min(ceiling, state.slowedTo * (1 + INCREASE * climbedSeconds));
 }
 
-/** The rate after a 429 for a call sent at `rateInForce`. */
+/**
+ * The rate after a 429 for a call sent at `rateInForce`. The slow-down script may go lower still, to the
+ * sends the provider's window took before it refused (it keeps them: src/redis/commands/pacer.ts).
+ */
 export const slowedRate = (rateInForce: number): number => Math.max(FLOOR, rateInForce * DECREASE);
 
 /** Milliseconds between two slots at `rate` calls per second. */
