@@ -1,5 +1,5 @@
 import { MetricsTime, Worker, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
 import { createMetrics, type ProductMetrics } from '../metrics/metrics.js';
 import { openNotices, type Notices } from './notices.js';
@@ -40,7 +40,7 @@ export interface App {
   config: Config;
   provider: ProviderSettings;
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   store: BatchStore;
   queue: Queue<InquiryJobData>;
@@ -62,7 +62,7 @@ export interface App {
  * knows the BullMQ job modules (`jobs/`). `provider` is the configuration's, or the built-in emulator's
  * when `run` started one; `redis` is connected already (and closed by the caller).
  */
-export function openApp(config: Config, provider: ProviderSettings, redis: Redis, logger: Logger, clock: Clock = systemClock, metrics: ProductMetrics = createMetrics()): App {
+export function openApp(config: Config, provider: ProviderSettings, redis: RedisClient, logger: Logger, clock: Clock = systemClock, metrics: ProductMetrics = createMetrics()): App {
   const keys = redisKeys(config.keyPrefix);
   const notices = openNotices(redis, keys, config.notify, provider.environment, logger, metrics);
   const store = new BatchStore(redis, keys);

@@ -1,5 +1,5 @@
 import { Worker, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { createCompletionNoticeProcessor, NoticeNotDeliveredError } from '../../jobs/completion-notice.js';
 import type { FinishedBatch } from '../batch/lifecycle.js';
 import type { NotifySettings } from '../config/index.js';
@@ -42,7 +42,7 @@ export function buildNotice(finished: FinishedBatch, environment: string): Compl
   };
 }
 
-export function openNotices(redis: Redis, keys: RedisKeys, settings: NotifySettings, environment: string, logger: Logger, metrics: ProductMetrics): Notices {
+export function openNotices(redis: RedisClient, keys: RedisKeys, settings: NotifySettings, environment: string, logger: Logger, metrics: ProductMetrics): Notices {
   const { webhookUrl, secret } = settings;
   if (webhookUrl === undefined || secret === undefined) {
     return { queue: undefined, enqueue: async () => undefined, startWorker: () => undefined, awaitOwn: async () => 0, close: async () => undefined };

@@ -2,7 +2,7 @@ import { DEFAULT_REDIS_URL, loadConfig, requireProvider, type Config, type Confi
 import { environmentWithEnvFile } from '../config/env-file.js';
 import type { DestinationStream } from 'pino';
 import { createLogger, type Logger } from '../logging/logger.js';
-import { connectRedis, displayRedisUrl, redisAnswers } from '../redis/connection.js';
+import { connectRedis, describeRedis, redisAnswers, type RedisTarget } from '../redis/connection.js';
 import { startPrivateRedis } from '../redis/private-server.js';
 import { superviseRedis, type RedisHealth } from '../redis/supervisor.js';
 import { openApp, type App } from './app.js';
@@ -58,23 +58,23 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
       for (const cleanup of cleanups.reverse()) await cleanup();
     })());
   try {
-    let redisUrl = config.redisUrl ?? DEFAULT_REDIS_URL;
+    let target = configuredRedis(config);
     let privateRedis = false;
-    if (await wantsPrivateRedis(config, options, redisUrl)) {
+    if (await wantsPrivateRedis(config, options, DEFAULT_REDIS_URL)) {
       const privateServer = await startPrivateRedis();
       cleanups.push(() => privateServer.stop());
-      redisUrl = privateServer.url;
+      target = { kind: 'server', url: privateServer.url };
       privateRedis = true;
       notice(
         config.privateRedis === 'always'
-          ? `PRIVATE_REDIS=always: started a private redis-server at ${redisUrl} for this run (nothing is kept after it)`
-          : `no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: started a private redis-server at ${redisUrl} for this run (nothing is kept after it)`,
+          ? `PRIVATE_REDIS=always: started a private redis-server at ${privateServer.url} for this run (nothing is kept after it)`
+          : `no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: started a private redis-server at ${privateServer.url} for this run (nothing is kept after it)`,
       );
     }
-    const redis = await connectRedis(redisUrl, undefined, privateRedis ? undefined : config.redisPassword);
+    const redis = await connectRedis(target);
     cleanups.push(async () => void redis.disconnect());
     const supervisor = superviseRedis(redis, {
-      url: redisUrl,
+      url: describeRedis(target),
       unavailableTimeoutMs: config.redisUnavailableTimeoutMs,
       whenUnavailable: options.service === true ? 'keep_retrying' : 'give_up',
       logger,
@@ -91,7 +91,7 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
     }
     const app = openApp(config, provider, redis, logger);
     cleanups.push(() => unlessRedisFailed(app.close()));
-    logger.debug({ redis: displayRedisUrl(redisUrl), environment: provider.environment, queue: app.queue.name }, 'runtime ready');
+    logger.debug({ redis: describeRedis(target), environment: provider.environment, queue: app.queue.name }, 'runtime ready');
     return { app, shutdown, privateRedis, guard: (work) => supervisor.guard(work), redisHealth: () => supervisor.health() };
   } catch (error) {
     await shutdown();
@@ -99,9 +99,20 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
   }
 }
 
+/**
+ * The Redis of the configuration: the cluster of REDIS_CLUSTER_NODES, or the server of REDIS_URL (the default
+ * address without it). Credentials written in the URL or the nodes win over REDIS_USERNAME/REDIS_PASSWORD.
+ */
+function configuredRedis(config: Config): RedisTarget {
+  const security = { username: config.redisUsername, password: config.redisPassword, tlsCa: config.redisTlsCa };
+  const cluster = config.redisCluster;
+  if (cluster === undefined) return { kind: 'server', url: config.redisUrl ?? DEFAULT_REDIS_URL, ...security };
+  return { kind: 'cluster', nodes: cluster.nodes, tls: cluster.tls, ...security, username: cluster.username ?? security.username, password: cluster.password ?? security.password };
+}
+
 /** `run` without REDIS_URL: a private redis-server when PRIVATE_REDIS=always, or (auto) when nothing answers at the default address. */
 async function wantsPrivateRedis(config: Config, options: RuntimeOptions, defaultUrl: string): Promise<boolean> {
-  if (config.redisUrl !== undefined || options.provider !== 'builtin' || config.privateRedis === 'never') return false;
+  if (config.redisUrl !== undefined || config.redisCluster !== undefined || options.provider !== 'builtin' || config.privateRedis === 'never') return false;
   if (config.privateRedis === 'always') return true;
   // A password was given for the Redis at the default address: that one is meant, answering or not.
   return config.redisPassword === undefined && !(await redisAnswers(defaultUrl));

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { randomBytes } from 'node:crypto';
 import type { ColumnMapping } from '../csv/columns.js';
 import type { CsvLayout } from '../csv/reader.js';
@@ -83,7 +83,7 @@ export class ProductionFencedError extends Error {
 /** Everything the tool keeps about a batch lives in Redis, so any process can continue or report it. */
 export class BatchStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
   ) {}
 

@@ -2,7 +2,7 @@ import { openRuntime } from '../app/runtime.js';
 import { startNightlyWorker } from '../app/nightly-worker.js';
 import { finishOrHandBack } from '../batch/progress-log.js';
 import { openScheduleQueue, registerSchedule, RunHistory, runInProgress, SCHEDULER_ID, scheduleTarget, stampIn } from '../schedule/scheduler.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
 import { onShutdownSignal } from './signals.js';
@@ -68,7 +68,7 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   }
 }
 
-async function printSchedule(queue: ReturnType<typeof openScheduleQueue>, redis: Redis, leaseKey: string, history: RunHistory): Promise<void> {
+async function printSchedule(queue: ReturnType<typeof openScheduleQueue>, redis: RedisClient, leaseKey: string, history: RunHistory): Promise<void> {
   const schedulers = await queue.getJobSchedulers();
   if (schedulers.length === 0) process.stdout.write('no schedule registered (start `beneficiary-check schedule` to register it)\n');
   for (const scheduler of schedulers) {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { BankCodeMap } from '../csv/validation.js';
 import { ConfigError } from '../errors.js';
 import { readBankCodeMap } from './bank-code-map.js';
@@ -122,8 +123,14 @@ export interface Config {
   privateRedis: PrivateRedisChoice;
   /** How long Redis may be unreachable during work before a command gives up (REDIS_UNAVAILABLE_TIMEOUT_S, default 30). */
   redisUnavailableTimeoutMs: number;
-  /** REDIS_PASSWORD: used when REDIS_URL carries no password (one secret in one place, e.g. the compose env file). */
+  /** REDIS_PASSWORD: used when REDIS_URL (or REDIS_CLUSTER_NODES) carries no password (one secret in one place, e.g. the compose env file). */
   redisPassword: string | undefined;
+  /** REDIS_USERNAME: the ACL user, when REDIS_URL (or REDIS_CLUSTER_NODES) names none. */
+  redisUsername: string | undefined;
+  /** REDIS_CLUSTER_NODES: seed nodes of a Redis Cluster; when set, the tool talks to the cluster instead of REDIS_URL. */
+  redisCluster: RedisClusterSettings | undefined;
+  /** REDIS_TLS_CA_FILE: the PEM of a private CA that signed the Redis server's certificate (needs rediss://). */
+  redisTlsCa: string | undefined;
   /** Prefix of every Redis key this tool writes, so that several deployments or test runs can share one Redis. */
   keyPrefix: string;
   provider: ProviderSettings;
@@ -145,6 +152,16 @@ export interface Config {
   nameMatchPolicy: NameMatchPolicy;
   /** BANK_CODE_MAP: bank names (aliases) an export may carry, translated to the provider's codes; empty without the file. */
   bankCodes: BankCodeMap;
+}
+
+/** A Redis Cluster, from REDIS_CLUSTER_NODES (`host:port` or `redis[s]://[user:password@]host:port`, comma-separated). */
+export interface RedisClusterSettings {
+  nodes: Array<{ host: string; port: number }>;
+  /** Every node written `rediss://`: TLS to every node. */
+  tls: boolean;
+  /** Credentials written in a node URL (the first that has them); REDIS_USERNAME/REDIS_PASSWORD fill in otherwise. */
+  username: string | undefined;
+  password: string | undefined;
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -183,11 +200,16 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
   }
   const bankCodeMapFile = optional(env.BANK_CODE_MAP);
   const batchRetentionMs = Math.round(positiveNumber('BATCH_RETENTION_DAYS', env.BATCH_RETENTION_DAYS, 30) * DAY_MS);
+  const redisUrl = optional(env.REDIS_URL);
+  const redisCluster = clusterSettings(optional(env.REDIS_CLUSTER_NODES), redisUrl);
   return {
-    redisUrl: optional(env.REDIS_URL),
-    privateRedis: privateRedisChoice(env.PRIVATE_REDIS, optional(env.REDIS_URL) !== undefined),
+    redisUrl,
+    privateRedis: privateRedisChoice(env.PRIVATE_REDIS, redisUrl !== undefined || redisCluster !== undefined),
     redisUnavailableTimeoutMs: Math.round(positiveNumber('REDIS_UNAVAILABLE_TIMEOUT_S', env.REDIS_UNAVAILABLE_TIMEOUT_S, 30) * 1000),
     redisPassword: optional(env.REDIS_PASSWORD),
+    redisUsername: optional(env.REDIS_USERNAME),
+    redisCluster,
+    redisTlsCa: tlsCa(optional(env.REDIS_TLS_CA_FILE), redisCluster?.tls ?? /^rediss:\/\//i.test(redisUrl ?? '')),
     keyPrefix: optional(env.BC_KEY_PREFIX) ?? 'bc',
     provider: {
       environment: environmentName,
@@ -296,8 +318,56 @@ export function reuseAge(value: string | undefined): number {
 function privateRedisChoice(value: string | undefined, redisUrlSet: boolean): PrivateRedisChoice {
   const choice = (optional(value) ?? 'auto').toLowerCase();
   if (choice !== 'auto' && choice !== 'always' && choice !== 'never') throw new ConfigError(`PRIVATE_REDIS must be "auto", "always" or "never", not ${JSON.stringify(value)}`);
-  if (choice === 'always' && redisUrlSet) throw new ConfigError('PRIVATE_REDIS=always and REDIS_URL are both set: choose one (a private redis-server, or the Redis at REDIS_URL)');
+  if (choice === 'always' && redisUrlSet) {
+    throw new ConfigError('PRIVATE_REDIS=always and REDIS_URL (or REDIS_CLUSTER_NODES) are both set: choose one (a private redis-server, or the Redis configured)');
+  }
   return choice;
+}
+
+/**
+ * REDIS_CLUSTER_NODES: one or more seed nodes (the client discovers the rest). Every node is written alike:
+ * `rediss://` on one and `redis://` or a bare `host:port` on another is refused, since TLS is all or nothing.
+ */
+function clusterSettings(value: string | undefined, redisUrl: string | undefined): RedisClusterSettings | undefined {
+  if (value === undefined) return undefined;
+  if (redisUrl !== undefined) throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES are both set: choose one (a single Redis, or the nodes of a Redis Cluster)');
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const shown = (entry: string) => JSON.stringify(entry.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@'));
+  const nodes = entries.map((entry) => {
+    const match = /^(?:(rediss?):\/\/(?:([^:@/]*)(?::([^@/]*))?@)?)?([^:/@\s]+|\[[0-9a-f:]+\]):(\d{1,5})\/?$/i.exec(entry);
+    const port = Number(match?.[5]);
+    if (!match || port < 1 || port > 65535) {
+      throw new ConfigError(`REDIS_CLUSTER_NODES must be host:port entries separated by commas (or redis://, rediss:// URLs), not ${shown(entry)}`);
+    }
+    const [, scheme, user, password, host] = match;
+    return { scheme: scheme?.toLowerCase() ?? 'redis', user: decode(user), password: decode(password), host: host!.replace(/^\[|\]$/g, ''), port };
+  });
+  if (nodes.length === 0) throw new ConfigError('REDIS_CLUSTER_NODES is set but names no node: write host:port entries separated by commas');
+  const tls = nodes[0]!.scheme === 'rediss';
+  if (nodes.some((node) => (node.scheme === 'rediss') !== tls)) throw new ConfigError('REDIS_CLUSTER_NODES mixes rediss:// (TLS) and plain nodes: write every node alike');
+  const withCredentials = nodes.find((node) => node.password !== undefined || node.user !== undefined);
+  return {
+    nodes: nodes.map(({ host, port }) => ({ host, port })),
+    tls,
+    username: withCredentials?.user === '' ? undefined : withCredentials?.user,
+    password: withCredentials?.password === '' ? undefined : withCredentials?.password,
+  };
+}
+
+const decode = (value: string | undefined): string | undefined => (value === undefined ? undefined : decodeURIComponent(value));
+
+/** REDIS_TLS_CA_FILE, read once here: a CA for a connection that is not TLS is a mistake worth naming. */
+function tlsCa(file: string | undefined, tls: boolean): string | undefined {
+  if (file === undefined) return undefined;
+  if (!tls) throw new ConfigError('REDIS_TLS_CA_FILE is set but the Redis address is not TLS: write REDIS_URL (or REDIS_CLUSTER_NODES) as rediss://');
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`REDIS_TLS_CA_FILE ${JSON.stringify(file)} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`REDIS_TLS_CA_FILE ${JSON.stringify(file)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return pem;
 }
 
 function outputFormat(value: string | undefined): OutputFormat {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { InquiryOutcome } from '../provider/outcome.js';
 import { runCommand } from '../redis/commands/define.js';
 import { HISTORY_RECORD, HISTORY_SET_RESULT, HISTORY_SNAPSHOT } from '../redis/commands/history.js';
@@ -36,7 +36,7 @@ export interface PreviousAnswer {
  */
 export class AccountHistory {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly lifetimes: {
       /** An entry's life after its answer (ACCOUNT_HISTORY_DAYS). */

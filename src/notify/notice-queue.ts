@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { NotifySettings } from '../config/index.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { CompletionNoticeJobData } from './notice.js';
@@ -7,7 +7,7 @@ import type { CompletionNoticeJobData } from './notice.js';
 export const NOTICE_QUEUE = 'completion-notices';
 export const NOTICE_JOB = 'completion-notice';
 
-export function openNoticeQueue(connection: Redis, keys: RedisKeys): Queue<CompletionNoticeJobData> {
+export function openNoticeQueue(connection: RedisClient, keys: RedisKeys): Queue<CompletionNoticeJobData> {
   return new Queue<CompletionNoticeJobData>(NOTICE_QUEUE, { connection, prefix: keys.bullPrefix() });
 }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { ProviderSettings } from '../config/index.js';
 import { LoginRejectedError, LoginUnavailableError, SystemicError, TokenRejectedError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
@@ -7,9 +7,18 @@ import { TOKEN_DELETE_IF_SAME } from '../redis/commands/token.js';
 import { shortDigest, type RedisKeys } from '../redis/keys.js';
 import { Lease } from '../redis/lease.js';
 import type { AccessToken } from './login.js';
+import { tokenSeal, type TokenSeal } from './token-seal.js';
 
-/** Stored beside the token so every process refreshes at the same moment. */
+/** The token and when to refresh it, so every process refreshes at the same moment. */
 interface StoredToken extends AccessToken {
+  refreshAt: number;
+}
+
+/** What Redis holds: the token sealed (see token-seal.ts), a keyed id of it, and the times in clear. */
+interface SealedToken {
+  sealed: string;
+  id: string;
+  expiresAt: number;
   refreshAt: number;
 }
 
@@ -53,9 +62,11 @@ export class SharedTokenSession {
   private local: StoredToken | undefined;
   private inFlight: Promise<StoredToken> | undefined;
   private readonly identity: string;
+  private readonly seal: TokenSeal;
+  private unreadableWarned = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly provider: ProviderSettings,
     private readonly performLogin: () => Promise<AccessToken>,
@@ -64,6 +75,7 @@ export class SharedTokenSession {
     private readonly events: TokenSessionEvents = NO_EVENTS,
   ) {
     this.identity = tokenIdentity(provider);
+    this.seal = tokenSeal(provider.password ?? '', `${this.identity}|${provider.baseUrl ?? ''}|${provider.username ?? ''}`);
   }
 
   /** A token valid now. Logs in only when no process holds a fresh one. */
@@ -77,7 +89,7 @@ export class SharedTokenSession {
   /** Called after a 401 with the token that was refused. */
   async invalidate(refusedToken: string): Promise<void> {
     if (this.local?.token === refusedToken) this.local = undefined;
-    const dropped = await runCommand<number>(this.redis, TOKEN_DELETE_IF_SAME, [this.keys.token(this.identity)], [refusedToken]);
+    const dropped = await runCommand<number>(this.redis, TOKEN_DELETE_IF_SAME, [this.keys.token(this.identity)], [this.seal.id(refusedToken)]);
     if (dropped === 1) this.events.refresh('refused');
   }
 
@@ -130,7 +142,16 @@ export class SharedTokenSession {
 
   private async readShared(): Promise<StoredToken | undefined> {
     const stored = await this.redis.get(this.keys.token(this.identity));
-    return stored === null ? undefined : (JSON.parse(stored) as StoredToken);
+    if (stored === null) return undefined;
+    const { sealed, expiresAt, refreshAt } = JSON.parse(stored) as Partial<SealedToken>;
+    const token = sealed === undefined ? undefined : this.seal.open(sealed);
+    if (token === undefined || expiresAt === undefined || refreshAt === undefined) {
+      // Sealed with another password (it was changed), by an older version, or altered: log in again.
+      if (!this.unreadableWarned) this.logger.info('the token stored in Redis cannot be opened with the current H2H_PASSWORD (changed?): logging in again');
+      this.unreadableWarned = true;
+      return undefined;
+    }
+    return { token, expiresAt, refreshAt };
   }
 
   private async loginAndShare(): Promise<StoredToken> {
@@ -150,7 +171,8 @@ export class SharedTokenSession {
     // The margin shrinks for short-lived tokens: a twentieth of the lifetime at most (3 min of an hour).
     const marginMs = Math.min(this.provider.login.refreshMarginSeconds * 1000, lifetimeMs / 20);
     const stored: StoredToken = { ...fresh, refreshAt: fresh.expiresAt - marginMs };
-    await this.redis.multi().set(this.keys.token(this.identity), JSON.stringify(stored), 'PX', Math.ceil(lifetimeMs)).del(failureKey).exec();
+    const sealed: SealedToken = { sealed: this.seal.seal(fresh.token), id: this.seal.id(fresh.token), expiresAt: stored.expiresAt, refreshAt: stored.refreshAt };
+    await this.redis.multi().set(this.keys.token(this.identity), JSON.stringify(sealed), 'PX', Math.ceil(lifetimeMs)).del(failureKey).exec();
     this.logger.info({ environment: this.provider.environment, expiresInS: Math.round(lifetimeMs / 1000) }, 'logged in to the provider');
     return stored;
   }

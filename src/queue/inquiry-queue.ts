@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { ProviderSettings, Rate } from '../config/index.js';
 import { parseAccountKey } from '../csv/validation.js';
 import type { Logger } from '../logging/logger.js';
@@ -31,7 +31,7 @@ export const inquiryJobId = (batchId: string, accountKey: string, round: number)
   `${batchId}.${shortDigest(accountKey)}${round > 0 ? `.r${round}` : ''}`;
 
 /** With its `error` listener (the connection's supervisor): a queue without one ends the process with a raw stack when Redis goes. */
-export function openInquiryQueue(connection: Redis, keys: RedisKeys, queueName: string, logger: Logger): Queue<InquiryJobData> {
+export function openInquiryQueue(connection: RedisClient, keys: RedisKeys, queueName: string, logger: Logger): Queue<InquiryJobData> {
   const queue = new Queue<InquiryJobData>(queueName, { connection, prefix: keys.bullPrefix() });
   queue.on('error', redisErrors(connection, 'inquiry queue', logger));
   return queue;

@@ -4,7 +4,7 @@ import { displayRedisUrl } from './connection.js';
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED']);
 
 /**
- * The connection failed (refused, reset, timed out, closed, Redis still loading its data): it passes when
+ * The connection failed (refused, reset, timed out, closed, Redis still loading its data, a cluster failing over): it passes when
  * Redis is back, and the connection's supervisor decides how long that may take. Not a bug, not a full Redis.
  */
 export function isConnectionFailure(error: unknown): boolean {
@@ -12,7 +12,9 @@ export function isConnectionFailure(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== undefined && CONNECTION_CODES.has(code)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
-  return /^Connection is closed|^LOADING |Stream isn't writeable|^connect ETIMEDOUT/.test(error.message);
+  if (/^Connection is closed|^LOADING |Stream isn't writeable|^connect ETIMEDOUT/.test(error.message)) return true;
+  // A cluster failing over (no master for a slot yet, slots moving) or with no node reachable: passes as above.
+  return /^CLUSTERDOWN |^TRYAGAIN |^None of startup nodes is available|^Failed to refresh slots cache|^Cluster is disconnected|^Node is disconnected/.test(error.message);
 }
 
 /** Redis answered that it is out of memory (`maxmemory` reached with the `noeviction` policy). */

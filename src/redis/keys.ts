@@ -25,11 +25,14 @@ export function redisKeys(prefix: string) {
     batchesByContent: () => `${prefix}:batches:by-content`,
     /** Lease: the one process deciding about, and producing, the batch of one file content. */
     contentLease: (contentHash: string) => `${prefix}:lease:content:${contentHash}`,
-    /** The shared provider session: one token per environment + base address + username. */
-    token: (identity: string) => `${prefix}:token:${identity}`,
-    tokenLock: (identity: string) => `${prefix}:token:${identity}:lock`,
+    /**
+     * The shared provider session: one token per environment + base address + username. The identity is a
+     * hash tag: the token and its login failure are written in one MULTI, which a cluster allows in one slot only.
+     */
+    token: (identity: string) => `${prefix}:token:{${identity}}`,
+    tokenLock: (identity: string) => `${prefix}:token:{${identity}}:lock`,
     /** The last login failure, so that `run` can stop with the provider's message instead of waiting. */
-    loginFailure: (identity: string) => `${prefix}:token:${identity}:login-failure`,
+    loginFailure: (identity: string) => `${prefix}:token:{${identity}}:login-failure`,
     /** Hash: the provider outage seen by the circuit breakers of every worker on one queue. */
     outage: (queueName: string) => `${prefix}:outage:${queueName}`,
     /** Lease: the one watcher of a folder (expires 5 s after the watcher dies). */
@@ -48,8 +51,12 @@ export function redisKeys(prefix: string) {
      * over every slot and each expires alone; the account number appears only as a digest.
      */
     accountHistory: (endpoint: string, accountKey: string) => `${prefix}:history:${endpoint}:${accountDigest(accountKey)}`,
-    /** Prefix for BullMQ's own keys. */
-    bullPrefix: () => `${prefix}:bull`,
+    /**
+     * Prefix for BullMQ's own keys. BullMQ's scripts touch many keys of a queue at once: the hash tag puts
+     * every key of every queue of this deployment in one cluster slot (BullMQ's documented way to run on a
+     * cluster). A single Redis ignores it.
+     */
+    bullPrefix: () => `${prefix}:{bull}`,
   };
 }
 

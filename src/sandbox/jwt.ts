@@ -14,7 +14,7 @@ const HEADER = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
  */
 export class TokenIssuer {
   private readonly secret = randomBytes(32);
-  private live = new Map<string, number>();
+  private live = new Map<string, { exp: number; token: string }>();
 
   issue(subject: string, lifetimeSeconds: number, nowMs = Date.now()): IssuedToken {
     const iat = Math.floor(nowMs / 1000);
@@ -23,8 +23,9 @@ export class TokenIssuer {
     const jti = randomUUID();
     const body = `${HEADER}.${b64url(JSON.stringify({ sub: subject, iat, exp, jti }))}`;
     this.pruneExpired(nowMs);
-    this.live.set(jti, exp);
-    return { token: `${body}.${this.sign(body)}`, expiresIn: lifetimeSeconds };
+    const token = `${body}.${this.sign(body)}`;
+    this.live.set(jti, { exp, token });
+    return { token, expiresIn: lifetimeSeconds };
   }
 
   isValid(token: string, nowMs = Date.now()): boolean {
@@ -39,6 +40,12 @@ export class TokenIssuer {
     return claims.exp * 1000 > nowMs && this.live.has(claims.jti);
   }
 
+  /** The tokens issued and still valid (tests check that no copy of one is kept where it must not be). */
+  issued(nowMs = Date.now()): string[] {
+    this.pruneExpired(nowMs);
+    return [...this.live.values()].map((entry) => entry.token);
+  }
+
   revokeAll(): void {
     this.live.clear();
   }
@@ -48,7 +55,7 @@ export class TokenIssuer {
   }
 
   private pruneExpired(nowMs: number): void {
-    for (const [jti, exp] of this.live) if (exp * 1000 <= nowMs) this.live.delete(jti);
+    for (const [jti, { exp }] of this.live) if (exp * 1000 <= nowMs) this.live.delete(jti);
   }
 }
 

@@ -43,6 +43,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     resetStats: () => state.stats.reset(),
     setKnobs: (k: Partial<SandboxKnobs>) => applyKnobs(state, validateKnobs(k)),
     revokeAllTokens: () => state.tokens.revokeAll(),
+    issuedTokens: () => state.tokens.issued(),
     knobs: () => state.knobs,
     upsertAccounts: (changed: SandboxAccount[]) => {
       for (const account of changed) state.accounts.set(accountKey(account.bankCode, account.accountNumber), account);
@@ -85,6 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     resetStats: controls.resetStats,
     setKnobs: controls.setKnobs,
     revokeAllTokens: controls.revokeAllTokens,
+    issuedTokens: controls.issuedTokens,
     upsertAccounts: controls.upsertAccounts,
     close,
   };

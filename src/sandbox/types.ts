@@ -60,6 +60,8 @@ export interface SandboxServer {
   resetStats(): void;
   setKnobs(k: Partial<SandboxKnobs>): void;
   revokeAllTokens(): void;
+  /** Access tokens issued and still valid. */
+  issuedTokens(): string[];
   /** Adds accounts, or replaces those with the same bank code and account number (to close one: behaviour `closed`). */
   upsertAccounts(accounts: SandboxAccount[]): void;
   close(): Promise<void>;

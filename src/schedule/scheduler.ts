@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { getNextMillis, Queue, type JobSchedulerTemplateOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { OutputFormat, ScheduleSettings } from '../config/index.js';
 import { ConfigError, InputFileError } from '../errors.js';
 import type { RedisKeys } from '../redis/keys.js';
@@ -30,7 +30,7 @@ export interface NightlyJobData {
 }
 
 /** With its `error` listener (the connection's supervisor): a queue without one ends the process with a raw stack when Redis goes. */
-export function openScheduleQueue(connection: Redis, keys: RedisKeys, logger: Logger): Queue<NightlyJobData> {
+export function openScheduleQueue(connection: RedisClient, keys: RedisKeys, logger: Logger): Queue<NightlyJobData> {
   const queue = new Queue<NightlyJobData>(SCHEDULE_QUEUE, { connection, prefix: keys.bullPrefix() });
   queue.on('error', redisErrors(connection, 'schedule queue', logger));
   return queue;
@@ -139,12 +139,12 @@ export const RUN_LEASE_TTL_MS = 60_000;
  * a lease. A run that finds it held by another run is skipped (and says why). The same job taken up again
  * (after a crash or a hand-back) takes its own lease over: the owner is the job id.
  */
-export function runLease(redis: Redis, key: string, jobId: string): Lease {
+export function runLease(redis: RedisClient, key: string, jobId: string): Lease {
   return new Lease(redis, key, { ttlMs: RUN_LEASE_TTL_MS, owner: `run:${jobId}`, details: { jobId } });
 }
 
 /** The run in progress, if any. */
-export async function runInProgress(redis: Redis, key: string): Promise<LeaseHolder | undefined> {
+export async function runInProgress(redis: RedisClient, key: string): Promise<LeaseHolder | undefined> {
   return new Lease(redis, key, { ttlMs: RUN_LEASE_TTL_MS }).holder();
 }
 
@@ -167,7 +167,7 @@ export interface RunRecord {
 /** What the scheduled runs did, newest first, capped: for `schedule --list` and for monitoring. */
 export class RunHistory {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly key: string,
     private readonly keep = 100,
   ) {}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { sleep } from '../clock/clock.js';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
@@ -20,7 +20,7 @@ export class FolderRegistration {
   private lease: Lease | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly root: string,
     private readonly logger: Logger,

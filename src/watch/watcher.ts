@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { continuationPolicy } from '../batch/continuation.js';
 import { changesPathFor } from '../batch/output-path.js';
 import type { BatchInput, BatchLifecycle, StartedBatch } from '../batch/lifecycle.js';
@@ -92,7 +92,7 @@ async function freeName(directory: string, stem: string, suffix: string, claimId
 /** What the watched folder needs: the batch lifecycle, Redis for its claims and registration, its settings. */
 export interface WatcherDependencies {
   lifecycle: Pick<BatchLifecycle, 'check'>;
-  redis: Redis;
+  redis: RedisClient;
   keys: RedisKeys;
   logger: Logger;
   settings: WatchSettings;

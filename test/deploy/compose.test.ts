@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
@@ -71,11 +72,27 @@ describe('docker-compose.yml', () => {
   it('makes Redis require the password of the env file, and gives the app the same one', async () => {
     const { services } = await compose();
     const redis = services.redis!;
-    expect(redis.command!.join(' ')).toContain('--requirepass "$$REDIS_PASSWORD"');
+    expect(redis.command!.join(' ')).toContain('--requirepass "$${REDIS_PASSWORD:?');
     expect(redis.healthcheck!.test.join(' ')).toContain('REDISCLI_AUTH="$$REDIS_PASSWORD"');
     const env = parseEnv(await read('.env.example'));
     expect(env.REDIS_PASSWORD).toBeTruthy();
     expect(env.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  it('never starts Redis without a password: an empty REDIS_PASSWORD stops the container with a message', async () => {
+    const { services } = await compose();
+    const [shell, flag, script] = services.redis!.command!;
+    expect([shell, flag]).toEqual(['sh', '-c']);
+    // Compose turns $$ into $; the container's shell then expands the password, or stops before redis-server.
+    const expanded = script!.replaceAll('$$', '$');
+    for (const password of [undefined, '']) {
+      const result = spawnSync('/bin/sh', ['-c', expanded], { encoding: 'utf8', env: { PATH: '/nonexistent', ...(password !== undefined && { REDIS_PASSWORD: password }) } });
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain('REDIS_PASSWORD must be set');
+    }
+    // With one, it gets as far as starting redis-server (absent from this PATH on purpose).
+    const withPassword = spawnSync('/bin/sh', ['-c', expanded], { encoding: 'utf8', env: { PATH: '/nonexistent', REDIS_PASSWORD: 'set' } });
+    expect(withPassword.stderr).toMatch(/redis-server.*not found/);
   });
 
   it('hands the mounted folders to uid 1000 before the app starts', async () => {

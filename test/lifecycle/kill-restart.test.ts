@@ -66,7 +66,16 @@ describe('kill -9 of run, then the same command again', () => {
     const ids = await payoutFile(file, ACCOUNTS, ROWS_PER_ACCOUNT, 'R');
     sandbox.resetStats();
     const temporary = () => listDir(folder).then((names) => names.filter((name) => name.startsWith('report.reconciled.csv.tmp-')));
-    const atKill = await killRunWhen(env, prefix, file, out, async () => (await temporary()).length > 0, 'the temporary report file');
+    // The output path is probed with the writer's temporary name before anything is produced: only a
+    // temporary file of a batch whose every account is answered is the report being written.
+    const atKill = await killRunWhen(
+      env,
+      prefix,
+      file,
+      out,
+      async () => (await temporary()).length > 0 && (await batchState(redis, prefix, sandbox)).answered === ACCOUNTS.length,
+      'the temporary report file',
+    );
     expect(await temporary()).toHaveLength(1); // what the dead writer left
     expect(await listDir(folder)).not.toContain('report.reconciled.csv');
     expect(atKill).toMatchObject({ produced: true, answered: ACCOUNTS.length, reported: false });

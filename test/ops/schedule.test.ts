@@ -125,13 +125,13 @@ describe('schedule', () => {
     expect(listed.stdout).toMatch(/completed +repeat:nightly-validation:\d+ +16 rows MATCH 16 -> /);
     expect(listed.stdout).toMatch(/skipped +repeat:nightly-validation:\d+ +previous run repeat:nightly-validation:\d+ .* is still in progress/);
 
-    expect(await redis.zcard(`${prefix}:bull:scheduled-validation:repeat`)).toBe(1);
+    expect(await redis.zcard(`${prefix}:{bull}:scheduled-validation:repeat`)).toBe(1);
     const removed = await runCli(['schedule', '--remove'], env);
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain('removed the schedule nightly-validation');
     const after = await runCli(['schedule', '--list'], env);
     expect(after.stdout).toContain('no schedule registered');
-    expect(await redis.zcard(`${prefix}:bull:scheduled-validation:repeat`)).toBe(0);
+    expect(await redis.zcard(`${prefix}:{bull}:scheduled-validation:repeat`)).toBe(0);
   }, 30_000);
 
   it('SIGTERM during a run past the shutdown timeout hands the run back; the next start finishes that same run and batch', async () => {
@@ -154,8 +154,8 @@ describe('schedule', () => {
       expect(first.output().stderr).toContain('scheduled run handed back');
       expect(await redis.hlen(redisKeys(ownPrefix).outcomes(batchId))).toBeLessThan(ROWS);
       // Back in the waiting list, with its input pinned; no run was recorded as done or failed.
-      expect(await redis.lrange(`${ownPrefix}:bull:scheduled-validation:wait`, 0, -1)).toContain(holder);
-      const data = JSON.parse((await redis.hget(`${ownPrefix}:bull:scheduled-validation:${holder}`, 'data')) ?? '{}');
+      expect(await redis.lrange(`${ownPrefix}:{bull}:scheduled-validation:wait`, 0, -1)).toContain(holder);
+      const data = JSON.parse((await redis.hget(`${ownPrefix}:{bull}:scheduled-validation:${holder}`, 'data')) ?? '{}');
       expect(data.pinned.sourceFile).toBe(join(exports, 'active.csv'));
       expect(await redis.llen(`${ownPrefix}:schedule:runs`)).toBe(0);
 

@@ -110,7 +110,7 @@ describe('watch: stopped mid-file and started again', () => {
     expect(await listDir(join(t.folder, 'outbox'))).toEqual([]);
     expect((await listDir(join(t.folder, 'processing'))).filter((name) => name.endsWith('--payouts.csv'))).toHaveLength(1);
     // The queue still holds a job for every unanswered account, none of them active: nothing was lost with the process.
-    const metas = await redis.keys(`${t.prefix}:bull:inquiries-*:meta`);
+    const metas = await redis.keys(`${t.prefix}:{bull}:inquiries-*:meta`);
     expect(metas).toHaveLength(1);
     const queue = metas[0]!.replace(/:meta$/, '');
     const [waiting, delayed, prioritized, active] = await Promise.all([

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/redis/connection.js';
+import { scanKeys } from '../../src/redis/scan.js';
 
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -10,12 +12,7 @@ export function testRedis(): Redis {
   return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
 }
 
-/** Deletes every key under the prefix. */
-export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
+/** Deletes every key under the prefix (one key per UNLINK: on a cluster the keys of a slice span slots). */
+export async function deleteKeys(redis: RedisClient, prefix: string): Promise<void> {
+  for await (const keys of scanKeys(redis, `${prefix}:*`, 1000)) await Promise.all(keys.map((key) => redis.unlink(key)));
 }

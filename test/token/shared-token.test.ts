@@ -97,6 +97,24 @@ describe('SharedTokenSession', () => {
     }
   });
 
+  it('a stored token it cannot open (password changed, value altered) counts as none: one login replaces it', async () => {
+    const ownPrefix = testKeyPrefix();
+    try {
+      sandbox.resetStats();
+      const first = await processSession(providerSettings(), ownPrefix).token();
+      const [key] = (await redis.keys(`${ownPrefix}:token:*`)).filter((name) => !name.endsWith(':lock'));
+      const stored = JSON.parse((await redis.get(key!))!) as { sealed: string };
+      // What a process with another H2H_PASSWORD sees: a value sealed under a key it does not have.
+      await redis.set(key!, JSON.stringify({ ...stored, sealed: stored.sealed.replace(/\.([\w-])/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`) }), 'PX', 60_000);
+      const again = await processSession(providerSettings(), ownPrefix).token();
+      expect(again).not.toBe(first);
+      expect(sandbox.stats().logins).toBe(2);
+      expect(JSON.parse((await redis.get(key!))!).sealed).not.toBe(stored.sealed);
+    } finally {
+      await deleteKeys(redis, ownPrefix);
+    }
+  });
+
   it('keeps sandbox and production tokens apart in one Redis', async () => {
     const ownPrefix = testKeyPrefix();
     sandbox.resetStats();
@@ -107,8 +125,8 @@ describe('SharedTokenSession', () => {
     const tokenKeys = await redis.keys(`${ownPrefix}:token:*`);
     await deleteKeys(redis, ownPrefix);
     expect(tokenKeys.filter((key) => !key.endsWith(':lock') && !key.endsWith(':login-failure')).sort()).toEqual([
-      expect.stringContaining(`${ownPrefix}:token:production:`),
-      expect.stringContaining(`${ownPrefix}:token:sandbox:`),
+      expect.stringContaining(`${ownPrefix}:token:{production:`),
+      expect.stringContaining(`${ownPrefix}:token:{sandbox:`),
     ]);
   });
 

@@ -144,6 +144,14 @@ describe('Redis failures', () => {
     expect(isConnectionFailure(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(false);
   });
 
+  it('counts a cluster failing over or out of reach as a connection failure, a CROSSSLOT bug as not', () => {
+    expect(isConnectionFailure(replyError('CLUSTERDOWN The cluster is down'))).toBe(true);
+    expect(isConnectionFailure(replyError('TRYAGAIN Multiple keys request during rehashing of slot'))).toBe(true);
+    expect(isConnectionFailure(new Error('None of startup nodes is available'))).toBe(true);
+    expect(isConnectionFailure(new Error('Failed to refresh slots cache.'))).toBe(true);
+    expect(isConnectionFailure(replyError("CROSSSLOT Keys in request don't hash to the same slot"))).toBe(false);
+  });
+
   it('a full Redis is a typed error that says what to do; other answers stay what they are', () => {
     const full = typedRedisFailure(replyError("OOM command not allowed when used memory > 'maxmemory'. script: abc"), 'redis://:pw@h:6379');
     expect(full).toBeInstanceOf(RedisFullError);

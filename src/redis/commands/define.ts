@@ -1,4 +1,5 @@
-import type { Cluster, Redis } from 'ioredis';
+import type { RedisClient } from '../connection.js';
+export type { RedisClient };
 
 /** A Lua script with a stable name: defined once per connection and run by SHA (EVALSHA), never sent as text per call. */
 export interface LuaCommand {
@@ -7,7 +8,6 @@ export interface LuaCommand {
   lua: string;
 }
 
-export type RedisClient = Redis | Cluster;
 type Argument = string | number;
 
 const definedOn = new WeakMap<RedisClient, Set<string>>();
