@@ -6,6 +6,7 @@ import type { InquiryDecision, SendHooks } from '../src/provider/client.js';
 import type { InquiryOutcome } from '../src/provider/outcome.js';
 import type { AccountQuery } from '../src/csv/validation.js';
 import { accountOf, type InquiryJobData } from '../src/queue/inquiry-queue.js';
+import type { SendTicket } from '../src/queue/pacer.js';
 
 /** What an inquiry job is given: narrow functions, not the world. */
 export interface InquiryJobDependencies {
@@ -16,10 +17,10 @@ export interface InquiryJobDependencies {
   countCall(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors'): Promise<void>;
   /** One inquiry with the shared token; the hooks pace each HTTP call and count it as it goes out. */
   inquire(account: AccountQuery, hooks: SendHooks): Promise<InquiryDecision>;
-  /** Reserves the next evenly spaced send slot for every worker of every process. */
-  waitForSendSlot(): Promise<void>;
-  /** A 429's Retry-After: every process waits. */
-  holdSending(ms: number): Promise<void>;
+  /** Waits for the next evenly spaced send slot of every worker of every process; says what the call was paced with. */
+  waitForSendSlot(): Promise<SendTicket>;
+  /** A 429 for the call paced with `ticket`: every process waits `ms` (Retry-After) and the shared rate slows down. */
+  holdSending(ms: number, ticket: SendTicket | undefined): Promise<void>;
   /** Holds every worker of the queue for `ms` and hands the job back without spending an attempt (never returns). */
   holdEveryWorker(ms: number): Promise<never>;
   breaker: CircuitBreaker;
@@ -79,9 +80,13 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     if (!gate.allowed) return deps.holdEveryWorker(gate.waitMs);
 
     let decision: InquiryDecision;
+    // What the call that got the answer was paced with: a 429 slows the shared rate only if it was the rate in force.
+    let ticket: SendTicket | undefined;
     try {
       decision = await deps.inquire(accountOf(job.data), {
-        waitForTurn: () => deps.waitForSendSlot(),
+        waitForTurn: async () => {
+          ticket = await deps.waitForSendSlot();
+        },
         onSend: () => deps.countCall(batchId, 'calls'),
       });
     } catch (error) {
@@ -114,8 +119,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
       case 'rate_limited': {
         await deps.countCall(batchId, 'rateLimited');
         const retryAfterMs = decision.retryAfterMs ?? 1_000;
-        logger.warn({ retryAfterMs }, 'provider rate limit reached (HTTP 429): holding every worker');
-        await deps.holdSending(retryAfterMs);
+        await deps.holdSending(retryAfterMs, ticket);
         return deps.holdEveryWorker(retryAfterMs);
       }
       case 'transient': {

@@ -9,6 +9,7 @@ import { inspectFile, Producer } from '../batch/producer.js';
 import { writeReconciliation } from '../batch/report-writer.js';
 import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/settle.js';
 import { systemClock, type Clock } from '../clock/clock.js';
+import { describeError } from '../errors.js';
 import type { Config, ProviderSettings } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { InquiryOutcome } from '../provider/outcome.js';
@@ -23,6 +24,7 @@ import { inquiryQueueName, openInquiryQueue, queueCeiling, type InquiryJobData }
 import { findLostInquiryJobs } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
+import { CallTally, TALLY_FLUSH_MS } from '../queue/call-tally.js';
 import { AccountHistory } from '../history/account-history.js';
 import { answerRecorder, answerReuser } from '../history/answers.js';
 import { isConnectionFailure, isRedisFull } from '../redis/failures.js';
@@ -118,6 +120,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     },
     inspect: inspectFile,
     batchFinished: notices.enqueue,
+    allowedRate: (since) => pacer.allowedRateSince(since),
     queueName,
     throwAwayQueue: provider.builtinEmulator === true,
     clock,
@@ -125,6 +128,8 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   });
 
   const workers: Worker<InquiryJobData>[] = [];
+  // The batch hash's call counters, added to in bulk (BatchStore.countCall adds one per round trip).
+  const tally = new CallTally((batchId, field, by) => redis.hincrby(keys.batch(batchId), field, by));
   const startWorkers = async (): Promise<Worker<InquiryJobData>> => {
     const ceiling = queueCeiling(config.inquiry.rate);
     // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
@@ -133,10 +138,15 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     metrics.watchBreaker(() => breaker.outageSince !== undefined);
     const processor = createInquiryProcessor({
       hasOutcome: (batchId, accountKey) => store.hasOutcome(batchId, accountKey),
-      saveOutcome: saveAnswer,
-      countCall: (batchId, field) => {
+      saveOutcome: async (batchId, accountKey, outcome) => {
+        // The counts go out before the outcome on the same connection: a batch is never complete with a call uncounted.
+        const counted = tally.flush();
+        await saveAnswer(batchId, accountKey, outcome);
+        await counted;
+      },
+      countCall: async (batchId, field) => {
         countCallMetric(metrics, field);
-        return store.countCall(batchId, field);
+        tally.add(batchId, field);
       },
       inquire: async (account, hooks) => {
         // Latency from the call going out (after pacing and the token) to its classified answer.
@@ -152,7 +162,12 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
         return decision;
       },
       waitForSendSlot: () => pacer.waitForSlot(),
-      holdSending: (ms) => pacer.holdFor(ms),
+      holdSending: async (ms, ticket) => {
+        const slowDown = await pacer.slowDown(ms, ticket);
+        // Once per hold, not once per 429: the calls paced before the decrease answer for the old rate.
+        if (slowDown.slowed) logger.warn({ retryAfterMs: ms, fromPerSecond: round(slowDown.from), toPerSecond: round(slowDown.to) }, `provider rate limit reached (HTTP 429): every worker holds ${ms} ms, then sends at ${round(slowDown.to)}/s (was ${round(slowDown.from)}/s), climbing back while answers are clean`);
+        else logger.debug({ retryAfterMs: ms }, 'provider rate limit reached (HTTP 429) for a call paced before the last slow-down: holding');
+      },
       holdEveryWorker: async (ms) => {
         await queue.rateLimit(Math.max(1, Math.round(ms)));
         throw Worker.RateLimitError();
@@ -203,11 +218,14 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     clock,
     close: async () => {
       await Promise.all(workers.map((worker) => worker.close()));
+      await tally.flush().catch((error: unknown) => logger.error({ err: error }, `the call counts of the last ${TALLY_FLUSH_MS} ms could not be written: ${describeError(error)}`));
       await notices.close();
       await queue.close();
     },
   };
 }
+
+const round = (rate: number): number => Math.round(rate * 100) / 100;
 
 function countCallMetric(metrics: ProductMetrics, field: 'calls' | 'rateLimited' | 'internalErrors'): void {
   if (field === 'calls') metrics.inquiryCall();

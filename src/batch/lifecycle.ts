@@ -37,6 +37,8 @@ export interface LifecycleDependencies {
    * the app queues the completion notice here. It must only queue: a receiver never delays a report.
    */
   batchFinished?(finished: FinishedBatch): Promise<void>;
+  /** The rate (calls/s) the provider allowed since `since`: the configured rate unless it answered 429 (the shared pacer slowed down). */
+  allowedRate?(since: number): Promise<number>;
   queueName: string;
   /** The queue is the built-in emulator's of this process (see BatchRecord.throwAwayQueue). */
   throwAwayQueue?: boolean;
@@ -192,8 +194,9 @@ export class BatchLifecycle {
     const { deps } = this;
     const written = await deps.writeReport(started.batchId, reportPath, options.signal, options.changesPath);
     const batch = await deps.store.get(started.batchId);
+    const allowedRate = await deps.allowedRate?.(started.run.startedAt);
     const summary: BatchSummary = {
-      ...buildSummary(started.run, batch, written, reportPath, deps.clock.now()),
+      ...buildSummary(started.run, batch, written, reportPath, deps.clock.now(), allowedRate),
       ...(options.gaveUp !== undefined && { incomplete: options.gaveUp }),
     };
     await writeSummary(summary, options.extras);

@@ -29,6 +29,11 @@ export interface BatchSummary {
   /** This run: inquiry calls made for the batch while it ran (retries included; by any worker), 429s among them. */
   calls: number;
   rateLimited: number;
+  /**
+   * Calls per second the provider allowed during this run: the configured rate, or after 429s the shared
+   * pacer's slowed rate at the end of the run, never above the rate the provider last refused.
+   */
+  allowedRate?: number;
   startedAt: string;
   finishedAt: string;
   durationSeconds: number;
@@ -53,6 +58,7 @@ export function buildSummary(
   written: WrittenReport,
   reportPath: string,
   finishedAt: number,
+  allowedRate?: number,
 ): BatchSummary {
   return {
     batchId: batch.batchId,
@@ -69,6 +75,7 @@ export function buildSummary(
     continuation: run.continuation.kind,
     calls: batch.calls - run.callsBefore,
     rateLimited: batch.rateLimited - run.rateLimitedBefore,
+    ...(allowedRate !== undefined && { allowedRate: Math.round(allowedRate * 100) / 100 }),
     startedAt: new Date(run.startedAt).toISOString(),
     finishedAt: new Date(finishedAt).toISOString(),
     durationSeconds: Math.round((finishedAt - run.startedAt) / 100) / 10,
@@ -97,7 +104,7 @@ export function formatSummary(summary: BatchSummary): string {
       : '';
   return [
     `batch ${summary.batchId}${summary.continued ? ` (continued: ${summary.continuation.replace('_', ' ')})` : ''}: ${summary.rows} rows, ${summary.accounts} distinct accounts, ${summary.calls} inquiry calls this run${
-      summary.rateLimited > 0 ? ` (${summary.rateLimited} answered 429)` : ''
+      summary.rateLimited > 0 ? ` (${summary.rateLimited} answered 429${summary.allowedRate === undefined ? '' : `; the provider allowed about ${summary.allowedRate}/s`})` : ''
     }, ${summary.durationSeconds}s${totals}`,
     counts,
     `changes: ${CHANGE_VALUES.map((value) => `${value} ${summary.changes[value]}`).join(', ')}${

@@ -1,48 +1,156 @@
-import type { Rate } from '../config/index.js';
+import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
-import { PACER_HOLD, PACER_RESERVE_SLOT } from '../redis/commands/pacer.js';
+import { PACER_CONFIRM_SLOT, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
+import { allowedRate, FLOOR, rateAt, sendsUnpaced, slotInterval, slowedRate, UNPACED_FROM, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
 
-/**
- * Calls leave on their slot but reach the provider up to a few tens of milliseconds off it (a busy
- * event loop, a descheduled process). Spacing them 3.5% wider leaves about 35 ms of slack per second,
- * which measured on a loaded 2-core machine kept a sliding-second limit from ever being crossed.
- */
-const JITTER_HEADROOM = 0.965;
-/** A slot missed by more than this is given up rather than used late. */
+/** A slot timer that fires later than this (a busy event loop, a descheduled process) is given up for a fresh slot. */
 const LATE_TOLERANCE_MS = 5;
 
+/** No slot further ahead than this is handed out: a rate that changed reaches the waiting calls within it. */
+const RESERVE_HORIZON_MS = 1_000;
+const LATER_SPREAD_MS = 50;
+/** How stale the rate may be when calls go out unpaced: a 429's slow-down reaches every process within it. */
+const UNPACED_READ_MS = 1_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a call was paced with: a 429 for it slows the pacer only if no decrease happened since. */
+export interface SendTicket {
+  rateInForce: number;
+  slowedAt: string;
+}
+
+/** What a 429 did to the shared rate. */
+export interface SlowDown {
+  slowed: boolean;
+  from: number;
+  to: number;
+}
+
 /**
- * Spreads inquiries evenly at the configured rate across every worker of every process: one call each
- * 1/rate seconds, so no one-second window, fixed or sliding, holds more than the rate. BullMQ's global
- * limiter stays as the outer ceiling and as the hold for 429s; this pacer gives the even spacing that
- * its fixed windows cannot, without the per-window fetch gaps that cost a one-job window a fifth of the rate.
+ * Spreads inquiries evenly across every worker of every process, at the configured rate or, after the
+ * provider answered 429, at the slowed rate climbing back (src/queue/rate-control.ts). Three guards keep
+ * a call from reaching the provider when it must not:
+ * - a slot is taken on Redis's clock, 1/rate apart, never inside a 429's hold;
+ * - a call that waited for its slot confirms it right before sending: a hold that began meanwhile sends
+ *   it back for a fresh slot (the calls queued at the old rate do not all fire after a 429);
+ * - the last `max` sends are kept: no send makes more than `max` in any window of the rate + a margin.
+ * BullMQ's global limiter stays as the outer ceiling and as the hold of the workers after a 429.
  */
 export class SendPacer {
-  private readonly intervalMs: number;
+  private readonly ceiling: number;
+  private readonly windowSize: number;
+  private readonly windowMs: number;
+  private readonly windowSpan: number;
+  /** The rate fields as last seen in Redis (one reservation old at most). */
+  private state: RateState = {};
+  private slowedAt = '';
+  private lastNow = 0;
+  private holdUntil = 0;
+  /** When (performance.now(), and Redis's now) the state was last read for unpaced sending, and the read under way. */
+  private stateReadAt = -Infinity;
+  private stateNow = 0;
+  private stateRead: Promise<number> | undefined;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly key: string,
     rate: Rate,
   ) {
-    this.intervalMs = rate.perMs / (rate.max * JITTER_HEADROOM);
+    this.ceiling = ratePerSecond(rate);
+    // Above UNPACED_FROM nothing is paced, so the ring never needs more sends than that rate puts in a window.
+    this.windowSize = Math.max(1, Math.floor(Math.min(rate.max, (UNPACED_FROM * rate.perMs) / 1000)));
+    this.windowMs = rate.perMs;
+    this.windowSpan = rate.perMs + WINDOW_MARGIN_MS;
   }
 
-  /**
-   * Waits for a slot of its own. A timer that fires late (a busy event loop, a descheduled process)
-   * would send right next to the following slots; such a call takes a fresh slot instead.
-   */
-  async waitForSlot(): Promise<void> {
+  /** Waits for a slot of its own and returns what it was paced with. */
+  async waitForSlot(): Promise<SendTicket> {
+    if (sendsUnpaced(this.ceiling)) {
+      const unpaced = await this.unpacedTicket();
+      if (unpaced !== undefined) return unpaced;
+    }
     for (;;) {
-      const waitMs = Number(await runCommand<string>(this.redis, PACER_RESERVE_SLOT, [this.key], [this.intervalMs]));
-      if (waitMs <= 0) return;
-      const due = performance.now() + waitMs;
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
-      if (performance.now() - due <= Math.max(LATE_TOLERANCE_MS, this.intervalMs / 2)) return;
+      const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
+      const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], [slotInterval(rateInForce), this.windowSize, this.windowSpan, RESERVE_HORIZON_MS]);
+      const [status, wait, epoch, now, ...rateFields] = reply;
+      this.lastNow = Number(now);
+      this.readRate(rateFields);
+      if (status === 'later') {
+        // Spread out so that the calls told to come back together do not all ask in the same millisecond.
+        await sleep(Number(wait) + Math.random() * LATER_SPREAD_MS);
+        continue;
+      }
+      const ticket: SendTicket = { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
+      if (await this.waitAndConfirm(Number(wait), epoch ?? '0')) return ticket;
     }
   }
 
-  async holdFor(ms: number): Promise<void> {
-    await runCommand<number>(this.redis, PACER_HOLD, [this.key], [ms]);
+  /** A 429 for a call paced with `ticket`: holds every process for `retryAfterMs` and slows the rate once per hold. */
+  async slowDown(retryAfterMs: number, paced: SendTicket | undefined): Promise<SlowDown> {
+    const ticket = paced ?? { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
+    const [slowed, to] = await runCommand<[number, string]>(this.redis, PACER_SLOW_DOWN, [this.key], [
+      retryAfterMs,
+      ticket.slowedAt,
+      slowedRate(ticket.rateInForce),
+      ticket.rateInForce,
+      this.windowSize,
+      this.windowMs,
+      FLOOR,
+    ]);
+    // This process's unpaced calls see the hold and the slowed rate at once (the others within UNPACED_READ_MS).
+    this.stateReadAt = -Infinity;
+    return { slowed: slowed === 1, from: ticket.rateInForce, to: Number(to) };
+  }
+
+  /** The rate the provider allowed since `since` (ms, epoch): the configured rate unless it answered 429. */
+  async allowedRateSince(since: number): Promise<number> {
+    const now = await this.readState();
+    return allowedRate(this.state, this.ceiling, since, now);
+  }
+
+  /**
+   * A ticket without a slot while the rate in force is too fast to space (rate-control.ts, UNPACED_FROM);
+   * undefined when the call must be paced (a 429 slowed the rate) or wait for a hold. The state is read
+   * from Redis at most every UNPACED_READ_MS, once for all the calls of the process.
+   */
+  private async unpacedTicket(): Promise<SendTicket | undefined> {
+    if (performance.now() - this.stateReadAt > UNPACED_READ_MS) {
+      this.stateRead ??= this.readState().finally(() => (this.stateRead = undefined));
+      await this.stateRead;
+    }
+    const now = this.stateNow + (performance.now() - this.stateReadAt);
+    const rateInForce = rateAt(this.state, this.ceiling, now);
+    if (now < this.holdUntil || !sendsUnpaced(rateInForce)) return undefined;
+    return { rateInForce, slowedAt: this.slowedAt };
+  }
+
+  /** Reads the hold and the rate fields; returns Redis's now. */
+  private async readState(): Promise<number> {
+    const [now, hold, ...rateFields] = await runCommand<string[]>(this.redis, PACER_READ_RATE, [this.key]);
+    this.stateReadAt = performance.now();
+    this.stateNow = this.lastNow = Number(now);
+    this.holdUntil = Number(hold);
+    this.readRate(rateFields);
+    return this.lastNow;
+  }
+
+  /** True when the slot may be used: waited for, on time, with no hold begun since and room in the window. */
+  private async waitAndConfirm(waitMs: number, epoch: string): Promise<boolean> {
+    for (let wait = waitMs; wait > 0; ) {
+      const due = performance.now() + wait;
+      await sleep(wait);
+      // A late timer would send right next to the following slots: such a call takes a fresh slot instead.
+      if (performance.now() - due > Math.max(LATE_TOLERANCE_MS, slotInterval(this.ceiling) / 2)) return false;
+      wait = Number(await runCommand<string>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan]));
+      if (wait < 0) return false;
+    }
+    return true;
+  }
+
+  private readRate([slowedTo, climbsFrom, refused, slowedAt]: string[]): void {
+    const number = (text: string | undefined) => (text === undefined || text === '' ? undefined : Number(text));
+    this.state = { slowedTo: number(slowedTo), climbsFrom: number(climbsFrom), refused: number(refused), slowedAt: number(slowedAt) };
+    this.slowedAt = slowedAt ?? '';
   }
 }

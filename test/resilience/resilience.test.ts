@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +111,31 @@ describe('429', () => {
     expect(result.code).toBe(0);
     expect(sandbox.stats()).toMatchObject({ rateLimited: 0, answeredInquiries: 30 });
     expect(sandbox.stats().maxInquiriesInAnyWindow).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('429 storm', () => {
+  it('slows the shared pacer down on 429s: at most 10% of calls answered 429, no row FAILED, the summary says the rate allowed', async () => {
+    sandbox.resetStats();
+    sandbox.setKnobs({ rateLimit: { max: 5, windowMs: 1000 } });
+    const file = await fileOf('storm', 40);
+    const out = join(workDir, 'storm.out.csv');
+    // --rate says 40/s, the provider allows 5/s: before the pacer slowed down, 47% of calls were answered 429.
+    const result = await runCli(['run', file, '--out', out, '--rate', '40/s', '--json'], environment(), 120_000);
+    sandbox.setKnobs({ rateLimit: null });
+    expect(result.code).toBe(0);
+    const stats = sandbox.stats();
+    expect(stats.answeredInquiries).toBe(40);
+    expect(stats.rateLimited).toBeGreaterThan(0);
+    expect(stats.rateLimited).toBeLessThanOrEqual(stats.inquiries * 0.1);
+    const rows = await readReport(out);
+    expect(rows).toHaveLength(40);
+    expect(rows.filter((row) => row.result === 'FAILED')).toEqual([]);
+    const summary = JSON.parse(await readFile(out.replace(/\.csv$/, '.summary.json'), 'utf8')) as { allowedRate: number; rateLimited: number };
+    expect(summary.rateLimited).toBe(stats.rateLimited);
+    expect(summary.allowedRate).toBeGreaterThan(0);
+    expect(summary.allowedRate).toBeLessThan(40);
+    expect(result.stderr).toMatch(/provider rate limit reached \(HTTP 429\).*then sends at [\d.]+\/s \(was 40\/s\)/);
   });
 });
 

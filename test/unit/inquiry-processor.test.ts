@@ -30,6 +30,8 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
   const counted: string[] = [];
   const holds: number[] = [];
   const sendHolds: number[] = [];
+  const heldTickets: (string | undefined)[] = [];
+  let slots = 0;
   const asked: string[] = [];
   const outages: string[] = [];
   const deps: InquiryJobDependencies = {
@@ -47,8 +49,12 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
       await hooks.onSend();
       return answer;
     },
-    waitForSendSlot: async () => undefined,
-    holdSending: async (ms) => void sendHolds.push(ms),
+    // Each slot says what it was paced with; a 429 hands the pacer the ticket of the call it answered.
+    waitForSendSlot: async () => ({ rateInForce: 40, slowedAt: `slot ${(slots += 1)}` }),
+    holdSending: async (ms, ticket) => {
+      sendHolds.push(ms);
+      heldTickets.push(ticket?.slowedAt);
+    },
     holdEveryWorker: async (ms) => {
       holds.push(ms);
       throw new RateLimitError();
@@ -58,7 +64,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
     clearOutage: async () => undefined,
     logger,
   };
-  return { process: createInquiryProcessor(deps), outcomes, counted, holds, sendHolds, asked, outages, lines, breaker };
+  return { process: createInquiryProcessor(deps), outcomes, counted, holds, sendHolds, heldTickets, asked, outages, lines, breaker };
 }
 
 const answer = (outcome: InquiryOutcome = VERIFIED): InquiryDecision => ({ kind: 'answer', outcome });
@@ -87,6 +93,7 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     const w = processorWorld(() => ({ kind: 'rate_limited', retryAfterMs: 4_000 }));
     await expect(w.process(job())).rejects.toBeInstanceOf(RateLimitError);
     expect(w.sendHolds).toEqual([4_000]);
+    expect(w.heldTickets).toEqual(['slot 1']);
     expect(w.holds).toEqual([4_000]);
     expect(w.counted).toEqual(['calls', 'rateLimited']);
     expect(w.outcomes.size).toBe(0);

@@ -1,33 +1,120 @@
 import type { LuaCommand } from './define.js';
 
 /**
- * Reserves the next free send slot, `interval` ms after the previous one, on Redis's own clock so that
- * every process on every machine agrees. Returns how long the caller must wait for its slot.
+ * The shared pacer is one hash per queue (so every script touches one key, whatever the cluster):
+ *   next      the next free send slot              hold     the end of the last 429's hold
+ *   epoch     bumped by each hold: a slot taken under an older epoch must not be used
+ *   slowedTo, climbsFrom, refused, slowedAt       the rate after 429s (src/queue/rate-control.ts)
+ *   w0..wN-1, wi   a ring of the last N send times (N = the rate's max per window): the window guard
+ * Times are milliseconds on Redis's own clock so that every process on every machine agrees.
+ */
+const NOW = `
+local now_parts = redis.call('TIME')
+local now = now_parts[1] * 1000 + now_parts[2] / 1000
+local key = KEYS[1]
+`;
+
+/** How long the pacer outlives its last use: a run the next day starts at the configured rate again. */
+const PACER_IDLE_TTL_MS = 600_000;
+
+/**
+ * Records a send at `now` unless the last `size` sends all fall within `span` ms of it (the sliding
+ * window would hold one too many); then returns how long to wait before asking again.
+ */
+const ADMIT = `
+local function admit(size, span)
+  local i = tonumber(redis.call('HGET', key, 'wi') or '0') % size
+  local oldest = tonumber(redis.call('HGET', key, 'w' .. i) or '')
+  if oldest ~= nil and now < oldest + span then return oldest + span - now end
+  redis.call('HSET', key, 'w' .. i, tostring(now), 'wi', tostring((i + 1) % size))
+  return 0
+end
+`;
+
+/**
+ * Reserves the next free send slot, `ARGV[1]` ms after the previous one and not inside a hold.
+ * ARGV[2], ARGV[3]: the window guard's size and span. A slot further away than ARGV[4] ms is not taken
+ * ('later': ask again after the wait returned), so that calls waiting behind a slowed rate are spaced at
+ * the rate in force when their turn comes, not at the rate of when they started waiting. Returns 'slot'
+ * or 'later', the wait in ms ('slot' with 0: go now, the send is recorded), the epoch the slot belongs
+ * to, Redis's now, and the rate fields.
  */
 export const PACER_RESERVE_SLOT: LuaCommand = {
   name: 'bcPacerReserveSlot',
   numberOfKeys: 1,
-  lua: `
-local now_parts = redis.call('TIME')
-local now = now_parts[1] * 1000 + now_parts[2] / 1000
-local next_free = tonumber(redis.call('GET', KEYS[1]) or '0')
-local slot = math.max(now, next_free)
+  lua: `${NOW}${ADMIT}
+local f = redis.call('HMGET', key, 'next', 'hold', 'epoch', 'slowedTo', 'climbsFrom', 'refused', 'slowedAt')
+local slot = math.max(now, tonumber(f[1] or '0'), tonumber(f[2] or '0'))
 local interval = tonumber(ARGV[1])
-redis.call('SET', KEYS[1], tostring(slot + interval), 'PX', math.ceil(slot - now + interval + 60000))
-return tostring(slot - now)`,
+local horizon = tonumber(ARGV[4])
+local status = 'later'
+local wait = slot - now - horizon
+if wait <= 0 then
+  status = 'slot'
+  redis.call('HSET', key, 'next', tostring(slot + interval))
+  wait = slot - now
+  if wait <= 0 then wait = admit(tonumber(ARGV[2]), tonumber(ARGV[3])) end
+  redis.call('PEXPIRE', key, math.ceil(slot - now + interval + ${PACER_IDLE_TTL_MS}))
+end
+return {status, tostring(wait), f[3] or '0', tostring(now), f[4] or '', f[5] or '', f[6] or '', f[7] or ''}`,
 };
 
-/** Pushes the next free slot out by `ms` (a 429's Retry-After): every process waits. */
-export const PACER_HOLD: LuaCommand = {
-  name: 'bcPacerHold',
+/**
+ * Right before sending on a slot reserved earlier: -1 when a hold began since (ARGV[1], the slot's epoch,
+ * is old) or is still on (reserve again); otherwise the window guard's answer (0: go, the send is
+ * recorded; more: wait that long and confirm again).
+ */
+export const PACER_CONFIRM_SLOT: LuaCommand = {
+  name: 'bcPacerConfirmSlot',
   numberOfKeys: 1,
-  lua: `
-local now_parts = redis.call('TIME')
-local now = now_parts[1] * 1000 + now_parts[2] / 1000
-local until_ms = now + tonumber(ARGV[1])
-local next_free = tonumber(redis.call('GET', KEYS[1]) or '0')
-if until_ms > next_free then
-  redis.call('SET', KEYS[1], tostring(until_ms), 'PX', math.ceil(tonumber(ARGV[1]) + 60000))
+  lua: `${NOW}${ADMIT}
+local f = redis.call('HMGET', key, 'epoch', 'hold')
+if (f[1] or '0') ~= ARGV[1] or now < tonumber(f[2] or '0') then return '-1' end
+return tostring(admit(tonumber(ARGV[2]), tonumber(ARGV[3])))`,
+};
+
+/**
+ * A 429: holds every process for ARGV[1] ms (Retry-After) and, when no decrease happened since the call
+ * was paced (ARGV[2], the `slowedAt` its slot saw, is still current), slows the rate to ARGV[3] (the
+ * multiplicative decrease, ARGV[4]: the rate refused), or lower: to the sends per second the provider's
+ * window took before it refused (the ring holds them: sends within the last ARGV[6] ms, the rate's
+ * window of ARGV[5] sends), never below ARGV[7]. The first 429 of a run far above the provider's limit
+ * so lands near the limit at once instead of halving its way down, a 429 and a hold per halving.
+ * Once per hold, not once per 429. Returns 1 or 0 (the rate was decreased) and the rate set.
+ */
+export const PACER_SLOW_DOWN: LuaCommand = {
+  name: 'bcPacerSlowDown',
+  numberOfKeys: 1,
+  lua: `${NOW}
+local hold_until = now + tonumber(ARGV[1])
+local f = redis.call('HMGET', key, 'slowedAt', 'hold', 'next')
+local slowed = 0
+local to = tonumber(ARGV[3])
+if (f[1] or '') == ARGV[2] then
+  local size, window = tonumber(ARGV[5]), tonumber(ARGV[6])
+  local sent = 0
+  for i = 0, size - 1 do
+    local at = tonumber(redis.call('HGET', key, 'w' .. i) or '')
+    if at ~= nil and at > now - window then sent = sent + 1 end
+  end
+  -- The refused call is among the sends counted: the window took one fewer.
+  if sent > 1 then to = math.max(tonumber(ARGV[7]), math.min(to, (sent - 1) * 1000 / window)) end
+  redis.call('HSET', key, 'slowedTo', tostring(to), 'refused', ARGV[4], 'slowedAt', tostring(now), 'climbsFrom', tostring(hold_until))
+  slowed = 1
 end
-return 1`,
+if hold_until > tonumber(f[2] or '0') then
+  redis.call('HSET', key, 'hold', tostring(hold_until), 'next', tostring(math.max(hold_until, tonumber(f[3] or '0'))))
+  redis.call('HINCRBY', key, 'epoch', 1)
+end
+redis.call('PEXPIRE', key, math.ceil(tonumber(ARGV[1]) + ${PACER_IDLE_TTL_MS}))
+return {slowed, tostring(to)}`,
+};
+
+/** Redis's now, the end of the hold, and the rate fields: for the summary, and for calls sent unpaced. */
+export const PACER_READ_RATE: LuaCommand = {
+  name: 'bcPacerReadRate',
+  numberOfKeys: 1,
+  lua: `${NOW}
+local f = redis.call('HMGET', key, 'hold', 'slowedTo', 'climbsFrom', 'refused', 'slowedAt')
+return {tostring(now), f[1] or '0', f[2] or '', f[3] or '', f[4] or '', f[5] or ''}`,
 };

@@ -1,0 +1,77 @@
+/**
+ * The pure part of the shared pacer: how fast to send after the provider answered 429 (multiplicative
+ * decrease, then a linear climb back towards the configured rate), and how far apart the slots are.
+ * Times are milliseconds on Redis's clock; rates are calls per second.
+ */
+
+/** A 429 halves the rate: the rate in force was above what the provider allows. */
+export const DECREASE = 0.5;
+/**
+ * After the Retry-After hold the rate climbs linearly by this share of the slowed rate per second of
+ * clean answers: it is back at the rate that was refused after (1 / DECREASE - 1) / INCREASE = 5 s.
+ * The slope scales with the provider's limit found, not the configured ceiling: with a ceiling of
+ * 40/s against a provider allowing 5/s, a climb of 5% of the ceiling (2/s per second) would cross the
+ * limit within a second and make every fifth call a 429.
+ */
+export const INCREASE = 0.2;
+/** Never slower than this (calls per second): a stream of 429s still probes the provider now and then. */
+export const FLOOR = 0.5;
+/**
+ * Calls leave on their slot but reach the provider a few milliseconds off it; 1% wider spacing plus the
+ * sliding-window guard (WINDOW_MARGIN_MS) keeps a sliding-second limit from being crossed.
+ */
+export const HEADROOM = 0.99;
+/**
+ * Slack added to the rate's window by the guard that never lets more than the rate's `max` sends into one
+ * window: the spread between a send's confirmation and its arrival at the provider. 10 ms let one 429
+ * through at 10/s on a 2-core machine under a load average of 10; 25 ms keeps at least 0.975 of the rate.
+ */
+export const WINDOW_MARGIN_MS = 25;
+
+/**
+ * From this rate up the pacer does not space calls: slots 1 ms apart are the resolution of Node's timers,
+ * so it could not space them closer anyway, and its Redis round trip per call would be what bounds a
+ * worker. The rate is then a ceiling the provider's own 429s enforce: after one, the pacer paces again
+ * until its rate climbs back to here.
+ */
+export const UNPACED_FROM = 1000;
+
+/** Whether calls go out without a slot: the rate in force is too fast to space. */
+export const sendsUnpaced = (rateInForce: number): boolean => rateInForce >= UNPACED_FROM;
+
+/** The pacer's rate as Redis holds it: `slowedTo` is unset until the provider first answers 429. */
+export interface RateState {
+  /** The rate set by the last decrease. */
+  slowedTo?: number | undefined;
+  /** When the climb from `slowedTo` starts: the end of that 429's hold. */
+  climbsFrom?: number | undefined;
+  /** The rate that was in force when the last decrease happened: the provider refused it. */
+  refused?: number | undefined;
+  /** When the last decrease happened; a 429 for a call paced before it does not decrease again. */
+  slowedAt?: number | undefined;
+}
+
+/** The rate in force at `now`: the ceiling, or the slowed rate climbing back towards it. */
+export function rateAt(state: RateState, ceiling: number, now: number): number {
+  if (state.slowedTo === undefined) return ceiling;
+  const climbedSeconds = Math.max(0, now - (state.climbsFrom ?? now)) / 1000;
+  return Math.min(ceiling, state.slowedTo * (1 + INCREASE * climbedSeconds));
+}
+
+/**
+ * The rate after a 429 for a call sent at `rateInForce`. The slow-down script may go lower still, to the
+ * sends the provider's window took before it refused (it keeps them: src/redis/commands/pacer.ts).
+ */
+export const slowedRate = (rateInForce: number): number => Math.max(FLOOR, rateInForce * DECREASE);
+
+/** Milliseconds between two slots at `rate` calls per second. */
+export const slotInterval = (rate: number): number => 1000 / (rate * HEADROOM);
+
+/**
+ * What the summary reports as the rate the provider allowed: the configured rate when it never answered
+ * 429 since `since`; otherwise the pacer's rate at `now`, but never above the rate it last refused.
+ */
+export function allowedRate(state: RateState, ceiling: number, since: number, now: number): number {
+  if (state.slowedAt === undefined || state.slowedAt < since) return ceiling;
+  return Math.min(rateAt(state, ceiling, now), state.refused ?? ceiling);
+}
