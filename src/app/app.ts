@@ -128,8 +128,8 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   });
 
   const workers: Worker<InquiryJobData>[] = [];
-  // The batch hash's call counters, added to in bulk (BatchStore.countCall adds one per round trip).
-  const tally = new CallTally((batchId, field, by) => redis.hincrby(keys.batch(batchId), field, by));
+  // The batch's call counters, added to in bulk rather than one round trip per call.
+  const tally = new CallTally((batchId, field, by) => store.countCalls(batchId, field, by));
   const startWorkers = async (): Promise<Worker<InquiryJobData>> => {
     const ceiling = queueCeiling(config.inquiry.rate);
     // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.

@@ -261,8 +261,9 @@ export class BatchStore {
     return outcomes;
   }
 
-  async countCall(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors'): Promise<void> {
-    await this.redis.hincrby(this.keys.batch(batchId), field, 1);
+  /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally). */
+  async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors', by: number): Promise<void> {
+    await this.redis.hincrby(this.keys.batch(batchId), field, by);
   }
 
   async progress(batchId: string): Promise<BatchProgress> {
