@@ -128,7 +128,15 @@ describe('watch <folder>', () => {
     const batchesAfterFirst = (await batchesOf(redis, prefix)).length;
 
     await dropViaPart('dup-second.csv', csv.text);
-    await waitFor(async () => (await listDir(outbox())).includes('dup-second.reconciled.summary.json'), 15_000, 'the report of dup-second.csv');
+    // The summary, the duplicate note and the archived input are written one after another: wait for all.
+    await waitFor(
+      async () => {
+        const written = await listDir(outbox());
+        return written.includes('dup-second.reconciled.summary.json') && written.includes('dup-second.duplicate.txt') && (await listDir(join(folder, 'archive'))).includes('dup-second.csv');
+      },
+      15_000,
+      'the report, the duplicate note and the archived dup-second.csv',
+    );
     const second = JSON.parse(await readFile(join(outbox(), 'dup-second.reconciled.summary.json'), 'utf8'));
     expect(second.batchId).toBe(first.batchId);
     expect(second.duplicateOf).toMatchObject({ file: 'dup-first.csv', batchId: first.batchId, report: join(outbox(), 'dup-first.reconciled.csv') });
