@@ -9,9 +9,9 @@
  *   rate       emulator enforcing 200/s (sliding second), 20-80 ms, `run --rate 200/s`, 10k rows; 429s counted
  *   memory     bench/footprint.ts (peak Redis bytes per row, RSS, bytes left after prune), when present
  *
- * rows/s is rows over the time from the first call to the last answer as the emulator saw them (for the
- * product as for the baselines: process start and report writing are not in it); every product run's
- * report is checked to hold every row exactly once.
+ * rows/s is calls answered (429s excluded) over the time from the first call to the last, as the emulator
+ * saw them (for the product as for the baselines: process start and report writing are not in it); every
+ * product run's report is checked to hold every row exactly once.
  *
  *   npm run build && node dist/bench/compare.js [--scenario unlimited|latency|rate|memory|all] [--rows N] [--rounds N] [--concurrency N]
  */
@@ -92,11 +92,14 @@ function runBaseline(kind: BaselineKind, options: BaselineOptions): Promise<void
   return new Promise((resolve, reject) => child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`baseline ${kind} exited ${code}`)))));
 }
 
-/** Rows over first call to last call, as the emulator received them; 429s are not rows. */
-function fromEmulator(sandbox: SandboxServer, rows: number): Measured {
+/**
+ * Calls answered (not 429) over first call to last call, as the emulator received them: the product asks
+ * a 429'd row again, the baselines do not, so for them a 429 is a row lost, not a row.
+ */
+function fromEmulator(sandbox: SandboxServer): Measured {
   const stats = sandbox.stats();
   const seconds = ((stats.lastInquiryAt ?? 0) - (stats.firstInquiryAt ?? 0)) / 1000;
-  return { rowsPerSecond: seconds > 0 ? rows / seconds : 0, rateLimited: stats.rateLimited };
+  return { rowsPerSecond: seconds > 0 ? (stats.inquiries - stats.rateLimited) / seconds : 0, rateLimited: stats.rateLimited };
 }
 
 async function runProduct(sandbox: SandboxServer, scenario: Scenario, input: string, directory: string): Promise<Measured> {
@@ -110,7 +113,7 @@ async function runProduct(sandbox: SandboxServer, scenario: Scenario, input: str
     H2H_USERNAME: 'sandbox',
     H2H_PASSWORD: 'sandbox',
   });
-  const measured = fromEmulator(sandbox, scenario.rows);
+  const measured = fromEmulator(sandbox);
   await deletePrefix(prefix);
   const summary = JSON.parse(await readFile(out.replace(/\.csv$/, '.summary.json'), 'utf8')) as { workerConcurrency?: number };
   const report = parse(await readFile(out), { bom: true, columns: true }) as Record<string, string>[];
@@ -153,7 +156,7 @@ async function compare(name: Exclude<ScenarioName, 'memory'>): Promise<void> {
           const prefix = `bcbench-${randomBytes(3).toString('hex')}`;
           await runBaseline(runner, { url: sandbox.url, rows: scenario.rows, concurrency: scenario.concurrency, rate: scenario.rate, prefix });
           await deletePrefix(prefix);
-          result = fromEmulator(sandbox, scenario.rows);
+          result = fromEmulator(sandbox);
         }
         measured.get(runner)!.push(result);
         console.log(`  round ${round + 1} ${runner.padEnd(8)} ${result.rowsPerSecond.toFixed(1)} rows/s, ${result.rateLimited} answered 429${result.note ? `, ${result.note}` : ''}`);
@@ -189,8 +192,11 @@ async function memory(): Promise<void> {
 }
 
 const chosen = values.scenario === 'all' ? SCENARIOS : [values.scenario as ScenarioName];
+if (!chosen.every((name) => SCENARIOS.includes(name))) {
+  console.error(`unknown scenario ${JSON.stringify(values.scenario)}: ${SCENARIOS.join(', ')} or all`);
+  process.exit(2);
+}
 for (const name of chosen) {
-  if (!SCENARIOS.includes(name)) throw new Error(`unknown scenario ${JSON.stringify(name)}: ${SCENARIOS.join(', ')} or all`);
   if (name === 'memory') await memory();
   else await compare(name);
 }
