@@ -194,9 +194,8 @@ function flag(name: string, fallback: number): number {
   return value;
 }
 
-async function main(): Promise<void> {
-  const rows = flag('--rows', 1_000_000);
-  const rounds = flag('--rounds', 1);
+/** Runs the scenario `rounds` times and prints min/median/max of each figure against its target (bench/compare.ts's `memory` too). */
+export async function footprintRounds(rows: number, rounds: number): Promise<void> {
   const figures: FootprintFigures[] = [];
   for (let round = 0; round < rounds; round += 1) figures.push(await footprintScenario({ rows }));
   const of = (pick: (figure: FootprintFigures) => number, digits = 0) => summarise(figures.map(pick), digits);
@@ -213,4 +212,4 @@ async function main(): Promise<void> {
   if (!met) process.exitCode = 1;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await footprintRounds(flag('--rows', 1_000_000), flag('--rounds', 1));

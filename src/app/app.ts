@@ -20,6 +20,7 @@ import { createHttpClient } from '../provider/http.js';
 import { login } from '../provider/login.js';
 import { SharedTokenSession } from '../provider/token.js';
 import { jitteredBackoff } from '../queue/backoff.js';
+import { AdaptiveConcurrency } from '../queue/concurrency.js';
 import { inquiryQueueName, openInquiryQueue, queueCeiling, type InquiryJobData } from '../queue/inquiry-queue.js';
 import { findLostInquiryJobs } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
@@ -49,6 +50,8 @@ export interface App {
   login(): Promise<void>;
   /** Starts inquiry workers in this process (and the completion-notice worker when notices are on); closed with the app. */
   startWorkers(): Promise<Worker<InquiryJobData>>;
+  /** The highest inquiry concurrency this process's workers reached (adapted to latency); undefined before startWorkers. */
+  concurrencyReached(): number | undefined;
   /** This process's Prometheus metrics. */
   metrics: ProductMetrics;
   /** Completion notices: the queue (when NOTIFY_WEBHOOK_URL is set) and a bounded wait for this process's own. */
@@ -130,12 +133,21 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const workers: Worker<InquiryJobData>[] = [];
   // The batch's call counters, added to in bulk rather than one round trip per call.
   const tally = new CallTally((batchId, field, by) => store.countCalls(batchId, field, by));
+  const concurrencies: AdaptiveConcurrency[] = [];
   const startWorkers = async (): Promise<Worker<InquiryJobData>> => {
     const ceiling = queueCeiling(config.inquiry.rate);
     // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
     await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
     const breaker = new CircuitBreaker();
     metrics.watchBreaker(() => breaker.outageSince !== undefined);
+    // Enough slots for the rate at the latency seen (see AdaptiveConcurrency), set on the worker as answers come.
+    const concurrency = new AdaptiveConcurrency(config.inquiry.rate, config.inquiry.concurrency);
+    let worker: Worker<InquiryJobData> | undefined;
+    const adapt = (latencyMs: number) => {
+      concurrency.observe(latencyMs);
+      const next = concurrency.next();
+      if (worker !== undefined && worker.concurrency !== next) worker.concurrency = next;
+    };
     const processor = createInquiryProcessor({
       hasOutcome: (batchId, accountKey) => store.hasOutcome(batchId, accountKey),
       saveOutcome: async (batchId, accountKey, outcome) => {
@@ -158,7 +170,9 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
             sentAt = performance.now();
           },
         });
-        metrics.inquiryLatency((performance.now() - sentAt) / 1000, decision.kind);
+        const latencyMs = performance.now() - sentAt;
+        metrics.inquiryLatency(latencyMs / 1000, decision.kind);
+        adapt(latencyMs);
         return decision;
       },
       waitForSendSlot: () => pacer.waitForSlot(),
@@ -177,10 +191,10 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       clearOutage: () => outages.clear(),
       logger,
     });
-    const worker = new Worker<InquiryJobData>(queue.name, processor, {
+    worker = new Worker<InquiryJobData>(queue.name, processor, {
       connection: redis,
       prefix: keys.bullPrefix(),
-      concurrency: config.inquiry.concurrency,
+      concurrency: concurrency.next(),
       // A killed worker's jobs come back after the lock expires; a few stalls are not a reason to give up a
       // row. Past the limit the job fails and the batch's settle turns it into a FAILED row that says so.
       maxStalledCount: 10,
@@ -198,6 +212,9 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       else if (error.name !== 'RateLimitError') logger.error({ err: error, jobId: job?.id }, 'inquiry job failed');
     });
     workers.push(worker);
+    concurrencies.push(concurrency);
+    const started = worker;
+    metrics.watchConcurrency(() => started.concurrency);
     notices.startWorker();
     return worker;
   };
@@ -213,6 +230,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     lifecycle,
     login: loginNow,
     startWorkers,
+    concurrencyReached: () => (concurrencies.length === 0 ? undefined : Math.max(...concurrencies.map((each) => each.peak))),
     metrics,
     notices,
     clock,

@@ -8,7 +8,7 @@ import { RowTally, zeroCounts } from '../batch/row-tally.js';
 import { HandedBackError, type ProgressReport } from '../batch/settle.js';
 import { formatSummary } from '../batch/summary.js';
 import type { ColumnOverrides } from '../csv/columns.js';
-import { formatRate, parseRate, type OutputFormat } from '../config/index.js';
+import { formatRate, parseRate, type ConcurrencyBounds, type OutputFormat } from '../config/index.js';
 import { batchView } from '../console/batch-views.js';
 import { describeError, UsageError } from '../errors.js';
 import { RESULT_VALUES, type ResultValue } from '../report/row-result.js';
@@ -159,10 +159,17 @@ async function awaitOwnNotices(app: App, privateRedis: boolean): Promise<void> {
   );
 }
 
+/** `16 to 256 concurrent inquiries (adapted ...)`, or `8 concurrent inquiries` when fixed. */
+const describeConcurrency = ({ min, max }: ConcurrencyBounds): string =>
+  min === max ? `${max} concurrent inquiries` : `${min} to ${max} concurrent inquiries (adapted to the provider's latency)`;
+
+/** The summary JSON says how many inquiries this process's workers ran at once at most. */
+const concurrencyReached = (app: App) => () => ({ workerConcurrency: app.concurrencyReached() });
+
 /** `run`: check a file end to end: enqueue, process, wait, report. Returns the exit code. */
 export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & OutputFlags & { out?: string }): Promise<number> {
   return checkHere(flags, 'builtin', async ({ app, signal, startWorkers, onProgress, onStarted }) => {
-    notice(`checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${app.config.inquiry.concurrency} concurrent inquiries (${app.provider.environment})`);
+    notice(`checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${describeConcurrency(app.config.inquiry.concurrency)} (${app.provider.environment})`);
     return app.lifecycle.check({
       input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
       reportPath: resolve(flags.out ?? defaultReportPath(file, app.config.outputFormat)),
@@ -171,7 +178,7 @@ export async function runCommand(file: string, flags: CommonFlags & ColumnFlags 
       onStarted,
       onProgress,
       onNotice: notice,
-    });
+    }, concurrencyReached(app));
   });
 }
 
@@ -187,7 +194,7 @@ export async function resumeCommand(batchId: string, flags: CommonFlags & Output
       onStarted,
       onProgress,
       onNotice: notice,
-    });
+    }, concurrencyReached(app));
   });
 }
 

@@ -33,7 +33,7 @@ function buildProgram(): Command {
   const common = (command: Command) =>
     command
       .option('--rate <rate>', 'inquiries ceiling across all workers, e.g. 20/s or 600/min (INQUIRY_RATE)')
-      .option('--concurrency <n>', 'concurrent inquiries per process (INQUIRY_CONCURRENCY)')
+      .option('--concurrency <n>', 'most concurrent inquiries per process (INQUIRY_CONCURRENCY; default: 16 to 256, adapted to the provider latency)')
       .addOption(new Option('--env <environment>', 'provider environment (H2H_ENV)').choices(['sandbox', 'production']));
   const columns = (command: Command) =>
     command

@@ -35,9 +35,15 @@ export interface ProviderSettings {
   login: LoginSettings;
 }
 
+/** Inquiries in flight per process: adapted to the provider's latency between these (src/queue/concurrency.ts). */
+export interface ConcurrencyBounds {
+  min: number;
+  max: number;
+}
+
 export interface InquirySettings {
   rate: Rate;
-  concurrency: number;
+  concurrency: ConcurrencyBounds;
   /** Attempts per row for transient failures (network, timeout, 5xx); 429s do not count. */
   attempts: number;
   /** First retry delay; doubles each attempt, with jitter. */
@@ -230,7 +236,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     },
     inquiry: {
       rate: parseRate(overrides.rate ?? env.INQUIRY_RATE ?? '20/s'),
-      concurrency: positiveInteger('--concurrency / INQUIRY_CONCURRENCY', overrides.concurrency ?? env.INQUIRY_CONCURRENCY, 16),
+      concurrency: concurrencyBounds(overrides.concurrency ?? env.INQUIRY_CONCURRENCY),
       attempts: positiveInteger('INQUIRY_ATTEMPTS', env.INQUIRY_ATTEMPTS, 5),
       backoffMs: positiveInteger('INQUIRY_BACKOFF_MS', env.INQUIRY_BACKOFF_MS, 2000),
       outageBudgetMs: positiveInteger('INQUIRY_OUTAGE_BUDGET_S', env.INQUIRY_OUTAGE_BUDGET_S, 120) * 1000,
@@ -418,6 +424,19 @@ function timeZone(name: string): string {
 function optional(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+/** Without --concurrency: the adaptive range. */
+export const DEFAULT_CONCURRENCY: ConcurrencyBounds = { min: 16, max: 256 };
+
+/**
+ * `--concurrency N` is a hard cap: the process never runs more than N inquiries at once; below 16 it also
+ * fixes the figure (a user who asks for 2 gets 2), above it the concurrency still adapts from 16 up to N.
+ */
+function concurrencyBounds(given: string | number | undefined): ConcurrencyBounds {
+  if (given === undefined || String(given).trim() === '') return DEFAULT_CONCURRENCY;
+  const cap = positiveInteger('--concurrency / INQUIRY_CONCURRENCY', given, DEFAULT_CONCURRENCY.min);
+  return { min: Math.min(DEFAULT_CONCURRENCY.min, cap), max: cap };
 }
 
 function positiveInteger(name: string, value: string | number | undefined, fallback: number, allowZero = false): number {

@@ -29,6 +29,8 @@ export interface ProductMetrics {
   tokenRefresh(reason: 'expiring' | 'refused'): void;
   /** Reads the circuit breakers of this process at every scrape: 1 while any of them is open. */
   watchBreaker(isOpen: () => boolean): void;
+  /** Reads the inquiry concurrency of a worker of this process at every scrape (summed over its workers). */
+  watchConcurrency(read: () => number): void;
   /** A batch this process waits on (settles); call the returned function when the wait ends. */
   batchRunning(): () => void;
   /** A completion notice delivered, or an attempt that failed (it is retried with backoff). */
@@ -65,6 +67,15 @@ export function createMetrics(): ProductMetrics {
       this.set(breakers.some((isOpen) => isOpen()) ? 1 : 0);
     },
   });
+  const concurrencies: Array<() => number> = [];
+  new Gauge({
+    name: `${PREFIX}inquiry_concurrency`,
+    help: 'Inquiries this process may run at once now: adapted to the provider latency so that the rate is reached, within the configured bounds',
+    registers,
+    collect() {
+      this.set(concurrencies.reduce((sum, read) => sum + read(), 0));
+    },
+  });
   const running = new Gauge({ name: `${PREFIX}batches_running`, help: 'Batches this process is waiting on (settling) now', registers });
   // Labelled series exist from the start, so a dashboard shows 0 rather than no data.
   for (const outcome of ['success', 'failure']) logins.inc({ outcome }, 0);
@@ -83,6 +94,7 @@ export function createMetrics(): ProductMetrics {
     login: (outcome) => logins.inc({ outcome }),
     tokenRefresh: (reason) => refreshes.inc({ reason }),
     watchBreaker: (isOpen) => void breakers.push(isOpen),
+    watchConcurrency: (read) => void concurrencies.push(read),
     batchRunning: () => {
       running.inc();
       let ended = false;

@@ -17,6 +17,10 @@ describe('metrics', () => {
     metrics.tokenRefresh('refused');
     let open = false;
     metrics.watchBreaker(() => open);
+    let inFlight = 16;
+    metrics.watchConcurrency(() => inFlight);
+    metrics.watchConcurrency(() => 8);
+    inFlight = 63;
     const ended = metrics.batchRunning();
     open = true;
     const text = await metrics.registry.metrics();
@@ -25,6 +29,7 @@ describe('metrics', () => {
     expect(text).toContain('beneficiary_check_token_refreshes_total{reason="refused"} 1');
     expect(text).toContain('beneficiary_check_circuit_breaker_open 1');
     expect(text).toContain('beneficiary_check_batches_running 1');
+    expect(text).toContain('beneficiary_check_inquiry_concurrency 71');
     ended();
     ended();
     expect(await metrics.registry.metrics()).toContain('beneficiary_check_batches_running 0');

@@ -1,0 +1,74 @@
+import { ratePerSecond, type ConcurrencyBounds, type Rate } from '../config/index.js';
+
+/**
+ * Room above the exact need (rate × latency): the slots also spend time outside the call (Redis round
+ * trips before and after it, the token, a busy event loop), and latency jitters around its average.
+ */
+const MARGIN = 1.25;
+/** Weight of each new latency sample in the moving average: about the last 20 answers count. */
+const SMOOTHING = 0.1;
+/**
+ * A sample counts for at most this many times the average: one call that hung until its timeout does not
+ * send the concurrency to its bound, while latency that stays high still moves the average (30% a sample).
+ */
+const OUTLIER_FACTOR = 4;
+/** The concurrency changes only when the target is this far off (and at least 2 slots), so it does not flap. */
+const MEANINGFUL_CHANGE = 0.1;
+
+/** Slots needed to keep `rate` calls per second going when each takes `latencyMs`, within the bounds. */
+export function targetConcurrency(rate: Rate, latencyMs: number, bounds: ConcurrencyBounds, margin = MARGIN): number {
+  const needed = Math.ceil(ratePerSecond(rate) * (latencyMs / 1000) * margin);
+  return Math.min(bounds.max, Math.max(bounds.min, needed));
+}
+
+/**
+ * Little's law for one process: to send `rate` calls a second when a call takes L seconds, about
+ * rate × L calls must be in flight. The process starts at the lower bound, keeps a moving average of
+ * the latencies it observes, and follows the target with hysteresis. Each process adapts on its own
+ * observations: with several processes each provisions for the whole rate, and the shared pacer keeps
+ * the total at the rate (extra slots wait for their turn, which costs a job lock each, not a call).
+ */
+export class AdaptiveConcurrency {
+  private averageMs: number | undefined;
+  private current: number;
+  private highest: number;
+
+  constructor(
+    private readonly rate: Rate,
+    private readonly bounds: ConcurrencyBounds,
+  ) {
+    this.current = bounds.min;
+    this.highest = bounds.min;
+  }
+
+  /** One call's latency, from sending it to its answer. */
+  observe(latencyMs: number): void {
+    if (!Number.isFinite(latencyMs) || latencyMs < 0) return;
+    if (this.averageMs === undefined) {
+      this.averageMs = latencyMs;
+      return;
+    }
+    const sample = Math.min(latencyMs, Math.max(this.averageMs, 1) * OUTLIER_FACTOR);
+    this.averageMs += SMOOTHING * (sample - this.averageMs);
+  }
+
+  /** The concurrency to run at now. */
+  next(): number {
+    if (this.averageMs === undefined) return this.current;
+    const target = targetConcurrency(this.rate, this.averageMs, this.bounds);
+    if (Math.abs(target - this.current) >= Math.max(2, this.current * MEANINGFUL_CHANGE) || target === this.bounds.min || target === this.bounds.max) {
+      this.current = target;
+      this.highest = Math.max(this.highest, target);
+    }
+    return this.current;
+  }
+
+  /** The highest concurrency reached so far (the summary and the metrics show it). */
+  get peak(): number {
+    return this.highest;
+  }
+
+  get latencyMs(): number | undefined {
+    return this.averageMs;
+  }
+}

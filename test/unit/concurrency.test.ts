@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONCURRENCY, loadConfig, parseRate } from '../../src/config/index.js';
+import { ConfigError } from '../../src/errors.js';
+import { AdaptiveConcurrency, targetConcurrency } from '../../src/queue/concurrency.js';
+
+const rate = parseRate('500/s');
+
+describe('targetConcurrency', () => {
+  it('is rate × latency with a quarter more, within the bounds', () => {
+    expect(targetConcurrency(rate, 100, { min: 16, max: 256 })).toBe(63);
+    expect(targetConcurrency(parseRate('100/s'), 200, { min: 16, max: 256 })).toBe(25);
+    expect(targetConcurrency(parseRate('6000/min'), 200, { min: 16, max: 256 })).toBe(25);
+  });
+
+  it('never leaves the bounds', () => {
+    expect(targetConcurrency(parseRate('20/s'), 100, { min: 16, max: 256 })).toBe(16);
+    expect(targetConcurrency(rate, 2_000, { min: 16, max: 256 })).toBe(256);
+    expect(targetConcurrency(rate, 100, { min: 8, max: 8 })).toBe(8);
+  });
+});
+
+describe('AdaptiveConcurrency', () => {
+  it('starts at the lower bound and follows the average latency', () => {
+    const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
+    expect(concurrency.next()).toBe(16);
+    for (let call = 0; call < 50; call += 1) concurrency.observe(100);
+    expect(concurrency.next()).toBe(63);
+    expect(concurrency.peak).toBe(63);
+  });
+
+  it('ignores small moves of the latency, and follows large ones down again', () => {
+    const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
+    concurrency.observe(100);
+    expect(concurrency.next()).toBe(63);
+    concurrency.observe(110);
+    expect(concurrency.next()).toBe(63);
+    for (let call = 0; call < 100; call += 1) concurrency.observe(10);
+    expect(concurrency.next()).toBe(16);
+    expect(concurrency.peak).toBe(63);
+  });
+
+  it('does not take a slow outlier at face value', () => {
+    const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
+    for (let call = 0; call < 50; call += 1) concurrency.observe(100);
+    concurrency.observe(15_000);
+    expect(concurrency.next()).toBe(82);
+    for (let call = 0; call < 20; call += 1) concurrency.observe(15_000);
+    expect(concurrency.next()).toBe(256);
+  });
+
+  it('never goes above a --concurrency cap', () => {
+    const concurrency = new AdaptiveConcurrency(rate, { min: 8, max: 8 });
+    for (let call = 0; call < 50; call += 1) concurrency.observe(1_000);
+    expect(concurrency.next()).toBe(8);
+    expect(concurrency.peak).toBe(8);
+  });
+
+  it('skips samples that are not latencies', () => {
+    const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
+    concurrency.observe(Number.NaN);
+    concurrency.observe(-5);
+    expect(concurrency.latencyMs).toBeUndefined();
+    expect(concurrency.next()).toBe(16);
+  });
+});
+
+describe('--concurrency / INQUIRY_CONCURRENCY', () => {
+  const env = { BC_ENV_FILE: 'none' };
+  it('adapts between 16 and 256 when not given', () => expect(loadConfig({}, env).inquiry.concurrency).toEqual(DEFAULT_CONCURRENCY));
+  it('is a hard cap when given, and fixes the figure below 16', () => {
+    expect(loadConfig({ concurrency: '64' }, env).inquiry.concurrency).toEqual({ min: 16, max: 64 });
+    expect(loadConfig({}, { ...env, INQUIRY_CONCURRENCY: '8' }).inquiry.concurrency).toEqual({ min: 8, max: 8 });
+  });
+  it('refuses what is not a positive whole number', () => expect(() => loadConfig({ concurrency: '0' }, env)).toThrow(ConfigError));
+});
