@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
-import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
-import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
+import { emulatorEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
+import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { beneficiaryCsv } from '../ops/ops-helpers.js';
 
 /** Completion notices from `run` to a local receiver: once per batch and signed; retried after a 500; never holding up the report. */
@@ -63,12 +63,7 @@ afterAll(async () => {
 });
 
 const env = (extra: Record<string, string>) =>
-  cliEnvironment({
-    REDIS_URL: TEST_REDIS_URL,
-    BC_KEY_PREFIX: prefix,
-    H2H_BASE_URL: sandbox.url,
-    H2H_USERNAME: 'sandbox',
-    H2H_PASSWORD: 'sandbox',
+  emulatorEnvironment(prefix, sandbox.url, {
     INQUIRY_RATE: '100/s',
     NOTIFY_WEBHOOK_URL: receiverUrl,
     NOTIFY_WEBHOOK_SECRET: SECRET,

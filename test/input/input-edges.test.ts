@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, DEFAULT_BANKS, type SandboxServer } from '../../src/sandbox/index.js';
-import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
-import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
+import { emulatorEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
+import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
 import { waitFor } from '../support/wait.js';
 
@@ -20,12 +20,7 @@ let sandbox: SandboxServer;
 let workDir: string;
 
 const env = (extra: Record<string, string> = {}) =>
-  cliEnvironment({
-    REDIS_URL: TEST_REDIS_URL,
-    BC_KEY_PREFIX: prefix,
-    H2H_BASE_URL: sandbox.url,
-    H2H_USERNAME: 'sandbox',
-    H2H_PASSWORD: 'sandbox',
+  emulatorEnvironment(prefix, sandbox.url, {
     INQUIRY_RATE: '500/s',
     ...extra,
   });

@@ -7,8 +7,8 @@ import { inquiryQueueName } from '../../src/queue/inquiry-queue.js';
 import { decodeOutcome } from '../../src/batch/batch-store.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { startSandbox, type SandboxAccount, type SandboxOptions, type SandboxServer } from '../../src/sandbox/index.js';
-import { cliEnvironment } from '../support/cli.js';
-import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
+import { emulatorEnvironment } from '../support/cli.js';
+import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
 
 /**
@@ -67,12 +67,7 @@ export async function reportRows(path: string): Promise<{ ids: string[]; results
 
 /** The CLI's environment for a test: its Redis prefix, the emulator, a fast retry backoff. */
 export function lifecycleEnvironment(prefix: string, sandbox: SandboxServer, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return cliEnvironment({
-    REDIS_URL: TEST_REDIS_URL,
-    BC_KEY_PREFIX: prefix,
-    H2H_BASE_URL: sandbox.url,
-    H2H_USERNAME: 'sandbox',
-    H2H_PASSWORD: 'sandbox',
+  return emulatorEnvironment(prefix, sandbox.url, {
     INQUIRY_BACKOFF_MS: '50',
     ...extra,
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
-import { CLI, cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
+import { CLI, cliEnvironment, emulatorEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { readReport } from '../support/report.js';
 
@@ -13,12 +13,7 @@ let sandbox: SandboxServer;
 let workDir: string;
 
 const providerEnv = (extra: Record<string, string> = {}) =>
-  cliEnvironment({
-    REDIS_URL: TEST_REDIS_URL,
-    BC_KEY_PREFIX: prefix,
-    H2H_BASE_URL: sandbox.url,
-    H2H_USERNAME: 'sandbox',
-    H2H_PASSWORD: 'sandbox',
+  emulatorEnvironment(prefix, sandbox.url, {
     INQUIRY_RATE: '200/s',
     ...extra,
   });

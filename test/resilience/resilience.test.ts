@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
-import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
-import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
+import { emulatorEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
+import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
 import { waitFor } from '../support/wait.js';
 
@@ -18,12 +18,7 @@ let workDir: string;
 function environment(extra: Record<string, string> = {}) {
   const prefix = testKeyPrefix();
   prefixes.push(prefix);
-  return cliEnvironment({
-    REDIS_URL: TEST_REDIS_URL,
-    BC_KEY_PREFIX: prefix,
-    H2H_BASE_URL: sandbox.url,
-    H2H_USERNAME: 'sandbox',
-    H2H_PASSWORD: 'sandbox',
+  return emulatorEnvironment(prefix, sandbox.url, {
     INQUIRY_BACKOFF_MS: '50',
     ...extra,
   });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_REDIS_URL } from './redis.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
@@ -16,6 +17,10 @@ export function cliEnvironment(overrides: Record<string, string | undefined>): N
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) environment[key] = value;
   return environment;
 }
+
+/** The CLI's environment against a test's emulator: the test Redis under `prefix`, the emulator's address and login, then `extra`. */
+export const emulatorEnvironment = (prefix: string, emulatorUrl: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv =>
+  cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: emulatorUrl, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', ...extra });
 
 /** Starts the built binary as a real process. */
 export function startCli(args: string[], env: NodeJS.ProcessEnv, cwd = PROJECT_ROOT): ChildProcess & { output: () => CliResult } {
