@@ -12,13 +12,11 @@ export function redisKeys(prefix: string) {
     rows: (batchId: string) => `${batch(batchId)}:rows`,
     /** Set: the distinct account keys of the batch, each asked once. */
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,
-    /** Hash: account key -> InquiryOutcome JSON. Written once per account (HSETNX). */
-    outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /**
-     * Hash: account key -> what the account's history said before this batch's answer (see src/history),
-     * taken when the answer was stored, so that the `change` column is the same whenever the report is written.
+     * Hash: account key -> the outcome, with what the account's history said before it (see
+     * BatchStore.saveOutcome). Written once per account (HSETNX).
      */
-    previousAnswers: (batchId: string) => `${batch(batchId)}:previous`,
+    outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
     /** Hash: content hash of an input file -> its latest batch id, to recognise the same file again. */

@@ -20,7 +20,7 @@ describe('account history in Redis', () => {
   beforeAll(() => {
     redis = testRedis();
     prefix = testKeyPrefix();
-    history = new AccountHistory(redis, redisKeys(prefix), { keepMs: 30 * DAY, snapshotMs: 7 * DAY });
+    history = new AccountHistory(redis, redisKeys(prefix), 30 * DAY);
   });
   const entryOf = async (endpoint: string, accountKey: string) => (await history.getMany(endpoint, [accountKey])).get(accountKey);
   afterAll(async () => {
@@ -64,21 +64,5 @@ describe('account history in Redis', () => {
     // A new answer starts afresh: no verdict until its own report.
     await history.record(ENDPOINT, '008:1234509876', answer('b3', 2000));
     expect((await entryOf(ENDPOINT, '008:1234509876'))?.result).toBeUndefined();
-  });
-
-  it('keeps the first snapshot per batch and account, and counts reused answers on the batch', async () => {
-    const previous = answer('b0', 500);
-    expect(await history.snapshot('b9', '014:1', { entry: previous, reused: true })).toBe(true);
-    expect(await history.snapshot('b9', '014:1', { entry: null, reused: false })).toBe(false);
-    expect(await history.snapshot('b9', '014:2', { entry: null, reused: false })).toBe(true);
-    const snapshots = await history.previousAnswers('b9', ['014:1', '014:2', '014:3']);
-    expect(snapshots.get('014:1')).toEqual({ entry: previous, reused: true });
-    expect(snapshots.get('014:2')).toEqual({ entry: null, reused: false });
-    expect(snapshots.has('014:3')).toBe(false);
-    expect(await history.reusedCount('b9')).toBe(1);
-    // Personal data: the snapshots expire with the batch retention, even if nothing deletes them.
-    expect(await redis.pttl(redisKeys(prefix).previousAnswers('b9'))).toBeGreaterThan(7 * DAY - 60_000);
-    // The snapshot lives with the batch (its hash tag): removed with it.
-    expect(redisKeys(prefix).previousAnswers('b9')).toBe(`${prefix}:batch:{b9}:previous`);
   });
 });

@@ -33,20 +33,3 @@ if redis.call('HGET', KEYS[1], 'batch') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'result', ARGV[2])
 return 1`,
 };
-
-/**
- * Keeps what the history said before this batch's answer, the first time only (a job that runs twice, or a
- * producer that starts over, keeps the first snapshot). A reused answer is counted on the batch. The
- * snapshots (personal data: holder names) expire with the batch retention even if nothing deletes them.
- * KEYS: the batch's previous-answers hash, the batch hash. ARGV: account key, snapshot, reused (1/0), ttl ms.
- * Returns 1 when stored, 0 when a snapshot was there.
- */
-export const HISTORY_SNAPSHOT: LuaCommand = {
-  name: 'bcHistorySnapshot',
-  numberOfKeys: 2,
-  lua: `
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'reusedAnswers', 1) end
-return 1`,
-};
