@@ -80,7 +80,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const pacer = new SendPacer(redis, keys.pacer(queueName), config.inquiry.rate);
   // Answers are stored with the account's history around them (src/history): the outcome with the history
   // entry it is compared with, then the new history entry; reuse (opt-in) happens where accounts are queued.
-  const history = new AccountHistory(redis, keys, config.history.keepMs);
+  const history = new AccountHistory(redis, keys, config.history.keepMs, () => clock.now());
   const answers: AnswerDependencies = { history, saveOutcome: (...answer) => store.saveOutcome(...answer), endpoint: queueName, now: () => clock.now() };
   const saveAnswer = answerRecorder(answers);
   const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
 import type { ColumnMapping } from '../csv/columns.js';
 import type { CsvLayout } from '../csv/reader.js';
-import type { InquiryOutcome } from '../provider/outcome.js';
+import { OUTCOME_VALUE_COUNT, outcomeFromValues, outcomeValues, type InquiryOutcome } from '../provider/outcome.js';
 import type { HistoryEntry, PreviousAnswer } from '../history/account-history.js';
 import { BatchNotFoundError } from '../errors.js';
 import { runCommand } from '../redis/commands/define.js';
@@ -393,25 +393,17 @@ export interface StoredAnswer {
 }
 
 /**
- * An outcome as stored: its values in a fixed order, without the field names (about half the bytes of the
- * object's JSON, for each of up to a million accounts), then, for a definitive answer, the history entry
- * before it (null: none) and 1 when the answer was reused from that entry. An object (written before this
- * encoding) still reads.
+ * An answer as stored: the outcome's values (outcomeValues), then, for a definitive answer, the history
+ * entry before it (null: none) and 1 when the answer was reused from that entry. An object (written before
+ * this encoding) still reads.
  */
-const OUTCOME_FIELDS = ['verdict', 'reason', 'holderName', 'bankName', 'fee', 'inquiryStatus', 'inquiryId', 'checkedAt'] as const;
-
 export const encodeAnswer = ({ outcome, previous }: StoredAnswer): string =>
-  JSON.stringify([...OUTCOME_FIELDS.map((field) => outcome[field] ?? null), ...(previous === undefined ? [] : [previous.entry, previous.reused ? 1 : 0])]);
+  JSON.stringify([...outcomeValues(outcome), ...(previous === undefined ? [] : [previous.entry, previous.reused ? 1 : 0])]);
 
 export function decodeAnswer(encoded: string): StoredAnswer {
   const parsed = JSON.parse(encoded) as InquiryOutcome | unknown[];
   if (!Array.isArray(parsed)) return { outcome: parsed };
-  const outcome: Record<string, string> = {};
-  OUTCOME_FIELDS.forEach((field, index) => {
-    const value = parsed[index];
-    if (typeof value === 'string') outcome[field] = value;
-  });
-  const answer: StoredAnswer = { outcome: outcome as unknown as InquiryOutcome };
-  if (parsed.length > OUTCOME_FIELDS.length) answer.previous = { entry: parsed[OUTCOME_FIELDS.length] as HistoryEntry | null, reused: parsed[OUTCOME_FIELDS.length + 1] === 1 };
+  const answer: StoredAnswer = { outcome: outcomeFromValues(parsed) };
+  if (parsed.length > OUTCOME_VALUE_COUNT) answer.previous = { entry: parsed[OUTCOME_VALUE_COUNT] as HistoryEntry | null, reused: parsed[OUTCOME_VALUE_COUNT + 1] === 1 };
   return answer;
 }

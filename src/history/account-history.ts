@@ -1,5 +1,5 @@
 import type { RedisClient } from '../redis/connection.js';
-import type { InquiryOutcome } from '../provider/outcome.js';
+import { outcomeFromValues, outcomeValues, type InquiryOutcome } from '../provider/outcome.js';
 import { runCommand } from '../redis/commands/define.js';
 import { HISTORY_RECORD, HISTORY_SET_RESULT } from '../redis/commands/history.js';
 import type { RedisKeys } from '../redis/keys.js';
@@ -40,67 +40,51 @@ export class AccountHistory {
     private readonly keys: RedisKeys,
     /** An entry's life after its answer (ACCOUNT_HISTORY_DAYS). */
     private readonly keepMs: number,
+    private readonly now: () => number,
   ) {}
 
-  /** The entries of these accounts (one key each: read side by side, never as one multi-key command). */
+  /** The entries of these accounts, none older than the history's life (one bucket each: read side by side, never as one multi-key command). */
   async getMany(endpoint: string, accountKeys: readonly string[]): Promise<Map<string, HistoryEntry>> {
     const found = new Map<string, HistoryEntry>();
-    const values = await Promise.all(accountKeys.map((accountKey) => this.redis.hgetall(this.keys.accountHistory(endpoint, accountKey))));
-    values.forEach((fields, index) => {
-      const entry = decodeEntry(fields);
-      if (entry !== undefined) found.set(accountKeys[index]!, entry);
+    const oldest = this.now() - this.keepMs;
+    const values = await Promise.all(
+      accountKeys.map((accountKey) => {
+        const { key, field } = this.keys.accountHistory(endpoint, accountKey);
+        return this.redis.hget(key, field);
+      }),
+    );
+    values.forEach((value, index) => {
+      const entry = value === null ? undefined : decodeEntry(value);
+      // A bucket written since keeps an entry past its life until the next write sweeps it: it is not used.
+      if (entry !== undefined && entry.answeredAt >= oldest) found.set(accountKeys[index]!, entry);
     });
     return found;
   }
 
   /** Records an answer, unless the history holds a later one. */
   async record(endpoint: string, accountKey: string, entry: HistoryEntry): Promise<void> {
-    await runCommand(this.redis, HISTORY_RECORD, [this.keys.accountHistory(endpoint, accountKey)], [entry.answeredAt, this.keepMs, ...encodeEntry(entry)]);
+    const { key, field } = this.keys.accountHistory(endpoint, accountKey);
+    await runCommand(this.redis, HISTORY_RECORD, [key], [field, entry.answeredAt, this.keepMs, encodeEntry(entry)]);
   }
 
   /** The row verdicts a batch reported, for the next batch's RESULT_CHANGED (only where the entry is still that batch's answer). */
   async recordResults(endpoint: string, batchId: string, results: ReadonlyMap<string, ResultValue>): Promise<void> {
     await Promise.all(
-      [...results].map(([accountKey, result]) => runCommand(this.redis, HISTORY_SET_RESULT, [this.keys.accountHistory(endpoint, accountKey)], [batchId, result])),
+      [...results].map(([accountKey, result]) => {
+        const { key, field } = this.keys.accountHistory(endpoint, accountKey);
+        return runCommand(this.redis, HISTORY_SET_RESULT, [key], [field, batchId, result]);
+      }),
     );
   }
 }
 
-/** Field/value pairs of the history hash; empty values are left out. */
-function encodeEntry(entry: HistoryEntry): string[] {
-  const { outcome } = entry;
-  const fields: Array<[string, string | number | undefined]> = [
-    ['verdict', outcome.verdict],
-    ['reason', outcome.reason],
-    ['holder', outcome.holderName],
-    ['bank', outcome.bankName],
-    ['fee', outcome.fee],
-    ['status', outcome.inquiryStatus],
-    ['id', outcome.inquiryId],
-    ['checkedAt', outcome.checkedAt],
-    ['at', entry.answeredAt],
-    ['batch', entry.batchId],
-    ['result', entry.result],
-  ];
-  return fields.flatMap(([name, value]) => (value === undefined || value === '' ? [] : [name, String(value)]));
-}
+/** `<answeredAt>|<batch>|<result>|<outcome values JSON>`: the scripts read the first three without JSON (batch ids and results hold no `|`). */
+const encodeEntry = (entry: HistoryEntry): string => `${entry.answeredAt}|${entry.batchId}|${entry.result ?? ''}|${JSON.stringify(outcomeValues(entry.outcome))}`;
 
-function decodeEntry(fields: Record<string, string>): HistoryEntry | undefined {
-  const { verdict, batch, at } = fields;
-  if ((verdict !== 'VERIFIED' && verdict !== 'ACCOUNT_INVALID') || batch === undefined || at === undefined) return undefined;
-  return {
-    outcome: {
-      verdict,
-      reason: fields.reason ?? '',
-      holderName: fields.holder,
-      bankName: fields.bank,
-      fee: fields.fee,
-      inquiryStatus: fields.status,
-      inquiryId: fields.id,
-      checkedAt: fields.checkedAt,
-    },
-    batchId: batch,
-    answeredAt: Number(at),
-    result: fields.result as ResultValue | undefined,
-  };
+function decodeEntry(encoded: string): HistoryEntry | undefined {
+  const [, at, batchId, result, values] = /^(\d+)\|([^|]*)\|([^|]*)\|(.*)$/s.exec(encoded) ?? [];
+  if (at === undefined || batchId === undefined || values === undefined) return undefined;
+  const outcome = outcomeFromValues(JSON.parse(values) as unknown[]);
+  if (outcome.verdict !== 'VERIFIED' && outcome.verdict !== 'ACCOUNT_INVALID') return undefined;
+  return { outcome: { ...outcome, verdict: outcome.verdict, reason: outcome.reason ?? '' }, batchId, answeredAt: Number(at), result: result === '' ? undefined : (result as ResultValue) };
 }
