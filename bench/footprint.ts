@@ -56,6 +56,8 @@ export interface FootprintFigures {
   finishedRedisBytesPerRow: number;
   peakRssMb: number;
   /** Keys of the batch (its hash tag) and its jobs left after `prune --older-than 0s`, and their MEMORY USAGE. */
+  /** MEMORY USAGE of each key of the finished batch, per row (rows, accounts, outcomes, ...), before `prune`. */
+  finishedBatchBytesPerRow: Record<string, number>;
   batchKeysLeft: number;
   batchBytesLeft: number;
   /** Everything else under the prefix after `prune` (account history, the queue's own keys): kept by design. */
@@ -154,6 +156,11 @@ export async function footprintScenario(options: FootprintOptions): Promise<Foot
     if (exitCode !== 0) throw new Error(`run exited ${exitCode}: ${stderr.slice(-2000)}`);
     const batchId = (JSON.parse(stdout) as { batchId: string }).batchId;
     const finished = await usedMemory(redis);
+    // Where the finished batch's bytes are: each of its keys (the rest of `finished` is the account history and the queue).
+    const finishedBatchBytesPerRow: Record<string, number> = {};
+    for (const key of await scanKeys(redis, `${redisKeys(PREFIX).batch(batchId)}*`)) {
+      finishedBatchBytesPerRow[key.slice(key.indexOf('}') + 2) || 'record'] = Number((await redis.memory('USAGE', key, 'SAMPLES', '0')) ?? 0) / options.rows;
+    }
 
     const pruned = await runCli(['prune', '--older-than', '0s'], { BC_ENV_FILE: 'none', REDIS_URL: redisUrl, BC_KEY_PREFIX: PREFIX });
     if (pruned.code !== 0) throw new Error(`prune exited ${pruned.code}: ${pruned.stderr}`);
@@ -169,6 +176,7 @@ export async function footprintScenario(options: FootprintOptions): Promise<Foot
       peakRedisBytes: peakRedis - before,
       peakRedisBytesPerRow: (peakRedis - before) / options.rows,
       finishedRedisBytesPerRow: (finished - before) / options.rows,
+      finishedBatchBytesPerRow,
       peakRssMb,
       batchKeysLeft: batchKeys.length,
       batchBytesLeft: sizes.reduce((sum, size) => sum + size, 0),
@@ -203,6 +211,8 @@ export async function footprintRounds(rows: number, rounds: number): Promise<voi
   console.log(`  run time              ${of((f) => f.seconds, 1)} s`);
   console.log(`  peak Redis per row    ${of((f) => f.peakRedisBytesPerRow)} B   (target <= ${TARGETS.peakRedisBytesPerRow}; issue 11 before: ~1100)`);
   console.log(`  finished batch / row  ${of((f) => f.finishedRedisBytesPerRow)} B   (kept until BATCH_RETENTION_DAYS or prune)`);
+  const parts = Object.keys(figures[0]!.finishedBatchBytesPerRow).sort();
+  console.log(`  of it, the batch's keys / row: ${parts.map((part) => `${part} ${of((f) => f.finishedBatchBytesPerRow[part] ?? 0)}`).join(', ')} B (the rest: account history, queue)`);
   console.log(`  peak RSS of run       ${of((f) => f.peakRssMb)} MB  (target <= ${TARGETS.peakRssMb})`);
   console.log(`  batch left after prune ${of((f) => f.batchKeysLeft)} keys, ${of((f) => f.batchBytesLeft)} bytes (target ${TARGETS.bytesLeft}); other keys under the prefix: ${of((f) => f.otherKeysLeft)}`);
   const worst = (pick: (figure: FootprintFigures) => number) => Math.max(...figures.map(pick));

@@ -12,7 +12,6 @@ import { systemClock, type Clock } from '../clock/clock.js';
 import { describeError } from '../errors.js';
 import type { Config, ProviderSettings } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { InquiryOutcome } from '../provider/outcome.js';
 import { CircuitBreaker } from '../provider/circuit-breaker.js';
 import { ProviderClient } from '../provider/client.js';
 import { ensureLogin } from '../provider/ensure-login.js';
@@ -27,7 +26,7 @@ import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
 import { CallTally, TALLY_FLUSH_MS } from '../queue/call-tally.js';
 import { AccountHistory } from '../history/account-history.js';
-import { answerRecorder, answerReuser } from '../history/answers.js';
+import { answerRecorder, answerReuser, type AnswerDependencies } from '../history/answers.js';
 import { isConnectionFailure, isRedisFull } from '../redis/failures.js';
 import { Lease } from '../redis/lease.js';
 import { redisErrors } from '../redis/supervisor.js';
@@ -79,10 +78,10 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const client = new ProviderClient(http, provider, session);
   const outages = new OutageBoard(redis, keys, queueName);
   const pacer = new SendPacer(redis, keys.pacer(queueName), config.inquiry.rate);
-  // Answers are stored with the account's history around them (src/history): the snapshot for `change`,
-  // then the outcome, then the history entry; reuse (opt-in) happens where accounts are queued.
-  const history = new AccountHistory(redis, keys, { keepMs: config.history.keepMs, snapshotMs: config.retention.batchMs });
-  const answers = { history, saveOutcome: (batchId: string, accountKey: string, outcome: InquiryOutcome) => store.saveOutcome(batchId, accountKey, outcome), endpoint: queueName, now: () => clock.now() };
+  // Answers are stored with the account's history around them (src/history): the outcome with the history
+  // entry it is compared with, then the new history entry; reuse (opt-in) happens where accounts are queued.
+  const history = new AccountHistory(redis, keys, config.history.keepMs, () => clock.now());
+  const answers: AnswerDependencies = { history, saveOutcome: (...answer) => store.saveOutcome(...answer), endpoint: queueName, now: () => clock.now() };
   const saveAnswer = answerRecorder(answers);
   const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);
   const loginNow = () => ensureLogin(session, logger, clock);

@@ -4,10 +4,11 @@ import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
 import type { ColumnMapping } from '../csv/columns.js';
 import type { CsvLayout } from '../csv/reader.js';
-import type { InquiryOutcome } from '../provider/outcome.js';
+import { OUTCOME_VALUE_COUNT, outcomeFromValues, outcomeValues, type InquiryOutcome } from '../provider/outcome.js';
+import type { HistoryEntry, PreviousAnswer } from '../history/account-history.js';
 import { BatchNotFoundError } from '../errors.js';
 import { runCommand } from '../redis/commands/define.js';
-import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_START_GENERATION, INDEX_DROP_CONTENT } from '../redis/commands/batch.js';
+import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_SAVE_OUTCOME, BATCH_START_GENERATION, INDEX_DROP_CONTENT } from '../redis/commands/batch.js';
 import type { RedisKeys } from '../redis/keys.js';
 
 export interface BatchRecord {
@@ -242,9 +243,13 @@ export class BatchStore {
     return rows.slice(skip, skip + count);
   }
 
-  /** Stores the first outcome for an account; a job that runs again cannot replace it. */
-  async saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<boolean> {
-    return (await this.redis.hsetnx(this.keys.outcomes(batchId), accountKey, encodeOutcome(outcome))) === 1;
+  /**
+   * Stores the first outcome for an account, with `previous` (what the history said before it) when it
+   * is a definitive answer; a job that runs again cannot replace either.
+   */
+  async saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer): Promise<boolean> {
+    const reused = previous?.reused === true ? 1 : 0;
+    return (await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, [this.keys.outcomes(batchId), this.keys.batch(batchId)], [accountKey, encodeAnswer({ outcome, previous }), reused])) === 1;
   }
 
   async hasOutcome(batchId: string, accountKey: string): Promise<boolean> {
@@ -252,13 +257,24 @@ export class BatchStore {
   }
 
   async getOutcomes(batchId: string, accountKeys: string[]): Promise<Map<string, InquiryOutcome>> {
-    const outcomes = new Map<string, InquiryOutcome>();
-    if (accountKeys.length === 0) return outcomes;
+    const answers = await this.getAnswers(batchId, accountKeys);
+    return new Map([...answers].map(([accountKey, answer]) => [accountKey, answer.outcome]));
+  }
+
+  /** The outcomes of these accounts with the history each was decided against (for the `change` column). */
+  async getAnswers(batchId: string, accountKeys: string[]): Promise<Map<string, StoredAnswer>> {
+    const answers = new Map<string, StoredAnswer>();
+    if (accountKeys.length === 0) return answers;
     const values = await this.redis.hmget(this.keys.outcomes(batchId), ...accountKeys);
     values.forEach((value, index) => {
-      if (value !== null) outcomes.set(accountKeys[index]!, decodeOutcome(value));
+      if (value !== null) answers.set(accountKeys[index]!, decodeAnswer(value));
     });
-    return outcomes;
+    return answers;
+  }
+
+  /** Accounts of the batch answered from history instead of asked: inquiry calls saved. */
+  async reusedAnswers(batchId: string): Promise<number> {
+    return Number((await this.redis.hget(this.keys.batch(batchId), 'reusedAnswers')) ?? 0);
   }
 
   /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally). */
@@ -300,7 +316,7 @@ export class BatchStore {
       cursor = next;
       const failed: string[] = [];
       for (let index = 0; index < entries.length; index += 2) {
-        if (decodeOutcome(entries[index + 1]!).verdict === 'FAILED') failed.push(entries[index]!);
+        if (decodeAnswer(entries[index + 1]!).outcome.verdict === 'FAILED') failed.push(entries[index]!);
       }
       if (failed.length > 0) yield failed;
     } while (cursor !== '0');
@@ -323,7 +339,7 @@ export class BatchStore {
       forgotten += failed.length;
     }
     if (forgotten > 0) {
-      // Unfinished again: it must not expire while it is worked on (the snapshot of `previous` keeps its own life).
+      // Unfinished again: it must not expire while it is worked on.
       const transaction = this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt');
       for (const batchKey of [this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId), this.keys.outcomes(batchId)]) transaction.persist(batchKey);
       await transaction.exec();
@@ -342,7 +358,6 @@ export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
   keys.rows(batchId),
   keys.accounts(batchId),
   keys.outcomes(batchId),
-  keys.previousAnswers(batchId),
 ];
 
 /** Removes the content index entry, only while it still names this batch (a newer batch of that content keeps its own). */
@@ -370,21 +385,25 @@ const encodeBlock = async (rows: StoredRow[]): Promise<Buffer> =>
 
 const decodeBlock = async (block: Buffer): Promise<StoredRow[]> => (JSON.parse((await inflateRawAsync(block)).toString('utf8')) as EncodedRow[]).map(decodeRow);
 
+/** An account's outcome in a batch, and for a definitive answer what the history held before it. */
+export interface StoredAnswer {
+  outcome: InquiryOutcome;
+  /** Undefined for a FAILED outcome (it changes nothing) and for answers stored before history was kept. */
+  previous?: PreviousAnswer | undefined;
+}
+
 /**
- * An outcome as stored: its values in a fixed order, without the field names (about half the bytes of the
- * object's JSON, for each of up to a million accounts). An object (written before this encoding) still reads.
+ * An answer as stored: the outcome's values (outcomeValues), then, for a definitive answer, the history
+ * entry before it (null: none) and 1 when the answer was reused from that entry. An object (written before
+ * this encoding) still reads.
  */
-const OUTCOME_FIELDS = ['verdict', 'reason', 'holderName', 'bankName', 'fee', 'inquiryStatus', 'inquiryId', 'checkedAt'] as const;
+export const encodeAnswer = ({ outcome, previous }: StoredAnswer): string =>
+  JSON.stringify([...outcomeValues(outcome), ...(previous === undefined ? [] : [previous.entry, previous.reused ? 1 : 0])]);
 
-export const encodeOutcome = (outcome: InquiryOutcome): string => JSON.stringify(OUTCOME_FIELDS.map((field) => outcome[field] ?? null));
-
-export function decodeOutcome(encoded: string): InquiryOutcome {
-  const parsed = JSON.parse(encoded) as InquiryOutcome | Array<string | null>;
-  if (!Array.isArray(parsed)) return parsed;
-  const outcome: Record<string, string> = {};
-  OUTCOME_FIELDS.forEach((field, index) => {
-    const value = parsed[index];
-    if (value !== null && value !== undefined) outcome[field] = value;
-  });
-  return outcome as unknown as InquiryOutcome;
+export function decodeAnswer(encoded: string): StoredAnswer {
+  const parsed = JSON.parse(encoded) as InquiryOutcome | unknown[];
+  if (!Array.isArray(parsed)) return { outcome: parsed };
+  const answer: StoredAnswer = { outcome: outcomeFromValues(parsed) };
+  if (parsed.length > OUTCOME_VALUE_COUNT) answer.previous = { entry: parsed[OUTCOME_VALUE_COUNT] as HistoryEntry | null, reused: parsed[OUTCOME_VALUE_COUNT + 1] === 1 };
+  return answer;
 }

@@ -24,8 +24,8 @@ export interface WrittenReport {
 }
 
 export interface ReportSources {
-  store: Pick<BatchStore, 'get' | 'readRows' | 'getOutcomes'>;
-  history: Pick<AccountHistory, 'previousAnswers' | 'recordResults' | 'reusedCount'>;
+  store: Pick<BatchStore, 'get' | 'readRows' | 'getAnswers' | 'reusedAnswers'>;
+  history: Pick<AccountHistory, 'recordResults'>;
 }
 
 export interface ReportOutputs {
@@ -78,16 +78,16 @@ export async function writeReconciliation(
       if (signal?.aborted) throw new HandedBackError(`report of batch ${batchId} not written: stopped`);
       const slice = await store.readRows(batchId, start, SLICE_ROWS);
       const accounts = [...new Set(slice.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])))];
-      const [outcomes, previous] = await Promise.all([store.getOutcomes(batchId, accounts), history.previousAnswers(batchId, accounts)]);
+      const answers = await store.getAnswers(batchId, accounts);
       const reported = new Map<string, ResultValue>();
       for (const row of slice) {
         const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
-        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : outcomes.get(row.accountKey), expectedName, nameMatchPolicy);
-        const { change, note } = classifyChange(decided, row.accountKey === null ? undefined : previous.get(row.accountKey));
+        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : answers.get(row.accountKey)?.outcome, expectedName, nameMatchPolicy);
+        const { change, note } = classifyChange(decided, row.accountKey === null ? undefined : answers.get(row.accountKey)?.previous);
         counts[decided.result] += 1;
         if (change !== undefined) changes[change] += 1;
         // The verdicts of this batch's own valid answers go to the history (reused ones are another batch's).
-        if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && previous.get(row.accountKey)?.reused === false) reported.set(row.accountKey, decided.result);
+        if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && answers.get(row.accountKey)?.previous?.reused === false) reported.set(row.accountKey, decided.result);
         rows += 1;
         const sent = row.accountKey === null ? undefined : parseAccountKey(row.accountKey);
         const reason = [withChangeNote(decided.reason, note), bankTranslationNote(row.fields[batch.mapping.bankCode], sent?.bankCode)].filter((part) => part).join('; ');
@@ -110,7 +110,7 @@ export async function writeReconciliation(
     if (error instanceof HandedBackError || !isFileSystemError(error)) throw error;
     throw cannotWrite(error);
   }
-  return { rows, counts, changes, reusedAnswers: await history.reusedCount(batchId), ...(outputs.changesPath !== undefined && { changesReport: outputs.changesPath }) };
+  return { rows, counts, changes, reusedAnswers: await store.reusedAnswers(batchId), ...(outputs.changesPath !== undefined && { changesReport: outputs.changesPath }) };
 }
 
 const isFileSystemError = (error: unknown): boolean => error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall !== undefined;

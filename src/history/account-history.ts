@@ -1,7 +1,7 @@
 import type { RedisClient } from '../redis/connection.js';
-import type { InquiryOutcome } from '../provider/outcome.js';
+import { outcomeFromValues, outcomeValues, type InquiryOutcome } from '../provider/outcome.js';
 import { runCommand } from '../redis/commands/define.js';
-import { HISTORY_RECORD, HISTORY_SET_RESULT, HISTORY_SNAPSHOT } from '../redis/commands/history.js';
+import { HISTORY_RECORD, HISTORY_SET_RESULT } from '../redis/commands/history.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { ResultValue } from '../report/row-result.js';
 
@@ -31,109 +31,60 @@ export interface PreviousAnswer {
  * The account history across batches: per provider endpoint (the inquiry queue name: environment + base
  * address, so sandbox and production, or two addresses, never meet) and account, the last definitive
  * answer. Each entry lives `keepMs` after its answer (ACCOUNT_HISTORY_DAYS); every new answer starts the
- * time again. Beside each batch, a snapshot of what the history said before the batch's answer keeps the
- * `change` column the same whenever the report is written again.
+ * time again. What the history said before a batch's answer is stored with the batch's outcome
+ * (BatchStore.saveOutcome), which keeps the `change` column the same whenever the report is written again.
  */
 export class AccountHistory {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
-    private readonly lifetimes: {
-      /** An entry's life after its answer (ACCOUNT_HISTORY_DAYS). */
-      keepMs: number;
-      /** A batch's snapshots' life after its last answer (BATCH_RETENTION_DAYS). */
-      snapshotMs: number;
-    },
+    /** An entry's life after its answer (ACCOUNT_HISTORY_DAYS). */
+    private readonly keepMs: number,
+    private readonly now: () => number,
   ) {}
 
-  /** The entries of these accounts (one key each: read side by side, never as one multi-key command). */
+  /** The entries of these accounts, none older than the history's life (one bucket each: read side by side, never as one multi-key command). */
   async getMany(endpoint: string, accountKeys: readonly string[]): Promise<Map<string, HistoryEntry>> {
     const found = new Map<string, HistoryEntry>();
-    const values = await Promise.all(accountKeys.map((accountKey) => this.redis.hgetall(this.keys.accountHistory(endpoint, accountKey))));
-    values.forEach((fields, index) => {
-      const entry = decodeEntry(fields);
-      if (entry !== undefined) found.set(accountKeys[index]!, entry);
+    const oldest = this.now() - this.keepMs;
+    const values = await Promise.all(
+      accountKeys.map((accountKey) => {
+        const { key, field } = this.keys.accountHistory(endpoint, accountKey);
+        return this.redis.hget(key, field);
+      }),
+    );
+    values.forEach((value, index) => {
+      const entry = value === null ? undefined : decodeEntry(value);
+      // A bucket written since keeps an entry past its life until the next write sweeps it: it is not used.
+      if (entry !== undefined && entry.answeredAt >= oldest) found.set(accountKeys[index]!, entry);
     });
     return found;
   }
 
   /** Records an answer, unless the history holds a later one. */
   async record(endpoint: string, accountKey: string, entry: HistoryEntry): Promise<void> {
-    await runCommand(this.redis, HISTORY_RECORD, [this.keys.accountHistory(endpoint, accountKey)], [entry.answeredAt, this.lifetimes.keepMs, ...encodeEntry(entry)]);
+    const { key, field } = this.keys.accountHistory(endpoint, accountKey);
+    await runCommand(this.redis, HISTORY_RECORD, [key], [field, entry.answeredAt, this.keepMs, encodeEntry(entry)]);
   }
 
   /** The row verdicts a batch reported, for the next batch's RESULT_CHANGED (only where the entry is still that batch's answer). */
   async recordResults(endpoint: string, batchId: string, results: ReadonlyMap<string, ResultValue>): Promise<void> {
     await Promise.all(
-      [...results].map(([accountKey, result]) => runCommand(this.redis, HISTORY_SET_RESULT, [this.keys.accountHistory(endpoint, accountKey)], [batchId, result])),
+      [...results].map(([accountKey, result]) => {
+        const { key, field } = this.keys.accountHistory(endpoint, accountKey);
+        return runCommand(this.redis, HISTORY_SET_RESULT, [key], [field, batchId, result]);
+      }),
     );
   }
-
-  /** Keeps, beside the batch, what the history said before its answer; false when a snapshot was there (the first stays). */
-  async snapshot(batchId: string, accountKey: string, previous: PreviousAnswer): Promise<boolean> {
-    const stored = await runCommand<number>(this.redis, HISTORY_SNAPSHOT, [this.keys.previousAnswers(batchId), this.keys.batch(batchId)], [
-      accountKey,
-      JSON.stringify([previous.entry, previous.reused ? 1 : 0]),
-      previous.reused ? 1 : 0,
-      this.lifetimes.snapshotMs,
-    ]);
-    return stored === 1;
-  }
-
-  /** The snapshots of these accounts in one batch; an account answered FAILED (or before history existed) has none. */
-  async previousAnswers(batchId: string, accountKeys: readonly string[]): Promise<Map<string, PreviousAnswer>> {
-    const found = new Map<string, PreviousAnswer>();
-    if (accountKeys.length === 0) return found;
-    const values = await this.redis.hmget(this.keys.previousAnswers(batchId), ...accountKeys);
-    values.forEach((value, index) => {
-      if (value === null) return;
-      const [entry, reused] = JSON.parse(value) as [HistoryEntry | null, number];
-      found.set(accountKeys[index]!, { entry, reused: reused === 1 });
-    });
-    return found;
-  }
-
-  /** Accounts of the batch answered from history instead of asked: inquiry calls saved. */
-  async reusedCount(batchId: string): Promise<number> {
-    return Number((await this.redis.hget(this.keys.batch(batchId), 'reusedAnswers')) ?? 0);
-  }
 }
 
-/** Field/value pairs of the history hash; empty values are left out. */
-function encodeEntry(entry: HistoryEntry): string[] {
-  const { outcome } = entry;
-  const fields: Array<[string, string | number | undefined]> = [
-    ['verdict', outcome.verdict],
-    ['reason', outcome.reason],
-    ['holder', outcome.holderName],
-    ['bank', outcome.bankName],
-    ['fee', outcome.fee],
-    ['status', outcome.inquiryStatus],
-    ['id', outcome.inquiryId],
-    ['checkedAt', outcome.checkedAt],
-    ['at', entry.answeredAt],
-    ['batch', entry.batchId],
-    ['result', entry.result],
-  ];
-  return fields.flatMap(([name, value]) => (value === undefined || value === '' ? [] : [name, String(value)]));
-}
+/** `<answeredAt>|<batch>|<result>|<outcome values JSON>`: the scripts read the first three without JSON (batch ids and results hold no `|`). */
+const encodeEntry = (entry: HistoryEntry): string => `${entry.answeredAt}|${entry.batchId}|${entry.result ?? ''}|${JSON.stringify(outcomeValues(entry.outcome))}`;
 
-function decodeEntry(fields: Record<string, string>): HistoryEntry | undefined {
-  const { verdict, batch, at } = fields;
-  if ((verdict !== 'VERIFIED' && verdict !== 'ACCOUNT_INVALID') || batch === undefined || at === undefined) return undefined;
-  return {
-    outcome: {
-      verdict,
-      reason: fields.reason ?? '',
-      holderName: fields.holder,
-      bankName: fields.bank,
-      fee: fields.fee,
-      inquiryStatus: fields.status,
-      inquiryId: fields.id,
-      checkedAt: fields.checkedAt,
-    },
-    batchId: batch,
-    answeredAt: Number(at),
-    result: fields.result as ResultValue | undefined,
-  };
+function decodeEntry(encoded: string): HistoryEntry | undefined {
+  const [, at, batchId, result, values] = /^(\d+)\|([^|]*)\|([^|]*)\|(.*)$/s.exec(encoded) ?? [];
+  if (at === undefined || batchId === undefined || values === undefined) return undefined;
+  const outcome = outcomeFromValues(JSON.parse(values) as unknown[]);
+  if (outcome.verdict !== 'VERIFIED' && outcome.verdict !== 'ACCOUNT_INVALID') return undefined;
+  return { outcome: { ...outcome, verdict: outcome.verdict, reason: outcome.reason ?? '' }, batchId, answeredAt: Number(at), result: result === '' ? undefined : (result as ResultValue) };
 }

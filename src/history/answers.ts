@@ -1,11 +1,11 @@
 import type { InquiryOutcome } from '../provider/outcome.js';
-import { isDefinitive, type AccountHistory, type HistoryEntry } from './account-history.js';
+import { isDefinitive, type AccountHistory, type HistoryEntry, type PreviousAnswer } from './account-history.js';
 
 /** What storing answers with their history needs, narrowly; the app wires it to Redis. */
 export interface AnswerDependencies {
-  history: Pick<AccountHistory, 'getMany' | 'record' | 'snapshot'>;
-  /** Stores the first outcome of an account in a batch; false when it had one. */
-  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<boolean>;
+  history: Pick<AccountHistory, 'getMany' | 'record'>;
+  /** Stores the first outcome of an account in a batch, with what the history said before it; false when it had one. */
+  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer): Promise<boolean>;
   /** The provider endpoint the answers come from: the inquiry queue name (environment + base address). */
   endpoint: string;
   now(): number;
@@ -13,20 +13,17 @@ export interface AnswerDependencies {
 
 /**
  * Stores an account's answer in its batch, with the history around it:
- * 1. what the history says now is kept beside the batch (first time only), so the report's `change`
- *    compares with the answer before this batch whenever it is written;
- * 2. the outcome is stored (first one only: a job that runs twice answers once);
- * 3. a definitive answer becomes the account's history.
- * In this order, a crash between two steps loses nothing the next attempt needs: a snapshot without an
- * outcome is kept for the outcome that follows; an outcome without its history entry leaves the history
- * one answer older (the next batch compares with the answer before). A FAILED answer touches no history.
+ * 1. the outcome is stored with what the history says now (first one only: a job that runs twice answers
+ *    once), so the report's `change` compares with the answer before this batch whenever it is written;
+ * 2. a definitive answer becomes the account's history.
+ * A crash between the two leaves the history one answer older (the next batch compares with the answer
+ * before), never an outcome without its snapshot. A FAILED answer touches no history.
  */
 export function answerRecorder(deps: AnswerDependencies) {
   return async function saveAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<boolean> {
     if (!isDefinitive(outcome)) return deps.saveOutcome(batchId, accountKey, outcome);
     const before = (await deps.history.getMany(deps.endpoint, [accountKey])).get(accountKey) ?? null;
-    await deps.history.snapshot(batchId, accountKey, { entry: before, reused: false });
-    const saved = await deps.saveOutcome(batchId, accountKey, outcome);
+    const saved = await deps.saveOutcome(batchId, accountKey, outcome, { entry: before, reused: false });
     if (saved) await deps.history.record(deps.endpoint, accountKey, { outcome, batchId, answeredAt: deps.now() });
     return saved;
   };
@@ -50,13 +47,8 @@ export function answerReuser(deps: AnswerDependencies, maxAgeMs: number) {
       if (entry === undefined || entry.answeredAt < oldest) toAsk.push(accountKey);
       else fresh.push([accountKey, entry]);
     }
-    await Promise.all(
-      fresh.map(async ([accountKey, entry]) => {
-        // A snapshot already there (an earlier start stored one, then stopped before the answer): asked, not reused.
-        if (!(await deps.history.snapshot(batchId, accountKey, { entry, reused: true }))) toAsk.push(accountKey);
-        else await deps.saveOutcome(batchId, accountKey, entry.outcome);
-      }),
-    );
+    // An account that has an outcome already (stored since the caller looked) keeps it: neither reused nor asked.
+    await Promise.all(fresh.map(([accountKey, entry]) => deps.saveOutcome(batchId, accountKey, entry.outcome, { entry, reused: true })));
     return toAsk;
   };
 }

@@ -12,13 +12,11 @@ export function redisKeys(prefix: string) {
     rows: (batchId: string) => `${batch(batchId)}:rows`,
     /** Set: the distinct account keys of the batch, each asked once. */
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,
-    /** Hash: account key -> InquiryOutcome JSON. Written once per account (HSETNX). */
-    outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /**
-     * Hash: account key -> what the account's history said before this batch's answer (see src/history),
-     * taken when the answer was stored, so that the `change` column is the same whenever the report is written.
+     * Hash: account key -> the outcome, with what the account's history said before it (see
+     * BatchStore.saveOutcome). Written once per account (HSETNX).
      */
-    previousAnswers: (batchId: string) => `${batch(batchId)}:previous`,
+    outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
     /** Hash: content hash of an input file -> its latest batch id, to recognise the same file again. */
@@ -46,11 +44,16 @@ export function redisKeys(prefix: string) {
     /** The next free send slot of the pacer, one per queue (that is, per provider endpoint). */
     pacer: (queueName: string) => `${prefix}:pacer:${queueName}`,
     /**
-     * Hash: the last definitive answer for one account at one provider endpoint (the inquiry queue name:
-     * environment + base address), with its own TTL. One key per account, so that a cluster spreads them
-     * over every slot and each expires alone; the account number appears only as a digest.
+     * Where the last definitive answer for one account at one provider endpoint (the inquiry queue name:
+     * environment + base address) is kept: a field of one of 65,536 hashes of the endpoint, both
+     * named by the account's digest (the account number never appears). A key per account cost about
+     * 460 bytes of Redis each (key, expiry entry, a hash of named fields); a field of a bucket about half
+     * that. The buckets spread over every slot of a cluster.
      */
-    accountHistory: (endpoint: string, accountKey: string) => `${prefix}:history:${endpoint}:${accountDigest(accountKey)}`,
+    accountHistory: (endpoint: string, accountKey: string) => {
+      const digest = accountDigest(accountKey);
+      return { key: `${prefix}:history:${endpoint}:${digest.subarray(0, 2).toString('hex')}`, field: digest.subarray(2, 14).toString('base64url') };
+    },
     /** SCAN pattern of every history entry of one endpoint (removed with a throw-away emulator queue). */
     accountHistoryPattern: (endpoint: string) => `${prefix}:history:${endpoint}:*`,
     /**
@@ -67,5 +70,8 @@ export type RedisKeys = ReturnType<typeof redisKeys>;
 /** Short, stable digest for ids built from values that must not appear as such (account numbers, URLs). */
 export const shortDigest = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 16);
 
-/** 128 bits of SHA-256: an account's name in history keys (no collision in any realistic number of accounts). */
-const accountDigest = (accountKey: string): string => createHash('sha256').update(accountKey).digest('hex').slice(0, 32);
+/**
+ * An account's name in the history: 16 bits of SHA-256 pick one of 65,536 buckets (about 14 accounts each
+ * at 900,000 accounts), the next 96 name its field (no collision in any realistic number of accounts).
+ */
+const accountDigest = (accountKey: string): Buffer => createHash('sha256').update(accountKey).digest();

@@ -16,11 +16,12 @@ describe('account history in Redis', () => {
   let redis: Redis;
   let prefix: string;
   let history: AccountHistory;
+  let now = 1_000;
 
   beforeAll(() => {
     redis = testRedis();
     prefix = testKeyPrefix();
-    history = new AccountHistory(redis, redisKeys(prefix), { keepMs: 30 * DAY, snapshotMs: 7 * DAY });
+    history = new AccountHistory(redis, redisKeys(prefix), 30 * DAY, () => now);
   });
   const entryOf = async (endpoint: string, accountKey: string) => (await history.getMany(endpoint, [accountKey])).get(accountKey);
   afterAll(async () => {
@@ -28,16 +29,35 @@ describe('account history in Redis', () => {
     redis.disconnect();
   });
 
-  it('keeps one key per endpoint and account, named by a digest, living ACCOUNT_HISTORY_DAYS from the last answer', async () => {
+  it('keeps an entry as one field of one of 65,536 buckets per endpoint, both named by a digest, living ACCOUNT_HISTORY_DAYS from the last answer', async () => {
     await history.record(ENDPOINT, '014:0012345678', answer('b1', 1000));
     const keys = await redis.keys(`${prefix}:history:*`);
     expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatch(new RegExp(`^${prefix}:history:${ENDPOINT}:[0-9a-f]{32}$`));
-    expect(keys[0]).not.toContain('0012345678');
+    expect(keys[0]).toMatch(new RegExp(`^${prefix}:history:${ENDPOINT}:[0-9a-f]{4}$`));
+    const fields = await redis.hkeys(keys[0]!);
+    expect(fields).toHaveLength(1);
+    expect(fields[0]).toMatch(/^[\w-]{16}$/);
+    expect(`${keys[0]} ${fields[0]} ${await redis.hget(keys[0]!, fields[0]!)}`).not.toContain('0012345678');
     const ttl = await redis.pttl(keys[0]!);
     expect(ttl).toBeGreaterThan(30 * DAY - 60_000);
     expect(ttl).toBeLessThanOrEqual(30 * DAY);
     expect(await entryOf(ENDPOINT, '014:0012345678')).toEqual({ ...answer('b1', 1000), result: undefined });
+  });
+
+  it('never uses an entry older than ACCOUNT_HISTORY_DAYS, and drops it from its bucket at the next write there', async () => {
+    const stale = '014:stale-1';
+    await history.record(ENDPOINT, stale, answer('b-stale', 1000));
+    const { key, field } = redisKeys(prefix).accountHistory(ENDPOINT, stale);
+    now = 1000 + 30 * DAY - 1;
+    expect((await entryOf(ENDPOINT, stale))?.batchId).toBe('b-stale');
+    now = 1000 + 30 * DAY + 1;
+    expect(await entryOf(ENDPOINT, stale)).toBeUndefined();
+    // Another account of the same bucket answered later sweeps the stale entry away.
+    const neighbour = Array.from({ length: 200_000 }, (_, index) => `014:n${index}`).find((account) => redisKeys(prefix).accountHistory(ENDPOINT, account).key === key)!;
+    await history.record(ENDPOINT, neighbour, answer('b-new', now));
+    expect(await redis.hexists(key, field)).toBe(0);
+    expect((await entryOf(ENDPOINT, neighbour))?.batchId).toBe('b-new');
+    now = 1_000;
   });
 
   it('never mixes endpoints: another address or environment has no history for the account', async () => {
@@ -55,7 +75,7 @@ describe('account history in Redis', () => {
 
   it("adds a batch's reported verdict only while the entry is that batch's answer, keeping its TTL", async () => {
     await history.record(ENDPOINT, '008:1234509876', answer('b2', 1000));
-    const key = redisKeys(prefix).accountHistory(ENDPOINT, '008:1234509876');
+    const { key } = redisKeys(prefix).accountHistory(ENDPOINT, '008:1234509876');
     await redis.pexpire(key, 5 * DAY);
     await history.recordResults(ENDPOINT, 'b2', new Map([['008:1234509876', 'MATCH']]));
     await history.recordResults(ENDPOINT, 'b-other', new Map([['008:1234509876', 'NO_MATCH']]));
@@ -64,21 +84,5 @@ describe('account history in Redis', () => {
     // A new answer starts afresh: no verdict until its own report.
     await history.record(ENDPOINT, '008:1234509876', answer('b3', 2000));
     expect((await entryOf(ENDPOINT, '008:1234509876'))?.result).toBeUndefined();
-  });
-
-  it('keeps the first snapshot per batch and account, and counts reused answers on the batch', async () => {
-    const previous = answer('b0', 500);
-    expect(await history.snapshot('b9', '014:1', { entry: previous, reused: true })).toBe(true);
-    expect(await history.snapshot('b9', '014:1', { entry: null, reused: false })).toBe(false);
-    expect(await history.snapshot('b9', '014:2', { entry: null, reused: false })).toBe(true);
-    const snapshots = await history.previousAnswers('b9', ['014:1', '014:2', '014:3']);
-    expect(snapshots.get('014:1')).toEqual({ entry: previous, reused: true });
-    expect(snapshots.get('014:2')).toEqual({ entry: null, reused: false });
-    expect(snapshots.has('014:3')).toBe(false);
-    expect(await history.reusedCount('b9')).toBe(1);
-    // Personal data: the snapshots expire with the batch retention, even if nothing deletes them.
-    expect(await redis.pttl(redisKeys(prefix).previousAnswers('b9'))).toBeGreaterThan(7 * DAY - 60_000);
-    // The snapshot lives with the batch (its hash tag): removed with it.
-    expect(redisKeys(prefix).previousAnswers('b9')).toBe(`${prefix}:batch:{b9}:previous`);
   });
 });

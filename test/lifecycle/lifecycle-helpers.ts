@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { inquiryQueueName } from '../../src/queue/inquiry-queue.js';
-import { decodeOutcome } from '../../src/batch/batch-store.js';
+import { decodeAnswer } from '../../src/batch/batch-store.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { startSandbox, type SandboxAccount, type SandboxOptions, type SandboxServer } from '../../src/sandbox/index.js';
 import { emulatorEnvironment } from '../support/cli.js';
@@ -86,7 +86,7 @@ export async function batchState(redis: Redis, prefix: string, sandbox: SandboxS
 /** Account key -> verdict of every stored answer of the batch. */
 export async function storedVerdicts(redis: Redis, prefix: string, batchId: string): Promise<Map<string, string>> {
   const outcomes = await redis.hgetall(redisKeys(prefix).outcomes(batchId));
-  return new Map(Object.entries(outcomes).map(([account, encoded]) => [account, decodeOutcome(encoded).verdict]));
+  return new Map(Object.entries(outcomes).map(([account, encoded]) => [account, decodeAnswer(encoded).outcome.verdict]));
 }
 
 export const batchCount = async (redis: Redis, prefix: string): Promise<number> => redis.zcard(redisKeys(prefix).batches());

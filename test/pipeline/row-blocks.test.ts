@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { BatchStore, decodeOutcome, encodeOutcome, ROWS_PER_BLOCK, type StoredRow } from '../../src/batch/batch-store.js';
+import { BatchStore, decodeAnswer, encodeAnswer, ROWS_PER_BLOCK, type StoredRow } from '../../src/batch/batch-store.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 
@@ -57,13 +57,33 @@ describe('rows stored in deflated blocks', () => {
   });
 });
 
-describe('outcomes stored without field names', () => {
+describe('outcomes stored without field names, with the history they were decided against', () => {
+  const full = { verdict: 'VERIFIED', reason: '', holderName: 'DEWI WIBOWO', bankName: 'MANDIRI', fee: '6500', inquiryStatus: 'SUCCESS', inquiryId: '9520', checkedAt: '2026-11-23T01:36:10.851126Z' } as const;
+  const before = { outcome: { ...full, holderName: 'DEWI W' }, batchId: 'b-old', answeredAt: 1_800_000_000_000, result: 'CLOSE_MATCH' } as const;
+
   it('round-trips every field, leaves absent ones absent, and still reads the object form', () => {
-    const full = { verdict: 'VERIFIED', reason: '', holderName: 'DEWI WIBOWO', bankName: 'MANDIRI', fee: '6500', inquiryStatus: 'SUCCESS', inquiryId: '9520', checkedAt: '2026-11-23T01:36:10.851126Z' } as const;
-    expect(decodeOutcome(encodeOutcome(full))).toEqual(full);
-    expect(encodeOutcome(full).length).toBeLessThan(JSON.stringify(full).length * 0.6);
+    expect(decodeAnswer(encodeAnswer({ outcome: full }))).toEqual({ outcome: full });
+    expect(encodeAnswer({ outcome: full }).length).toBeLessThan(JSON.stringify(full).length * 0.6);
     const failed = { verdict: 'FAILED', reason: 'no answer after 3 attempt(s)' } as const;
-    expect(decodeOutcome(encodeOutcome(failed))).toEqual(failed);
-    expect(decodeOutcome(JSON.stringify(full))).toEqual(full);
+    expect(decodeAnswer(encodeAnswer({ outcome: failed }))).toEqual({ outcome: failed });
+    expect(decodeAnswer(JSON.stringify(full))).toEqual({ outcome: full });
+    expect(decodeAnswer(encodeAnswer({ outcome: full, previous: { entry: null, reused: false } }))).toEqual({ outcome: full, previous: { entry: null, reused: false } });
+    expect(decodeAnswer(encodeAnswer({ outcome: full, previous: { entry: before, reused: true } }))).toEqual({ outcome: full, previous: { entry: before, reused: true } });
+  });
+
+  it('keeps the first outcome and its snapshot of an account, and counts reused answers on the batch', async () => {
+    await newBatch('b-answers');
+    expect(await store.saveOutcome('b-answers', '014:1', full, { entry: before, reused: true })).toBe(true);
+    expect(await store.saveOutcome('b-answers', '014:1', { verdict: 'FAILED', reason: 'late' }, { entry: null, reused: false })).toBe(false);
+    expect(await store.saveOutcome('b-answers', '014:2', full, { entry: null, reused: false })).toBe(true);
+    expect(await store.saveOutcome('b-answers', '014:3', { verdict: 'FAILED', reason: 'no answer' })).toBe(true);
+    const answers = await store.getAnswers('b-answers', ['014:1', '014:2', '014:3', '014:4']);
+    expect(answers.get('014:1')).toEqual({ outcome: full, previous: { entry: before, reused: true } });
+    expect(answers.get('014:2')).toEqual({ outcome: full, previous: { entry: null, reused: false } });
+    expect(answers.get('014:3')).toEqual({ outcome: { verdict: 'FAILED', reason: 'no answer' } });
+    expect(answers.has('014:4')).toBe(false);
+    expect(await store.reusedAnswers('b-answers')).toBe(1);
+    // One key of the batch (its hash tag) holds both: removed and expired with it.
+    expect(await redis.keys(`${prefix}:batch:{b-answers}:*`)).toEqual([keys.outcomes('b-answers')]);
   });
 });

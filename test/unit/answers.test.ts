@@ -15,6 +15,7 @@ function fakes(history: Record<string, HistoryEntry> = {}) {
   const writes: string[] = [];
   const snapshots = new Map<string, PreviousAnswer>();
   const outcomes = new Map<string, InquiryOutcome>();
+  // As BatchStore.saveOutcome: the outcome and its snapshot are stored together, the first time only.
   const deps: AnswerDependencies = {
     endpoint: 'inquiries-sandbox-abc',
     now: () => NOW,
@@ -27,17 +28,12 @@ function fakes(history: Record<string, HistoryEntry> = {}) {
         writes.push(`history ${key}`);
         history[key] = entry;
       },
-      snapshot: async (batchId, key, previous) => {
-        writes.push(`snapshot ${key}`);
-        if (snapshots.has(`${batchId}/${key}`)) return false;
-        snapshots.set(`${batchId}/${key}`, previous);
-        return true;
-      },
     },
-    saveOutcome: async (batchId, key, outcome) => {
+    saveOutcome: async (batchId, key, outcome, previous) => {
       writes.push(`outcome ${key}`);
       if (outcomes.has(`${batchId}/${key}`)) return false;
       outcomes.set(`${batchId}/${key}`, outcome);
+      if (previous !== undefined) snapshots.set(`${batchId}/${key}`, previous);
       return true;
     },
   };
@@ -47,10 +43,10 @@ function fakes(history: Record<string, HistoryEntry> = {}) {
 const earlier = (hoursAgo: number, outcome: InquiryOutcome = valid): HistoryEntry => ({ outcome: outcome as HistoryEntry['outcome'], batchId: 'b-old', answeredAt: NOW - hoursAgo * HOUR, result: 'MATCH' });
 
 describe('answerRecorder', () => {
-  it('keeps what the history said, then stores the outcome, then makes it the history', async () => {
+  it('stores the outcome with what the history said, then makes it the history', async () => {
     const state = fakes({ '014:001': earlier(30) });
     expect(await answerRecorder(state.deps)('b-new', '014:001', valid)).toBe(true);
-    expect(state.writes).toEqual(['snapshot 014:001', 'outcome 014:001', 'history 014:001']);
+    expect(state.writes).toEqual(['outcome 014:001', 'history 014:001']);
     expect(state.snapshots.get('b-new/014:001')).toEqual({ entry: earlier(30), reused: false });
     expect(state.history['014:001']).toEqual({ outcome: valid, batchId: 'b-new', answeredAt: NOW });
   });
@@ -75,7 +71,7 @@ describe('answerRecorder', () => {
     await save('b-new', '014:001', valid);
     state.writes.length = 0;
     expect(await save('b-new', '014:001', { ...valid, holderName: 'SOMEBODY' })).toBe(false);
-    expect(state.writes).toEqual(['snapshot 014:001', 'outcome 014:001']);
+    expect(state.writes).toEqual(['outcome 014:001']);
     expect(state.snapshots.get('b-new/014:001')?.entry).toEqual(earlier(30));
     expect(state.history['014:001']?.outcome.holderName).toBe('BUDI SANTOSO');
   });
@@ -99,11 +95,13 @@ describe('answerReuser', () => {
     expect(state.writes.filter((write) => write.startsWith('history'))).toEqual([]);
   });
 
-  it('asks an account whose snapshot an earlier start already stored (its own answer then comes from the provider)', async () => {
+  it('leaves an account answered meanwhile as it is: neither reused nor asked', async () => {
     const state = fakes({ '014:001': earlier(0.1) });
-    await state.deps.history.snapshot('b-new', '014:001', { entry: null, reused: false });
-    expect(await answerReuser(state.deps, HOUR)('b-new', ['014:001'])).toEqual(['014:001']);
-    expect(state.outcomes.size).toBe(0);
+    const answered: InquiryOutcome = { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account closed' };
+    await state.deps.saveOutcome('b-new', '014:001', answered, { entry: null, reused: false });
+    expect(await answerReuser(state.deps, HOUR)('b-new', ['014:001'])).toEqual([]);
+    expect(state.outcomes.get('b-new/014:001')).toEqual(answered);
+    expect(state.snapshots.get('b-new/014:001')).toEqual({ entry: null, reused: false });
   });
 });
 

@@ -64,3 +64,19 @@ export const INDEX_DROP_CONTENT: LuaCommand = {
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
 return 0`,
 };
+
+/**
+ * Stores an account's first outcome in a batch, with what the history said before it (the snapshot the
+ * `change` column compares with) in the same value: one write, so an outcome never exists without the
+ * snapshot it was decided against, and a job that runs twice keeps the first of both. A reused answer is
+ * counted on the batch. KEYS: the outcomes hash, the batch hash. ARGV: account key, value, reused (1/0).
+ * Returns 1 when stored, 0 when the account had an outcome.
+ */
+export const BATCH_SAVE_OUTCOME: LuaCommand = {
+  name: 'bcBatchSaveOutcome',
+  numberOfKeys: 2,
+  lua: `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'reusedAnswers', 1) end
+return 1`,
+};

@@ -1,52 +1,47 @@
 import type { LuaCommand } from './define.js';
 
-// An account's history is one hash per account and endpoint (see keys.accountHistory); each command touches
-// that one key, or the keys of one batch, so they stay valid on a cluster.
+// The history of an endpoint is 65,536 bucket hashes (see keys.accountHistory); an account's entry is one
+// field, `<answeredAt>|<batch>|<result>|<outcome JSON>`, so that the scripts read the time, the batch and
+// the verdict without decoding JSON. Each command touches one bucket: valid on a cluster.
+
+const ENTRY = `'^(%d+)|([^|]*)|([^|]*)|(.*)$'`;
 
 /**
- * Records an account's answer unless the history already holds a later one (two batches asking the same
- * account at once: the last answer given wins, whichever process writes last). The TTL starts again.
- * KEYS: the history hash. ARGV: answeredAt, ttl ms, then field/value pairs (answeredAt among them as `at`).
- * Returns 1 when recorded, 0 when a later answer was there.
+ * Records an account's answer unless the history holds a later one (two batches asking the same account
+ * at once: the last answer given wins, whichever process writes last), and drops the bucket's entries
+ * older than the history's life. The bucket lives that long after its last write, so that no entry
+ * outlives it by more than one life, whether or not its bucket is written again.
+ * KEYS: the bucket. ARGV: field, answeredAt, life ms, the entry. Returns 1 when recorded, 0 when a later
+ * answer was there.
  */
 export const HISTORY_RECORD: LuaCommand = {
-  name: 'bcHistoryRecord',
+  name: 'bcHistoryRecordV2',
   numberOfKeys: 1,
   lua: `
-local existing = redis.call('HGET', KEYS[1], 'at')
-if existing and tonumber(existing) > tonumber(ARGV[1]) then return 0 end
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], unpack(ARGV, 3))
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+local existing = redis.call('HGET', KEYS[1], ARGV[1])
+if existing and tonumber((string.match(existing, ${ENTRY}))) > tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+local oldest = tonumber(ARGV[2]) - tonumber(ARGV[3])
+local entries = redis.call('HGETALL', KEYS[1])
+for i = 1, #entries, 2 do
+  if tonumber((string.match(entries[i + 1], ${ENTRY}))) < oldest then redis.call('HDEL', KEYS[1], entries[i]) end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`,
 };
 
 /**
- * Adds the row verdict a batch reported for the account, if the history entry is still that batch's answer
- * (a later batch may have answered since). The TTL is kept. KEYS: the history hash. ARGV: batch id, result.
+ * Adds the row verdict a batch reported for the account, if the entry is still that batch's answer (a
+ * later batch may have answered since). KEYS: the bucket. ARGV: field, batch id, result.
  */
 export const HISTORY_SET_RESULT: LuaCommand = {
-  name: 'bcHistorySetResult',
+  name: 'bcHistorySetResultV2',
   numberOfKeys: 1,
   lua: `
-if redis.call('HGET', KEYS[1], 'batch') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'result', ARGV[2])
-return 1`,
-};
-
-/**
- * Keeps what the history said before this batch's answer, the first time only (a job that runs twice, or a
- * producer that starts over, keeps the first snapshot). A reused answer is counted on the batch. The
- * snapshots (personal data: holder names) expire with the batch retention even if nothing deletes them.
- * KEYS: the batch's previous-answers hash, the batch hash. ARGV: account key, snapshot, reused (1/0), ttl ms.
- * Returns 1 when stored, 0 when a snapshot was there.
- */
-export const HISTORY_SNAPSHOT: LuaCommand = {
-  name: 'bcHistorySnapshot',
-  numberOfKeys: 2,
-  lua: `
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'reusedAnswers', 1) end
+local entry = redis.call('HGET', KEYS[1], ARGV[1])
+if not entry then return 0 end
+local at, batch, _, outcome = string.match(entry, ${ENTRY})
+if batch ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], at .. '|' .. batch .. '|' .. ARGV[3] .. '|' .. outcome)
 return 1`,
 };
