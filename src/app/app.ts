@@ -149,7 +149,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       if (worker !== undefined && worker.concurrency !== next) worker.concurrency = next;
     };
     const processor = createInquiryProcessor({
-      hasOutcome: (batchId, accountKey) => store.hasOutcome(batchId, accountKey),
+      preCall: (batchId, accountKey) => pacer.preCall(keys.outcomes(batchId), accountKey),
       saveOutcome: async (batchId, accountKey, outcome) => {
         // The counts go out before the outcome on the same connection: a batch is never complete with a call uncounted.
         const counted = tally.flush();
@@ -175,7 +175,6 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
         adapt(latencyMs);
         return decision;
       },
-      waitForSendSlot: () => pacer.waitForSlot(),
       holdSending: async (ms, ticket) => {
         const slowDown = await pacer.slowDown(ms, ticket);
         // Once per hold, not once per 429: the calls paced before the decrease answer for the old rate.

@@ -247,10 +247,6 @@ export class BatchStore {
     return (await this.redis.hsetnx(this.keys.outcomes(batchId), accountKey, encodeOutcome(outcome))) === 1;
   }
 
-  async hasOutcome(batchId: string, accountKey: string): Promise<boolean> {
-    return (await this.redis.hexists(this.keys.outcomes(batchId), accountKey)) === 1;
-  }
-
   async getOutcomes(batchId: string, accountKeys: string[]): Promise<Map<string, InquiryOutcome>> {
     const outcomes = new Map<string, InquiryOutcome>();
     if (accountKeys.length === 0) return outcomes;

@@ -1,6 +1,6 @@
 import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
-import { PACER_CONFIRM_SLOT, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
+import { PACER_CONFIRM_SLOT, PACER_PRE_CALL, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
 import { allowedRate, FLOOR, rateAt, sendsUnpaced, slotInterval, slowedRate, UNPACED_FROM, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
 
 /** A slot timer that fires later than this (a busy event loop, a descheduled process) is given up for a fresh slot. */
@@ -19,6 +19,19 @@ export interface SendTicket {
   rateInForce: number;
   slowedAt: string;
 }
+
+/**
+ * The pre-call work of one inquiry: whether its account already has an answer in the batch and, when not,
+ * its send slot. `nextSlot` waits for the slot reserved with the check (the first time) or for a fresh one
+ * (a call asked again, after a 401).
+ */
+export interface PreCall {
+  answered: boolean;
+  nextSlot(): Promise<SendTicket>;
+}
+
+/** A reply of PACER_RESERVE_SLOT (or of PACER_PRE_CALL when it took a slot). */
+type Reservation = string[];
 
 /** What a 429 did to the shared rate. */
 export interface SlowDown {
@@ -64,15 +77,42 @@ export class SendPacer {
     this.windowSpan = rate.perMs + WINDOW_MARGIN_MS;
   }
 
-  /** Waits for a slot of its own and returns what it was paced with. */
-  async waitForSlot(): Promise<SendTicket> {
-    if (sendsUnpaced(this.ceiling)) {
+  /**
+   * Checks whether the batch's outcomes hash (`outcomesKey`) answers `accountKey` and, when it does not,
+   * reserves a send slot: one EVALSHA on a standalone Redis, and no slot for an answered account.
+   * - Unpaced (the rate in force is too fast to space): the check alone, one HEXISTS; no slot to take.
+   * - Redis Cluster: the outcomes key lives in the batch's slot (`{batchId}`, shared with the batch's own
+   *   multi-key scripts) and the pacer in its own, so one script over both would be refused (CROSSSLOT);
+   *   moving the pacer into every batch's slot would split the one shared pacer of a queue. The check and
+   *   the reservation run one after the other there, in that order, so an answered account takes no slot either.
+   */
+  async preCall(outcomesKey: string, accountKey: string): Promise<PreCall> {
+    if (this.redis.isCluster || sendsUnpaced(this.ceiling)) {
+      const answered = (await this.redis.hexists(outcomesKey, accountKey)) === 1;
+      return { answered, nextSlot: () => this.waitForSlot() };
+    }
+    const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
+    const reply = await runCommand<Reservation>(this.redis, PACER_PRE_CALL, [this.key, outcomesKey], [...this.reserveArguments(rateInForce), accountKey]);
+    if (reply[0] === 'answered') return { answered: true, nextSlot: () => this.waitForSlot() };
+    let reserved: Reservation | undefined = reply;
+    return {
+      answered: false,
+      nextSlot: () => {
+        const first = reserved;
+        reserved = undefined;
+        return this.waitForSlot(first);
+      },
+    };
+  }
+
+  /** Waits for a slot of its own (starting from `reserved`, a reservation already made) and returns what it was paced with. */
+  async waitForSlot(reserved?: Reservation): Promise<SendTicket> {
+    if (reserved === undefined && sendsUnpaced(this.ceiling)) {
       const unpaced = await this.unpacedTicket();
       if (unpaced !== undefined) return unpaced;
     }
-    for (;;) {
-      const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
-      const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], [slotInterval(rateInForce), this.windowSize, this.windowSpan, RESERVE_HORIZON_MS]);
+    for (let reply = reserved; ; reply = undefined) {
+      reply ??= await runCommand<Reservation>(this.redis, PACER_RESERVE_SLOT, [this.key], this.reserveArguments(rateAt(this.state, this.ceiling, this.lastNow)));
       const [status, wait, epoch, now, ...rateFields] = reply;
       this.lastNow = Number(now);
       this.readRate(rateFields);
@@ -146,6 +186,10 @@ export class SendPacer {
       if (wait < 0) return false;
     }
     return true;
+  }
+
+  private reserveArguments(rateInForce: number): number[] {
+    return [slotInterval(rateInForce), this.windowSize, this.windowSpan, RESERVE_HORIZON_MS];
   }
 
   private readRate([slowedTo, climbsFrom, refused, slowedAt]: string[]): void {
