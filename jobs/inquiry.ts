@@ -20,6 +20,11 @@ export interface InquiryJobDependencies {
   countCall(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors'): Promise<void>;
   /** One inquiry with the shared token; the hooks pace each HTTP call and count it as it goes out. */
   inquire(account: AccountQuery, hooks: SendHooks): Promise<InquiryDecision>;
+  /**
+   * How long an answered job held its worker slot, the wait for its send slot left out: the pre-call, the
+   * token, the HTTP call and the outcome's save. The concurrency is sized from it (src/queue/concurrency.ts).
+   */
+  observeWork(ms: number): void;
   /** A 429 for the call paced with `ticket`: every process waits `ms` (Retry-After) and the shared rate slows down. */
   holdSending(ms: number, ticket: SendTicket | undefined): Promise<void>;
   /** Holds every worker of the queue for `ms` and hands the job back without spending an attempt (never returns). */
@@ -75,6 +80,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
 
   const ask = async (job: Job<InquiryJobData>): Promise<void> => {
     const { batchId, accountKey } = job.data;
+    const started = performance.now();
     const pre = await deps.preCall(batchId, accountKey);
     if (pre.answered) return;
 
@@ -85,10 +91,13 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     let decision: InquiryDecision;
     // What the call that got the answer was paced with: a 429 slows the shared rate only if it was the rate in force.
     let ticket: SendTicket | undefined;
+    let pacedMs = 0;
     try {
       decision = await deps.inquire(accountOf(job.data), {
         waitForTurn: async () => {
+          const waitFrom = performance.now();
           ticket = await pre.nextSlot();
+          pacedMs += performance.now() - waitFrom;
         },
         onSend: () => deps.countCall(batchId, 'calls'),
       });
@@ -117,6 +126,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
           await deps.clearOutage();
         }
         await deps.saveOutcome(batchId, accountKey, decision.outcome);
+        deps.observeWork(performance.now() - started - pacedMs);
         return;
       }
       case 'rate_limited': {

@@ -62,6 +62,7 @@ describe('the pre-call command against Redis', () => {
     const deps: InquiryJobDependencies = {
       preCall: (batchId, accountKey) => w.pacer.preCall(w.keys.outcomes(batchId), accountKey),
       saveOutcome: async (batchId, accountKey) => redis.hsetnx(w.keys.outcomes(batchId), accountKey, 'VERIFIED'),
+      observeWork: () => undefined,
       countCall: async () => undefined,
       inquire: async (account, hooks) => {
         await hooks.waitForTurn();

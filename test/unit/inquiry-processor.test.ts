@@ -33,6 +33,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
   const heldTickets: (string | undefined)[] = [];
   let slots = 0;
   const preCalls: string[] = [];
+  const worked: number[] = [];
   const asked: string[] = [];
   const outages: string[] = [];
   const deps: InquiryJobDependencies = {
@@ -44,6 +45,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
     saveOutcome: async (_, accountKey, outcome) => {
       if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
     },
+    observeWork: (ms) => void worked.push(ms),
     countCall: async (_, field) => void counted.push(field),
     inquire: async (account, hooks) => {
       const key = `${account.bankCode}:${account.accountNumber}`;
@@ -67,7 +69,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
     clearOutage: async () => undefined,
     logger,
   };
-  return { process: createInquiryProcessor(deps), outcomes, counted, holds, sendHolds, heldTickets, asked, outages, lines, breaker, preCalls, slotsTaken: () => slots };
+  return { process: createInquiryProcessor(deps), outcomes, counted, holds, sendHolds, heldTickets, asked, outages, lines, breaker, preCalls, worked, slotsTaken: () => slots };
 }
 
 const answer = (outcome: InquiryOutcome = VERIFIED): InquiryDecision => ({ kind: 'answer', outcome });
@@ -89,6 +91,8 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     await w.process(job());
     expect(w.preCalls).toEqual(['014:0012345678', '014:0012345678']);
     expect(w.slotsTaken()).toBe(1);
+    // The answered job's work sizes the concurrency; the run that asked nothing does not.
+    expect(w.worked).toHaveLength(1);
   });
 
   it('a transient failure is retried by the queue; the last attempt stores FAILED with the reason', async () => {
