@@ -6,19 +6,25 @@ import type { InquiryDecision, SendHooks } from '../src/provider/client.js';
 import type { InquiryOutcome } from '../src/provider/outcome.js';
 import type { AccountQuery } from '../src/csv/validation.js';
 import { accountOf, type InquiryJobData } from '../src/queue/inquiry-queue.js';
-import type { SendTicket } from '../src/queue/pacer.js';
+import type { PreCall, SendTicket } from '../src/queue/pacer.js';
 
 /** What an inquiry job is given: narrow functions, not the world. */
 export interface InquiryJobDependencies {
-  /** Whether the account already has an answer in the batch (a job that runs twice asks once). */
-  hasOutcome(batchId: string, accountKey: string): Promise<boolean>;
+  /**
+   * Whether the account already has an answer in the batch (a job that runs twice asks once) and, when it
+   * has none, the call's evenly spaced send slot among every worker of every process (one round trip).
+   */
+  preCall(batchId: string, accountKey: string): Promise<PreCall>;
   /** Stores the first answer; a later one for the same account is ignored. */
   saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   countCall(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors'): Promise<void>;
   /** One inquiry with the shared token; the hooks pace each HTTP call and count it as it goes out. */
   inquire(account: AccountQuery, hooks: SendHooks): Promise<InquiryDecision>;
-  /** Waits for the next evenly spaced send slot of every worker of every process; says what the call was paced with. */
-  waitForSendSlot(): Promise<SendTicket>;
+  /**
+   * How long an answered job held its worker slot, the wait for its send slot left out: the pre-call, the
+   * token, the HTTP call and the outcome's save. The concurrency is sized from it (src/queue/concurrency.ts).
+   */
+  observeWork(ms: number): void;
   /** A 429 for the call paced with `ticket`: every process waits `ms` (Retry-After) and the shared rate slows down. */
   holdSending(ms: number, ticket: SendTicket | undefined): Promise<void>;
   /** Holds every worker of the queue for `ms` and hands the job back without spending an attempt (never returns). */
@@ -74,18 +80,24 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
 
   const ask = async (job: Job<InquiryJobData>): Promise<void> => {
     const { batchId, accountKey } = job.data;
-    if (await deps.hasOutcome(batchId, accountKey)) return;
+    const started = performance.now();
+    const pre = await deps.preCall(batchId, accountKey);
+    if (pre.answered) return;
 
+    // A slot reserved for a call the breaker stops goes unused: a gap in the pace, never an extra send.
     const gate = breaker.allowRequest();
     if (!gate.allowed) return deps.holdEveryWorker(gate.waitMs);
 
     let decision: InquiryDecision;
     // What the call that got the answer was paced with: a 429 slows the shared rate only if it was the rate in force.
     let ticket: SendTicket | undefined;
+    let pacedMs = 0;
     try {
       decision = await deps.inquire(accountOf(job.data), {
         waitForTurn: async () => {
-          ticket = await deps.waitForSendSlot();
+          const waitFrom = performance.now();
+          ticket = await pre.nextSlot();
+          pacedMs += performance.now() - waitFrom;
         },
         onSend: () => deps.countCall(batchId, 'calls'),
       });
@@ -114,6 +126,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
           await deps.clearOutage();
         }
         await deps.saveOutcome(batchId, accountKey, decision.outcome);
+        deps.observeWork(performance.now() - started - pacedMs);
         return;
       }
       case 'rate_limited': {

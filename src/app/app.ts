@@ -49,7 +49,7 @@ export interface App {
   login(): Promise<void>;
   /** Starts inquiry workers in this process (and the completion-notice worker when notices are on); closed with the app. */
   startWorkers(): Promise<Worker<InquiryJobData>>;
-  /** The highest inquiry concurrency this process's workers reached (adapted to latency); undefined before startWorkers. */
+  /** The highest inquiry concurrency this process's workers reached (adapted to the work time of a job); undefined before startWorkers. */
   concurrencyReached(): number | undefined;
   /** This process's Prometheus metrics. */
   metrics: ProductMetrics;
@@ -139,16 +139,17 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
     const breaker = new CircuitBreaker();
     metrics.watchBreaker(() => breaker.outageSince !== undefined);
-    // Enough slots for the rate at the latency seen (see AdaptiveConcurrency), set on the worker as answers come.
+    // Enough slots for the rate at the work time seen (see AdaptiveConcurrency), set on the worker as answers come.
     const concurrency = new AdaptiveConcurrency(config.inquiry.rate, config.inquiry.concurrency);
     let worker: Worker<InquiryJobData> | undefined;
-    const adapt = (latencyMs: number) => {
-      concurrency.observe(latencyMs);
+    const adapt = (workMs: number) => {
+      concurrency.observe(workMs);
       const next = concurrency.next();
       if (worker !== undefined && worker.concurrency !== next) worker.concurrency = next;
     };
     const processor = createInquiryProcessor({
-      hasOutcome: (batchId, accountKey) => store.hasOutcome(batchId, accountKey),
+      preCall: (batchId, accountKey) => pacer.preCall(keys.outcomes(batchId), accountKey),
+      observeWork: adapt,
       saveOutcome: async (batchId, accountKey, outcome) => {
         // The counts go out before the outcome on the same connection: a batch is never complete with a call uncounted.
         const counted = tally.flush();
@@ -169,12 +170,9 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
             sentAt = performance.now();
           },
         });
-        const latencyMs = performance.now() - sentAt;
-        metrics.inquiryLatency(latencyMs / 1000, decision.kind);
-        adapt(latencyMs);
+        metrics.inquiryLatency((performance.now() - sentAt) / 1000, decision.kind);
         return decision;
       },
-      waitForSendSlot: () => pacer.waitForSlot(),
       holdSending: async (ms, ticket) => {
         const slowDown = await pacer.slowDown(ms, ticket);
         // Once per hold, not once per 429: the calls paced before the decrease answer for the old rate.

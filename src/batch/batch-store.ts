@@ -252,10 +252,6 @@ export class BatchStore {
     return (await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, [this.keys.outcomes(batchId), this.keys.batch(batchId)], [accountKey, encodeAnswer({ outcome, previous }), reused])) === 1;
   }
 
-  async hasOutcome(batchId: string, accountKey: string): Promise<boolean> {
-    return (await this.redis.hexists(this.keys.outcomes(batchId), accountKey)) === 1;
-  }
-
   async getOutcomes(batchId: string, accountKeys: string[]): Promise<Map<string, InquiryOutcome>> {
     const answers = await this.getAnswers(batchId, accountKeys);
     return new Map([...answers].map(([accountKey, answer]) => [accountKey, answer.outcome]));

@@ -1,8 +1,10 @@
 import { ratePerSecond, type ConcurrencyBounds, type Rate } from '../config/index.js';
 
 /**
- * Room above the exact need (rate × latency): the slots also spend time outside the call (Redis round
- * trips before and after it, the token, a busy event loop), and latency jitters around its average.
+ * Room above the exact need (rate × work time): the slots spend time the work time does not see (BullMQ
+ * fetching the job and completing it), the work time jitters around its average, and the extra slots are
+ * the calls queued at the pacer, so that a send slot never comes with no call waiting for it (a slot
+ * nobody takes is throughput lost for good).
  */
 const MARGIN = 1.25;
 /** Weight of each new latency sample in the moving average: about the last 20 answers count. */
@@ -15,16 +17,20 @@ const OUTLIER_FACTOR = 4;
 /** The concurrency changes only when the target is this far off (and at least 2 slots), so it does not flap. */
 const MEANINGFUL_CHANGE = 0.1;
 
-/** Slots needed to keep `rate` calls per second going when each takes `latencyMs`, within the bounds. */
-export function targetConcurrency(rate: Rate, latencyMs: number, bounds: ConcurrencyBounds, margin = MARGIN): number {
-  const needed = Math.ceil(ratePerSecond(rate) * (latencyMs / 1000) * margin);
+/** Slots needed to keep `rate` calls per second going when each holds its slot `workMs`, within the bounds. */
+export function targetConcurrency(rate: Rate, workMs: number, bounds: ConcurrencyBounds, margin = MARGIN): number {
+  const needed = Math.ceil(ratePerSecond(rate) * (workMs / 1000) * margin);
   return Math.min(bounds.max, Math.max(bounds.min, needed));
 }
 
 /**
- * Little's law for one process: to send `rate` calls a second when a call takes L seconds, about
- * rate × L calls must be in flight. The process starts at the lower bound, keeps a moving average of
- * the latencies it observes, and follows the target with hysteresis. Each process adapts on its own
+ * Little's law for one process: to send `rate` calls a second when a job holds its worker slot W seconds,
+ * about rate × W jobs must be in flight. W is the job's whole work, not only its HTTP latency: the
+ * pre-call, the token and the outcome's save hold the slot too (sized from the latency alone, a 100 ms
+ * provider at 500/s left the pacer's line empty and reached 0.85-0.90 of the rate). The wait in the
+ * pacer's line is left out: it is what extra slots cost, and counting it would grow the concurrency
+ * with itself up to the bound. The process starts at the lower bound, keeps a moving average of
+ * the work times it observes, and follows the target with hysteresis. Each process adapts on its own
  * observations: with several processes each provisions for the whole rate, and the shared pacer keeps
  * the total at the rate (extra slots wait for their turn, which costs a job lock each, not a call).
  */
@@ -41,14 +47,14 @@ export class AdaptiveConcurrency {
     this.highest = bounds.min;
   }
 
-  /** One call's latency, from sending it to its answer. */
-  observe(latencyMs: number): void {
-    if (!Number.isFinite(latencyMs) || latencyMs < 0) return;
+  /** One answered job's work time (ms), its wait for a send slot left out. */
+  observe(workMs: number): void {
+    if (!Number.isFinite(workMs) || workMs < 0) return;
     if (this.averageMs === undefined) {
-      this.averageMs = latencyMs;
+      this.averageMs = workMs;
       return;
     }
-    const sample = Math.min(latencyMs, Math.max(this.averageMs, 1) * OUTLIER_FACTOR);
+    const sample = Math.min(workMs, Math.max(this.averageMs, 1) * OUTLIER_FACTOR);
     this.averageMs += SMOOTHING * (sample - this.averageMs);
   }
 
@@ -68,7 +74,7 @@ export class AdaptiveConcurrency {
     return this.highest;
   }
 
-  get latencyMs(): number | undefined {
+  get workMs(): number | undefined {
     return this.averageMs;
   }
 }

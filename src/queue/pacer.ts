@@ -1,10 +1,16 @@
 import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
-import { PACER_CONFIRM_SLOT, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
+import { PACER_CONFIRM_SLOT, PACER_PRE_CALL, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
 import { allowedRate, FLOOR, rateAt, sendsUnpaced, slotInterval, slowedRate, UNPACED_FROM, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
 
-/** A slot timer that fires later than this (a busy event loop, a descheduled process) is given up for a fresh slot. */
-const LATE_TOLERANCE_MS = 5;
+/**
+ * The window guard records a send at Redis's now, but the call leaves when this process has read the reply:
+ * a reply read later than this after asking (a busy event loop, a descheduled process) may have recorded
+ * the send too early for the guard's margin (WINDOW_MARGIN_MS), so the call confirms again and the early
+ * record stays in the ring (a send that never happened only makes the guard stricter). This bounds the
+ * part of the record-to-arrival jitter that is ours; the margin covers it and the provider's side.
+ */
+const STALE_REPLY_MS = 8;
 
 /** No slot further ahead than this is handed out: a rate that changed reaches the waiting calls within it. */
 const RESERVE_HORIZON_MS = 1_000;
@@ -18,6 +24,22 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export interface SendTicket {
   rateInForce: number;
   slowedAt: string;
+}
+
+/**
+ * The pre-call work of one inquiry: whether its account already has an answer in the batch and, when not,
+ * its send slot. `nextSlot` waits for the slot reserved with the check (the first time) or for a fresh one
+ * (a call asked again, after a 401).
+ */
+export interface PreCall {
+  answered: boolean;
+  nextSlot(): Promise<SendTicket>;
+}
+
+/** A reply of PACER_RESERVE_SLOT (or of PACER_PRE_CALL when it took a slot), and when (performance.now()) it was asked for. */
+interface Reservation {
+  reply: string[];
+  askedAt: number;
 }
 
 /** What a 429 did to the shared rate. */
@@ -64,16 +86,48 @@ export class SendPacer {
     this.windowSpan = rate.perMs + WINDOW_MARGIN_MS;
   }
 
-  /** Waits for a slot of its own and returns what it was paced with. */
-  async waitForSlot(): Promise<SendTicket> {
-    if (sendsUnpaced(this.ceiling)) {
+  /**
+   * Checks whether the batch's outcomes hash (`outcomesKey`) answers `accountKey` and, when it does not,
+   * reserves a send slot: one EVALSHA on a standalone Redis, and no slot for an answered account.
+   * - Unpaced (the rate in force is too fast to space): the check alone, one HEXISTS; no slot to take.
+   * - Redis Cluster: the outcomes key lives in the batch's slot (`{batchId}`, shared with the batch's own
+   *   multi-key scripts) and the pacer in its own, so one script over both would be refused (CROSSSLOT);
+   *   moving the pacer into every batch's slot would split the one shared pacer of a queue. The check and
+   *   the reservation run one after the other there, in that order, so an answered account takes no slot either.
+   */
+  async preCall(outcomesKey: string, accountKey: string): Promise<PreCall> {
+    if (this.redis.isCluster || sendsUnpaced(this.ceiling)) {
+      const answered = (await this.redis.hexists(outcomesKey, accountKey)) === 1;
+      return { answered, nextSlot: () => this.waitForSlot() };
+    }
+    const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
+    const askedAt = performance.now();
+    const reply = await runCommand<string[]>(this.redis, PACER_PRE_CALL, [this.key, outcomesKey], [...this.reserveArguments(rateInForce), accountKey]);
+    if (reply[0] === 'answered') return { answered: true, nextSlot: () => this.waitForSlot() };
+    let reserved: Reservation | undefined = { reply, askedAt };
+    return {
+      answered: false,
+      nextSlot: () => {
+        const first = reserved;
+        reserved = undefined;
+        return this.waitForSlot(first);
+      },
+    };
+  }
+
+  /** Waits for a slot of its own (starting from `reserved`, a reservation already made) and returns what it was paced with. */
+  async waitForSlot(reserved?: Reservation): Promise<SendTicket> {
+    if (reserved === undefined && sendsUnpaced(this.ceiling)) {
       const unpaced = await this.unpacedTicket();
       if (unpaced !== undefined) return unpaced;
     }
-    for (;;) {
-      const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
-      const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], [slotInterval(rateInForce), this.windowSize, this.windowSpan, RESERVE_HORIZON_MS]);
-      const [status, wait, epoch, now, ...rateFields] = reply;
+    for (let reservation = reserved; ; reservation = undefined) {
+      if (reservation === undefined) {
+        const askedAt = performance.now();
+        const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], this.reserveArguments(rateAt(this.state, this.ceiling, this.lastNow)));
+        reservation = { reply, askedAt };
+      }
+      const [status, wait, epoch, now, ...rateFields] = reservation.reply;
       this.lastNow = Number(now);
       this.readRate(rateFields);
       if (status === 'later') {
@@ -82,7 +136,7 @@ export class SendPacer {
         continue;
       }
       const ticket: SendTicket = { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
-      if (await this.waitAndConfirm(Number(wait), epoch ?? '0')) return ticket;
+      if (await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt)) return ticket;
     }
   }
 
@@ -135,17 +189,24 @@ export class SendPacer {
     return this.lastNow;
   }
 
-  /** True when the slot may be used: waited for, on time, with no hold begun since and room in the window. */
-  private async waitAndConfirm(waitMs: number, epoch: string): Promise<boolean> {
-    for (let wait = waitMs; wait > 0; ) {
-      const due = performance.now() + wait;
-      await sleep(wait);
-      // A late timer would send right next to the following slots: such a call takes a fresh slot instead.
-      if (performance.now() - due > Math.max(LATE_TOLERANCE_MS, slotInterval(this.ceiling) / 2)) return false;
+  /**
+   * True when the slot may be used: waited for, with no hold begun since, and recorded by the window guard
+   * (a wait of 0 from the command asked at `askedAt`) no longer than STALE_REPLY_MS before this process
+   * read it. A timer that fires late still confirms: the guard, not the spacing, keeps the window, and
+   * giving the slot up for one at the end of the line lost throughput on a busy event loop.
+   */
+  private async waitAndConfirm(waitMs: number, epoch: string, askedAt: number): Promise<boolean> {
+    for (let wait = waitMs, asked = askedAt; wait > 0 || performance.now() - asked > STALE_REPLY_MS; ) {
+      if (wait > 0) await sleep(wait);
+      asked = performance.now();
       wait = Number(await runCommand<string>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan]));
       if (wait < 0) return false;
     }
     return true;
+  }
+
+  private reserveArguments(rateInForce: number): number[] {
+    return [slotInterval(rateInForce), this.windowSize, this.windowSpan, RESERVE_HORIZON_MS];
   }
 
   private readRate([slowedTo, climbsFrom, refused, slowedAt]: string[]): void {

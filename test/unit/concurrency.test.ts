@@ -59,7 +59,7 @@ describe('AdaptiveConcurrency', () => {
     const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
     concurrency.observe(Number.NaN);
     concurrency.observe(-5);
-    expect(concurrency.latencyMs).toBeUndefined();
+    expect(concurrency.workMs).toBeUndefined();
     expect(concurrency.next()).toBe(16);
   });
 });

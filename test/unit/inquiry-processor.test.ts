@@ -32,13 +32,20 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
   const sendHolds: number[] = [];
   const heldTickets: (string | undefined)[] = [];
   let slots = 0;
+  const preCalls: string[] = [];
+  const worked: number[] = [];
   const asked: string[] = [];
   const outages: string[] = [];
   const deps: InquiryJobDependencies = {
-    hasOutcome: async (_, accountKey) => outcomes.has(accountKey),
+    // Each slot says what it was paced with; a 429 hands the pacer the ticket of the call it answered.
+    preCall: async (_, accountKey) => {
+      preCalls.push(accountKey);
+      return { answered: outcomes.has(accountKey), nextSlot: async () => ({ rateInForce: 40, slowedAt: `slot ${(slots += 1)}` }) };
+    },
     saveOutcome: async (_, accountKey, outcome) => {
       if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
     },
+    observeWork: (ms) => void worked.push(ms),
     countCall: async (_, field) => void counted.push(field),
     inquire: async (account, hooks) => {
       const key = `${account.bankCode}:${account.accountNumber}`;
@@ -49,8 +56,6 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
       await hooks.onSend();
       return answer;
     },
-    // Each slot says what it was paced with; a 429 hands the pacer the ticket of the call it answered.
-    waitForSendSlot: async () => ({ rateInForce: 40, slowedAt: `slot ${(slots += 1)}` }),
     holdSending: async (ms, ticket) => {
       sendHolds.push(ms);
       heldTickets.push(ticket?.slowedAt);
@@ -64,7 +69,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
     clearOutage: async () => undefined,
     logger,
   };
-  return { process: createInquiryProcessor(deps), outcomes, counted, holds, sendHolds, heldTickets, asked, outages, lines, breaker };
+  return { process: createInquiryProcessor(deps), outcomes, counted, holds, sendHolds, heldTickets, asked, outages, lines, breaker, preCalls, worked, slotsTaken: () => slots };
 }
 
 const answer = (outcome: InquiryOutcome = VERIFIED): InquiryDecision => ({ kind: 'answer', outcome });
@@ -78,6 +83,16 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     expect(w.asked).toEqual(['014:0012345678']);
     expect(w.outcomes.get('014:0012345678')).toEqual(VERIFIED);
     expect(w.counted).toEqual(['calls']);
+  });
+
+  it('one pre-call per job, and a job whose account is answered waits for no slot', async () => {
+    const w = processorWorld(() => answer());
+    await w.process(job());
+    await w.process(job());
+    expect(w.preCalls).toEqual(['014:0012345678', '014:0012345678']);
+    expect(w.slotsTaken()).toBe(1);
+    // The answered job's work sizes the concurrency; the run that asked nothing does not.
+    expect(w.worked).toHaveLength(1);
   });
 
   it('a transient failure is retried by the queue; the last attempt stores FAILED with the reason', async () => {

@@ -39,10 +39,7 @@ end
  * or 'later', the wait in ms ('slot' with 0: go now, the send is recorded), the epoch the slot belongs
  * to, Redis's now, and the rate fields.
  */
-export const PACER_RESERVE_SLOT: LuaCommand = {
-  name: 'bcPacerReserveSlot',
-  numberOfKeys: 1,
-  lua: `${NOW}${ADMIT}
+const RESERVE = `
 local f = redis.call('HMGET', key, 'next', 'hold', 'epoch', 'slowedTo', 'climbsFrom', 'refused', 'slowedAt')
 local slot = math.max(now, tonumber(f[1] or '0'), tonumber(f[2] or '0'))
 local interval = tonumber(ARGV[1])
@@ -56,7 +53,25 @@ if wait <= 0 then
   if wait <= 0 then wait = admit(tonumber(ARGV[2]), tonumber(ARGV[3])) end
   redis.call('PEXPIRE', key, math.ceil(slot - now + interval + ${PACER_IDLE_TTL_MS}))
 end
-return {status, tostring(wait), f[3] or '0', tostring(now), f[4] or '', f[5] or '', f[6] or '', f[7] or ''}`,
+return {status, tostring(wait), f[3] or '0', tostring(now), f[4] or '', f[5] or '', f[6] or '', f[7] or ''}`;
+
+export const PACER_RESERVE_SLOT: LuaCommand = {
+  name: 'bcPacerReserveSlot',
+  numberOfKeys: 1,
+  lua: `${NOW}${ADMIT}${RESERVE}`,
+};
+
+/**
+ * The worker's pre-call work in one round trip: 'answered' (and no slot taken) when the batch's outcomes
+ * hash KEYS[2] already holds ARGV[5] (the account key: a job that runs twice asks once), otherwise the
+ * reservation of PACER_RESERVE_SLOT. Two keys of different slots: only for a standalone Redis (on a
+ * cluster the pacer runs the two halves apart, see SendPacer.preCall).
+ */
+export const PACER_PRE_CALL: LuaCommand = {
+  name: 'bcPacerPreCall',
+  numberOfKeys: 2,
+  lua: `${NOW}${ADMIT}
+if redis.call('HEXISTS', KEYS[2], ARGV[5]) == 1 then return {'answered'} end${RESERVE}`,
 };
 
 /**

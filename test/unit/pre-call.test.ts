@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { parseRate } from '../../src/config/index.js';
+import { SendPacer } from '../../src/queue/pacer.js';
+import type { RedisClient } from '../../src/redis/connection.js';
+
+/**
+ * The JS side of SendPacer.preCall over a client that records the commands it is sent: which commands a
+ * pre-call costs on a standalone Redis and on a cluster. (The scripts themselves run against the real
+ * Redis in test/pacing/pre-call.test.ts.)
+ */
+function recordingClient(isCluster: boolean, answered: boolean) {
+  const sent: string[] = [];
+  // A slot due now, epoch 0, Redis's now 1000, no rate fields: the reply of a reservation that sends at once.
+  const slotNow = ['slot', '0', '0', '1000', '', '', '', ''];
+  const client: Record<string, unknown> = {
+    isCluster,
+    hexists: async () => (sent.push('HEXISTS'), answered ? 1 : 0),
+    defineCommand(name: string) {
+      client[name] = async () => {
+        sent.push(name);
+        return name === 'bcPacerPreCall' && answered ? ['answered'] : slotNow;
+      };
+    },
+  };
+  return { redis: client as unknown as RedisClient, sent };
+}
+
+describe('the pacer pre-call (one command where the keys allow it)', () => {
+  it('standalone and paced: one EVALSHA checks the outcome and reserves, and the first slot is that reservation', async () => {
+    const { redis, sent } = recordingClient(false, false);
+    const pre = await new SendPacer(redis, 'p', parseRate('200/s')).preCall('b:{1}:outcomes', '014:1');
+    expect(pre.answered).toBe(false);
+    await pre.nextSlot();
+    expect(sent).toEqual(['bcPacerPreCall']);
+    // A second call of the same inquiry (after a 401) takes a slot of its own.
+    await pre.nextSlot();
+    expect(sent).toEqual(['bcPacerPreCall', 'bcPacerReserveSlot']);
+  });
+
+  it('standalone, answered: one command and nothing else', async () => {
+    const { redis, sent } = recordingClient(false, true);
+    expect((await new SendPacer(redis, 'p', parseRate('200/s')).preCall('b:{1}:outcomes', '014:1')).answered).toBe(true);
+    expect(sent).toEqual(['bcPacerPreCall']);
+  });
+
+  it('on a cluster the check and the reservation run apart (their keys are in different slots), the check first', async () => {
+    const answered = recordingClient(true, true);
+    expect((await new SendPacer(answered.redis, 'p', parseRate('200/s')).preCall('b:{1}:outcomes', '014:1')).answered).toBe(true);
+    expect(answered.sent).toEqual(['HEXISTS']);
+    const open = recordingClient(true, false);
+    await (await new SendPacer(open.redis, 'p', parseRate('200/s')).preCall('b:{1}:outcomes', '014:1')).nextSlot();
+    expect(open.sent).toEqual(['HEXISTS', 'bcPacerReserveSlot']);
+  });
+
+  it('unpaced: the outcome check alone', async () => {
+    const { redis, sent } = recordingClient(false, true);
+    expect((await new SendPacer(redis, 'p', parseRate('1000/s')).preCall('b:{1}:outcomes', '014:1')).answered).toBe(true);
+    expect(sent).toEqual(['HEXISTS']);
+  });
+});
