@@ -15,19 +15,17 @@
  *
  *   npm run build && node dist/bench/compare.js [--scenario unlimited|latency|rate|memory|all] [--rows N] [--rounds N] [--concurrency N]
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { startSandbox } from '../src/sandbox/index.js';
 import { syntheticAccounts, writeBeneficiaryFile } from '../src/sandbox/synthetic-accounts.js';
 import type { SandboxKnobs, SandboxServer } from '../src/sandbox/types.js';
-import type { BaselineKind, BaselineOptions } from './baselines.js';
-import { deletePrefix, REDIS_URL, runCli } from './support.js';
+import type { BaselineKind } from './baselines.js';
+import { deletePrefix, REDIS_URL, runBaseline, runCli } from './support.js';
 import { footprintRounds } from './footprint.js';
 
 const SCENARIOS = ['unlimited', 'latency', 'rate', 'memory'] as const;
@@ -84,13 +82,6 @@ interface Measured {
   rowsPerSecond: number;
   rateLimited: number;
   note?: string;
-}
-
-const BASELINES_SCRIPT = fileURLToPath(new URL('./baselines.js', import.meta.url));
-
-function runBaseline(kind: BaselineKind, options: BaselineOptions): Promise<void> {
-  const child = spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, REDIS_URL } });
-  return new Promise((resolve, reject) => child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`baseline ${kind} exited ${code}`)))));
 }
 
 /**
@@ -155,7 +146,7 @@ async function compare(name: Exclude<ScenarioName, 'memory'>): Promise<void> {
         if (runner === 'product') result = await runProduct(sandbox, scenario, input, directory);
         else {
           const prefix = `bcbench-${randomBytes(3).toString('hex')}`;
-          await runBaseline(runner, { url: sandbox.url, rows: scenario.rows, concurrency: scenario.concurrency, rate: scenario.rate, prefix });
+          await runBaseline(runner, { url: sandbox.url, rows: scenario.rows, concurrency: scenario.concurrency, rate: scenario.rate, prefix }, REDIS_URL);
           await deletePrefix(prefix);
           result = fromEmulator(sandbox);
         }

@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import got from 'got';
 import { Redis } from 'ioredis';
+import type { BaselineKind, BaselineOptions } from './baselines.js';
 
 export const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const BASELINES_SCRIPT = fileURLToPath(new URL('./baselines.js', import.meta.url));
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface ProcessResult {
@@ -24,6 +26,12 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Pro
   return new Promise((resolve) =>
     child.once('close', (code) => resolve({ code, stdout, stderr, seconds: Number(process.hrtime.bigint() - started) / 1e9 })),
   );
+}
+
+/** Runs one baseline of bench/baselines.ts as a process of its own, against the Redis at `redisUrl`. */
+export function runBaseline(kind: BaselineKind, options: BaselineOptions, redisUrl: string): Promise<void> {
+  const child = spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, REDIS_URL: redisUrl } });
+  return new Promise((resolve, reject) => child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`baseline ${kind} exited ${code}`)))));
 }
 
 export function startCli(args: string[], env: Record<string, string>) {
