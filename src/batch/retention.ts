@@ -153,6 +153,8 @@ export class BatchRetention {
       const queue = openInquiryQueue(this.redis, this.keys, queueName, this.logger);
       try {
         await queue.obliterate({ force: true });
+        // Obliterate leaves the global limiter's counter, which lives up to a rate window after the last job taken.
+        await this.redis.unlink(queue.keys.limiter!);
       } finally {
         await queue.close();
       }
