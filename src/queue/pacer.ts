@@ -6,9 +6,9 @@ import { allowedRate, FLOOR, rateAt, sendsUnpaced, slotInterval, slowedRate, UNP
 /**
  * The window guard records a send at Redis's now, but the call leaves when this process has read the reply:
  * a reply read later than this after asking (a busy event loop, a descheduled process) may have recorded
- * the send too early for the guard's margin (WINDOW_MARGIN_MS), so the call confirms again and the early
- * record stays in the ring (a send that never happened only makes the guard stricter). This bounds the
- * part of the record-to-arrival jitter that is ours; the margin covers it and the provider's side.
+ * the send too early for the guard's margin (WINDOW_MARGIN_MS), so the call confirms again, which moves
+ * its record to the new now (PACER_CONFIRM_SLOT). This bounds the part of the record-to-arrival jitter
+ * that is ours; the margin covers it and the provider's side.
  */
 const STALE_REPLY_MS = 8;
 
@@ -34,6 +34,12 @@ export interface SendTicket {
 export interface PreCall {
   answered: boolean;
   nextSlot(): Promise<SendTicket>;
+}
+
+/** Where the window guard recorded a call's send (its ring position) and the time it recorded. */
+interface SendRecord {
+  ring: string;
+  at: string;
 }
 
 /** A reply of PACER_RESERVE_SLOT (or of PACER_PRE_CALL when it took a slot), and when (performance.now()) it was asked for. */
@@ -127,16 +133,17 @@ export class SendPacer {
         const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], this.reserveArguments(rateAt(this.state, this.ceiling, this.lastNow)));
         reservation = { reply, askedAt };
       }
-      const [status, wait, epoch, now, ...rateFields] = reservation.reply;
+      const [status, wait, epoch, now, slowedTo, climbsFrom, refused, slowedAt, ring] = reservation.reply;
       this.lastNow = Number(now);
-      this.readRate(rateFields);
+      this.readRate([slowedTo, climbsFrom, refused, slowedAt]);
       if (status === 'later') {
         // Spread out so that the calls told to come back together do not all ask in the same millisecond.
         await sleep(Number(wait) + Math.random() * LATER_SPREAD_MS);
         continue;
       }
       const ticket: SendTicket = { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
-      if (await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt)) return ticket;
+      const recorded = ring === undefined || ring === '' ? undefined : { ring, at: now! };
+      if (await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt, recorded)) return ticket;
     }
   }
 
@@ -192,15 +199,17 @@ export class SendPacer {
   /**
    * True when the slot may be used: waited for, with no hold begun since, and recorded by the window guard
    * (a wait of 0 from the command asked at `askedAt`) no longer than STALE_REPLY_MS before this process
-   * read it. A timer that fires late still confirms: the guard, not the spacing, keeps the window, and
+   * read it (a record read too late is moved to the time of the next confirm, `recorded` says which). A timer that fires late still confirms: the guard, not the spacing, keeps the window, and
    * giving the slot up for one at the end of the line lost throughput on a busy event loop.
    */
-  private async waitAndConfirm(waitMs: number, epoch: string, askedAt: number): Promise<boolean> {
-    for (let wait = waitMs, asked = askedAt; wait > 0 || performance.now() - asked > STALE_REPLY_MS; ) {
+  private async waitAndConfirm(waitMs: number, epoch: string, askedAt: number, recorded: SendRecord | undefined): Promise<boolean> {
+    for (let wait = waitMs, asked = askedAt, record = recorded; wait > 0 || performance.now() - asked > STALE_REPLY_MS; ) {
       if (wait > 0) await sleep(wait);
       asked = performance.now();
-      wait = Number(await runCommand<string>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan]));
+      const [next, now, ring] = await runCommand<string[]>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan, record?.ring ?? '', record?.at ?? '']);
+      wait = Number(next);
       if (wait < 0) return false;
+      record = ring === undefined || ring === '' ? undefined : { ring, at: now! };
     }
     return true;
   }
@@ -209,7 +218,7 @@ export class SendPacer {
     return [slotInterval(rateInForce), this.windowSize, this.windowSpan, RESERVE_HORIZON_MS];
   }
 
-  private readRate([slowedTo, climbsFrom, refused, slowedAt]: string[]): void {
+  private readRate([slowedTo, climbsFrom, refused, slowedAt]: Array<string | undefined>): void {
     const number = (text: string | undefined) => (text === undefined || text === '' ? undefined : Number(text));
     this.state = { slowedTo: number(slowedTo), climbsFrom: number(climbsFrom), refused: number(refused), slowedAt: number(slowedAt) };
     this.slowedAt = slowedAt ?? '';

@@ -5,6 +5,8 @@ import { CircuitBreaker } from '../../src/provider/circuit-breaker.js';
 import type { InquiryJobData } from '../../src/queue/inquiry-queue.js';
 import { SendPacer } from '../../src/queue/pacer.js';
 import { redisKeys } from '../../src/redis/keys.js';
+import { runCommand } from '../../src/redis/commands/define.js';
+import { PACER_CONFIRM_SLOT, PACER_RESERVE_SLOT } from '../../src/redis/commands/pacer.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { recordingLogger } from '../unit/lifecycle-fakes.js';
 import type { Job } from 'bullmq';
@@ -93,5 +95,20 @@ describe('the pre-call command against Redis', () => {
     const pre = await w.pacer.preCall(w.outcomes, '014:0012345678');
     expect(pre.answered).toBe(false);
     expect(await redis.exists(w.pacerKey)).toBe(0);
+  });
+
+  it('a send recorded but read too late moves its own record to now instead of taking a second window position', async () => {
+    const w = world('5/s');
+    const [, wait, epoch, recordedAt, , , , , ring] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
+    expect([wait, ring]).toEqual(['0', '0']);
+    // The confirm of a late reply: the same position, a later time, no new position taken.
+    const [next, movedTo, sameRing] = await runCommand<string[]>(redis, PACER_CONFIRM_SLOT, [w.pacerKey], [epoch!, 5, 1015, ring!, recordedAt!]);
+    expect([next, sameRing]).toEqual(['0', '0']);
+    expect(Number(movedTo)).toBeGreaterThanOrEqual(Number(recordedAt));
+    expect(await redis.hmget(w.pacerKey, 'wi', 'w0', 'w1')).toEqual(['1', movedTo, null]);
+    // A record that is not there (overwritten since, or never made) is no licence: the guard admits anew.
+    const [again, , newRing] = await runCommand<string[]>(redis, PACER_CONFIRM_SLOT, [w.pacerKey], [epoch!, 5, 1015, ring!, '1']);
+    expect([again, newRing]).toEqual(['0', '1']);
+    expect(await redis.hget(w.pacerKey, 'wi')).toBe('2');
   });
 });

@@ -19,15 +19,16 @@ const PACER_IDLE_TTL_MS = 600_000;
 
 /**
  * Records a send at `now` unless the last `size` sends all fall within `span` ms of it (the sliding
- * window would hold one too many); then returns how long to wait before asking again.
+ * window would hold one too many); then returns how long to wait before asking again, and '' (0 and the
+ * ring position it recorded the send in when it did).
  */
 const ADMIT = `
 local function admit(size, span)
   local i = tonumber(redis.call('HGET', key, 'wi') or '0') % size
   local oldest = tonumber(redis.call('HGET', key, 'w' .. i) or '')
-  if oldest ~= nil and now < oldest + span then return oldest + span - now end
+  if oldest ~= nil and now < oldest + span then return oldest + span - now, '' end
   redis.call('HSET', key, 'w' .. i, tostring(now), 'wi', tostring((i + 1) % size))
-  return 0
+  return 0, tostring(i)
 end
 `;
 
@@ -36,8 +37,8 @@ end
  * ARGV[2], ARGV[3]: the window guard's size and span. A slot further away than ARGV[4] ms is not taken
  * ('later': ask again after the wait returned), so that calls waiting behind a slowed rate are spaced at
  * the rate in force when their turn comes, not at the rate of when they started waiting. Returns 'slot'
- * or 'later', the wait in ms ('slot' with 0: go now, the send is recorded), the epoch the slot belongs
- * to, Redis's now, and the rate fields.
+ * or 'later', the wait in ms ('slot' with 0: go now, the send is recorded at Redis's now), the epoch the
+ * slot belongs to, Redis's now, the rate fields, and the ring position of the recorded send ('' if none).
  */
 const RESERVE = `
 local f = redis.call('HMGET', key, 'next', 'hold', 'epoch', 'slowedTo', 'climbsFrom', 'refused', 'slowedAt')
@@ -45,15 +46,16 @@ local slot = math.max(now, tonumber(f[1] or '0'), tonumber(f[2] or '0'))
 local interval = tonumber(ARGV[1])
 local horizon = tonumber(ARGV[4])
 local status = 'later'
+local ring = ''
 local wait = slot - now - horizon
 if wait <= 0 then
   status = 'slot'
   redis.call('HSET', key, 'next', tostring(slot + interval))
   wait = slot - now
-  if wait <= 0 then wait = admit(tonumber(ARGV[2]), tonumber(ARGV[3])) end
+  if wait <= 0 then wait, ring = admit(tonumber(ARGV[2]), tonumber(ARGV[3])) end
   redis.call('PEXPIRE', key, math.ceil(slot - now + interval + ${PACER_IDLE_TTL_MS}))
 end
-return {status, tostring(wait), f[3] or '0', tostring(now), f[4] or '', f[5] or '', f[6] or '', f[7] or ''}`;
+return {status, tostring(wait), f[3] or '0', tostring(now), f[4] or '', f[5] or '', f[6] or '', f[7] or '', ring}`;
 
 export const PACER_RESERVE_SLOT: LuaCommand = {
   name: 'bcPacerReserveSlot',
@@ -77,15 +79,24 @@ if redis.call('HEXISTS', KEYS[2], ARGV[5]) == 1 then return {'answered'} end${RE
 /**
  * Right before sending on a slot reserved earlier: -1 when a hold began since (ARGV[1], the slot's epoch,
  * is old) or is still on (reserve again); otherwise the window guard's answer (0: go, the send is
- * recorded; more: wait that long and confirm again).
+ * recorded; more: wait that long and confirm again), Redis's now and the ring position of the record.
+ * A call whose send was recorded already (ARGV[4]: its ring position, ARGV[5]: the time recorded) but
+ * that read the reply too late moves its own record to now instead of taking a second position: the
+ * ring keeps one record per send. Safe while that position still holds this record (no admission has
+ * overwritten it): the ring holds as many records as before, and a later one only makes the guard stricter.
  */
 export const PACER_CONFIRM_SLOT: LuaCommand = {
-  name: 'bcPacerConfirmSlot',
+  name: 'bcPacerConfirmSlotV2',
   numberOfKeys: 1,
   lua: `${NOW}${ADMIT}
 local f = redis.call('HMGET', key, 'epoch', 'hold')
-if (f[1] or '0') ~= ARGV[1] or now < tonumber(f[2] or '0') then return '-1' end
-return tostring(admit(tonumber(ARGV[2]), tonumber(ARGV[3])))`,
+if (f[1] or '0') ~= ARGV[1] or now < tonumber(f[2] or '0') then return {'-1', '', ''} end
+if ARGV[4] ~= '' and redis.call('HGET', key, 'w' .. ARGV[4]) == ARGV[5] then
+  redis.call('HSET', key, 'w' .. ARGV[4], tostring(now))
+  return {'0', tostring(now), ARGV[4]}
+end
+local wait, ring = admit(tonumber(ARGV[2]), tonumber(ARGV[3]))
+return {tostring(wait), tostring(now), ring}`,
 };
 
 /**
