@@ -81,7 +81,14 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   // Answers are stored with the account's history around them (src/history): the outcome with the history
   // entry it is compared with, then the new history entry; reuse (opt-in) happens where accounts are queued.
   const history = new AccountHistory(redis, keys, config.history.keepMs, () => clock.now());
-  const answers: AnswerDependencies = { history, saveOutcome: (...answer) => store.saveOutcome(...answer), endpoint: queueName, now: () => clock.now() };
+  const answers: AnswerDependencies = {
+    history,
+    saveOutcome: (...answer) => store.saveOutcome(...answer),
+    // One script for the outcome and the history on a standalone Redis; their keys are in different slots of a cluster.
+    saveWithHistory: redis.isCluster ? undefined : (batchId, accountKey, outcome, entry) => store.saveAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(queueName, accountKey, entry)),
+    endpoint: queueName,
+    now: () => clock.now(),
+  };
   const saveAnswer = answerRecorder(answers);
   const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);
   const loginNow = () => ensureLogin(session, logger, clock);

@@ -5,10 +5,10 @@ import { deflateRaw, inflateRaw } from 'node:zlib';
 import type { ColumnMapping } from '../csv/columns.js';
 import type { CsvLayout } from '../csv/reader.js';
 import { OUTCOME_VALUE_COUNT, outcomeFromValues, outcomeValues, type InquiryOutcome } from '../provider/outcome.js';
-import type { HistoryEntry, PreviousAnswer } from '../history/account-history.js';
+import { decodeHistoryEntry, encodeHistoryEntry, type DefinitiveOutcome, type HistoryEntry, type HistoryWrite, type PreviousAnswer } from '../history/account-history.js';
 import { BatchNotFoundError } from '../errors.js';
 import { runCommand } from '../redis/commands/define.js';
-import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_SAVE_OUTCOME, BATCH_START_GENERATION, INDEX_DROP_CONTENT } from '../redis/commands/batch.js';
+import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_SAVE_ANSWER, BATCH_SAVE_OUTCOME, BATCH_START_GENERATION, INDEX_DROP_CONTENT } from '../redis/commands/batch.js';
 import type { RedisKeys } from '../redis/keys.js';
 
 export interface BatchRecord {
@@ -252,6 +252,24 @@ export class BatchStore {
     return (await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, [this.keys.outcomes(batchId), this.keys.batch(batchId)], [accountKey, encodeAnswer({ outcome, previous }), reused])) === 1;
   }
 
+  /**
+   * A definitive answer in one round trip (standalone Redis only: the history bucket is in another cluster
+   * slot): stores the first outcome for the account with its history entry as it was, then records `write`
+   * as the new entry (BATCH_SAVE_ANSWER). False, and nothing written, when the account had an outcome.
+   */
+  async saveAnswerWithHistory(batchId: string, accountKey: string, outcome: DefinitiveOutcome, write: HistoryWrite): Promise<boolean> {
+    return (
+      (await runCommand<number>(this.redis, BATCH_SAVE_ANSWER, [this.keys.outcomes(batchId), write.key], [
+        accountKey,
+        JSON.stringify(outcomeValues(outcome)),
+        write.field,
+        write.answeredAt,
+        write.keepMs,
+        write.entry,
+      ])) === 1
+    );
+  }
+
   async getOutcomes(batchId: string, accountKeys: string[]): Promise<Map<string, InquiryOutcome>> {
     const answers = await this.getAnswers(batchId, accountKeys);
     return new Map([...answers].map(([accountKey, answer]) => [accountKey, answer.outcome]));
@@ -390,16 +408,20 @@ export interface StoredAnswer {
 
 /**
  * An answer as stored: the outcome's values (outcomeValues), then, for a definitive answer, the history
- * entry before it (null: none) and 1 when the answer was reused from that entry. An object (written before
- * this encoding) still reads.
+ * entry before it (null: none) and 1 when the answer was reused from that entry. The entry is written in
+ * the history's own encoding (a string: BATCH_SAVE_ANSWER copies it from the history as it is); an object
+ * (written before that) and an answer object (before this encoding) still read.
  */
 export const encodeAnswer = ({ outcome, previous }: StoredAnswer): string =>
-  JSON.stringify([...outcomeValues(outcome), ...(previous === undefined ? [] : [previous.entry, previous.reused ? 1 : 0])]);
+  JSON.stringify([...outcomeValues(outcome), ...(previous === undefined ? [] : [previous.entry === null ? null : encodeHistoryEntry(previous.entry), previous.reused ? 1 : 0])]);
 
 export function decodeAnswer(encoded: string): StoredAnswer {
   const parsed = JSON.parse(encoded) as InquiryOutcome | unknown[];
   if (!Array.isArray(parsed)) return { outcome: parsed };
   const answer: StoredAnswer = { outcome: outcomeFromValues(parsed) };
-  if (parsed.length > OUTCOME_VALUE_COUNT) answer.previous = { entry: parsed[OUTCOME_VALUE_COUNT] as HistoryEntry | null, reused: parsed[OUTCOME_VALUE_COUNT + 1] === 1 };
+  if (parsed.length > OUTCOME_VALUE_COUNT) {
+    const entry = parsed[OUTCOME_VALUE_COUNT] as string | HistoryEntry | null;
+    answer.previous = { entry: typeof entry === 'string' ? (decodeHistoryEntry(entry) ?? null) : entry, reused: parsed[OUTCOME_VALUE_COUNT + 1] === 1 };
+  }
   return answer;
 }

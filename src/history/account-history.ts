@@ -21,6 +21,15 @@ export interface HistoryEntry {
   result?: ResultValue | undefined;
 }
 
+/** Where and how an account's entry is written: its bucket and field, the encoded entry, and the history's life. */
+export interface HistoryWrite {
+  key: string;
+  field: string;
+  entry: string;
+  answeredAt: number;
+  keepMs: number;
+}
+
 /** What the history held for an account before a batch's answer; `reused` when that answer was taken from it. */
 export interface PreviousAnswer {
   entry: HistoryEntry | null;
@@ -54,7 +63,7 @@ export class AccountHistory {
       }),
     );
     values.forEach((value, index) => {
-      const entry = value === null ? undefined : decodeEntry(value);
+      const entry = value === null ? undefined : decodeHistoryEntry(value);
       // A bucket written since keeps an entry past its life until the next write sweeps it: it is not used.
       if (entry !== undefined && entry.answeredAt >= oldest) found.set(accountKeys[index]!, entry);
     });
@@ -63,8 +72,13 @@ export class AccountHistory {
 
   /** Records an answer, unless the history holds a later one. */
   async record(endpoint: string, accountKey: string, entry: HistoryEntry): Promise<void> {
-    const { key, field } = this.keys.accountHistory(endpoint, accountKey);
-    await runCommand(this.redis, HISTORY_RECORD, [key], [field, entry.answeredAt, this.keepMs, encodeEntry(entry)]);
+    const write = this.writeOf(endpoint, accountKey, entry);
+    await runCommand(this.redis, HISTORY_RECORD, [write.key], [write.field, write.answeredAt, write.keepMs, write.entry]);
+  }
+
+  /** What recording `entry` writes, for a script that records it with the batch's outcome (BatchStore.saveAnswerWithHistory). */
+  writeOf(endpoint: string, accountKey: string, entry: HistoryEntry): HistoryWrite {
+    return { ...this.keys.accountHistory(endpoint, accountKey), entry: encodeHistoryEntry(entry), answeredAt: entry.answeredAt, keepMs: this.keepMs };
   }
 
   /** The row verdicts a batch reported, for the next batch's RESULT_CHANGED (only where the entry is still that batch's answer). */
@@ -79,9 +93,9 @@ export class AccountHistory {
 }
 
 /** `<answeredAt>|<batch>|<result>|<outcome values JSON>`: the scripts read the first three without JSON (batch ids and results hold no `|`). */
-const encodeEntry = (entry: HistoryEntry): string => `${entry.answeredAt}|${entry.batchId}|${entry.result ?? ''}|${JSON.stringify(outcomeValues(entry.outcome))}`;
+export const encodeHistoryEntry = (entry: HistoryEntry): string => `${entry.answeredAt}|${entry.batchId}|${entry.result ?? ''}|${JSON.stringify(outcomeValues(entry.outcome))}`;
 
-function decodeEntry(encoded: string): HistoryEntry | undefined {
+export function decodeHistoryEntry(encoded: string): HistoryEntry | undefined {
   const [, at, batchId, result, values] = /^(\d+)\|([^|]*)\|([^|]*)\|(.*)$/s.exec(encoded) ?? [];
   if (at === undefined || batchId === undefined || values === undefined) return undefined;
   const outcome = outcomeFromValues(JSON.parse(values) as unknown[]);

@@ -43,8 +43,12 @@ describe('the same content, started several times at once', () => {
     sandbox.setKnobs({ latencyMs: { min: 0, max: 5 } });
     // The third comes while the batch is being answered (the first answers were stored, far from all).
     await waitFor(async () => (await batchState(redis, prefix, sandbox)).answered > 0, 20_000, 'the first answers', 20);
+    // Slow again until the third has decided, for the same reason: it must join the batch while it is answered.
+    sandbox.setKnobs({ latencyMs: { min: 300, max: 300 } });
     expect((await batchState(redis, prefix, sandbox)).answered).toBeLessThan(ACCOUNTS.length);
     const third = startCli(['run', file, '--out', out('third')], env);
+    await waitFor(async () => decided(third), 30_000, 'the third start to decide', 20);
+    sandbox.setKnobs({ latencyMs: { min: 0, max: 5 } });
 
     const codes = await Promise.all([first, second, third].map(waitForExit));
     expect(codes, [first, second, third].map((child) => child.output().stderr).join('\n---\n')).toEqual([0, 0, 0]);

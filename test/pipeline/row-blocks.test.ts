@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchStore, decodeAnswer, encodeAnswer, ROWS_PER_BLOCK, type StoredRow } from '../../src/batch/batch-store.js';
+import { AccountHistory, encodeHistoryEntry } from '../../src/history/account-history.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 
@@ -85,5 +86,45 @@ describe('outcomes stored without field names, with the history they were decide
     expect(await store.reusedAnswers('b-answers')).toBe(1);
     // One key of the batch (its hash tag) holds both: removed and expired with it.
     expect(await redis.keys(`${prefix}:batch:{b-answers}:*`)).toEqual([keys.outcomes('b-answers')]);
+  });
+
+  it('in one script (standalone Redis): the outcome with the history entry as it was, then the answer as the new entry, once', async () => {
+    const DAY = 24 * 3600_000;
+    let now = before.answeredAt + DAY;
+    const history = new AccountHistory(redis, keys, 30 * DAY, () => now);
+    const endpoint = 'inquiries-sandbox-onescript';
+    await history.record(endpoint, '014:5', before);
+    await newBatch('b-one');
+    const answer = { outcome: full, batchId: 'b-one', answeredAt: now };
+    expect(await store.saveAnswerWithHistory('b-one', '014:5', full, history.writeOf(endpoint, '014:5', answer))).toBe(true);
+    // The script builds the value encodeAnswer would have written (the entry in the history's own encoding).
+    const stored = await redis.hget(keys.outcomes('b-one'), '014:5');
+    expect(JSON.parse(stored!)).toEqual(JSON.parse(encodeAnswer({ outcome: full, previous: { entry: before, reused: false } })));
+    expect((await store.getAnswers('b-one', ['014:5'])).get('014:5')).toEqual({ outcome: full, previous: { entry: { ...before }, reused: false } });
+    expect((await history.getMany(endpoint, ['014:5'])).get('014:5')).toEqual({ ...answer, result: undefined });
+
+    // A job that runs again changes neither the outcome, its snapshot nor the history.
+    const again = { outcome: { ...full, holderName: 'SOMEBODY ELSE' }, batchId: 'b-one', answeredAt: now + 5 };
+    expect(await store.saveAnswerWithHistory('b-one', '014:5', again.outcome, history.writeOf(endpoint, '014:5', again))).toBe(false);
+    expect(await redis.hget(keys.outcomes('b-one'), '014:5')).toBe(stored);
+    expect((await history.getMany(endpoint, ['014:5'])).get('014:5')?.outcome.holderName).toBe('DEWI WIBOWO');
+
+    // No entry before, and an entry past the history's life, are both "nothing before".
+    await newBatch('b-two');
+    const first = { outcome: full, batchId: 'b-two', answeredAt: now };
+    expect(await store.saveAnswerWithHistory('b-two', '014:6', full, history.writeOf(endpoint, '014:6', first))).toBe(true);
+    now += 31 * DAY;
+    const late = { outcome: full, batchId: 'b-two', answeredAt: now };
+    expect(await store.saveAnswerWithHistory('b-two', '014:5', full, history.writeOf(endpoint, '014:5', late))).toBe(true);
+    const answers = await store.getAnswers('b-two', ['014:5', '014:6']);
+    expect(answers.get('014:6')?.previous).toEqual({ entry: null, reused: false });
+    expect(answers.get('014:5')?.previous).toEqual({ entry: null, reused: false });
+    expect((await history.getMany(endpoint, ['014:5'])).get('014:5')?.answeredAt).toBe(now);
+  });
+
+  it('still reads a snapshot stored as an object (before the history encoding)', () => {
+    const old = JSON.stringify([...JSON.parse(encodeAnswer({ outcome: full })), before, 0]);
+    expect(decodeAnswer(old)).toEqual({ outcome: full, previous: { entry: before, reused: false } });
+    expect(JSON.parse(encodeAnswer({ outcome: full, previous: { entry: before, reused: true } })).at(-2)).toBe(encodeHistoryEntry(before));
   });
 });

@@ -77,6 +77,23 @@ describe('answerRecorder', () => {
   });
 });
 
+describe('answerRecorder on a standalone Redis (one script)', () => {
+  it('hands a definitive answer and its new history entry to the one script, and a FAILED one to the plain save', async () => {
+    const state = fakes({ '014:001': earlier(30) });
+    const oneScript: string[] = [];
+    state.deps.saveWithHistory = async (batchId, key, outcome, entry) => {
+      oneScript.push(`${batchId} ${key} ${outcome.verdict}`);
+      expect(entry).toEqual({ outcome, batchId, answeredAt: NOW });
+      return true;
+    };
+    const save = answerRecorder(state.deps);
+    expect(await save('b-new', '014:001', valid)).toBe(true);
+    await save('b-new', '014:002', { verdict: 'FAILED', reason: 'no answer after 5 attempt(s)' });
+    expect(oneScript).toEqual(['b-new 014:001 VERIFIED']);
+    expect(state.writes).toEqual(['outcome 014:002']);
+  });
+});
+
 describe('answerReuser', () => {
   it('asks everything when reuse is off', async () => {
     const state = fakes({ '014:001': earlier(0) });

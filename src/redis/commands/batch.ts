@@ -1,4 +1,5 @@
 import type { LuaCommand } from './define.js';
+import { ENTRY, RECORD_ENTRY } from './history.js';
 
 // Producing a batch is fenced by a generation number in the batch record: a producer that starts (or
 // restarts) production takes the next generation, and every write it makes checks that its generation is
@@ -78,5 +79,32 @@ export const BATCH_SAVE_OUTCOME: LuaCommand = {
   lua: `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'reusedAnswers', 1) end
+return 1`,
+};
+
+/**
+ * A definitive answer in one round trip, for a standalone Redis (the outcomes hash and the history bucket
+ * are in different cluster slots; on a cluster the three steps run apart, see history/answers.ts): unless
+ * the account has an outcome already (then nothing is written and 0 returned), stores it with the
+ * account's history entry as it was (its snapshot: null when none, or older than the history's life),
+ * then records the answer as the new entry (RECORD_ENTRY). One script: the outcome, its snapshot and the
+ * history move together, with no crash between them.
+ * KEYS: the outcomes hash, the history bucket. ARGV: account key, the outcome's values as a JSON array
+ * (the script appends the snapshot and the reused flag 0 as its last two elements, as encodeAnswer does),
+ * history field, answeredAt, life ms, the new entry. Returns 1 when stored.
+ */
+export const BATCH_SAVE_ANSWER: LuaCommand = {
+  name: 'bcBatchSaveAnswer',
+  numberOfKeys: 2,
+  lua: `${RECORD_ENTRY}
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
+local before = redis.call('HGET', KEYS[2], ARGV[3])
+local snapshot = 'null'
+if before then
+  local at = tonumber((string.match(before, ${ENTRY})))
+  if at ~= nil and at >= tonumber(ARGV[4]) - tonumber(ARGV[5]) then snapshot = cjson.encode(before) end
+end
+redis.call('HSET', KEYS[1], ARGV[1], string.sub(ARGV[2], 1, -2) .. ',' .. snapshot .. ',0]')
+record(KEYS[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 return 1`,
 };

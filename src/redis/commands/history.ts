@@ -2,32 +2,39 @@ import type { LuaCommand } from './define.js';
 
 // The history of an endpoint is 65,536 bucket hashes (see keys.accountHistory); an account's entry is one
 // field, `<answeredAt>|<batch>|<result>|<outcome JSON>`, so that the scripts read the time, the batch and
-// the verdict without decoding JSON. Each command touches one bucket: valid on a cluster.
+// the verdict without decoding JSON. Each command here touches one bucket: valid on a cluster (the one that
+// also writes the batch's outcome, BATCH_SAVE_ANSWER in batch.ts, is for a standalone Redis only).
 
-const ENTRY = `'^(%d+)|([^|]*)|([^|]*)|(.*)$'`;
+export const ENTRY = `'^(%d+)|([^|]*)|([^|]*)|(.*)$'`;
 
 /**
- * Records an account's answer unless the history holds a later one (two batches asking the same account
- * at once: the last answer given wins, whichever process writes last), and drops the bucket's entries
- * older than the history's life. The bucket lives that long after its last write, so that no entry
- * outlives it by more than one life, whether or not its bucket is written again.
- * KEYS: the bucket. ARGV: field, answeredAt, life ms, the entry. Returns 1 when recorded, 0 when a later
- * answer was there.
+ * `record(bucket, field, answeredAt, life ms, entry)`: records an account's answer unless the history holds a
+ * later one (two batches asking the same account at once: the last answer given wins, whichever process
+ * writes last), and drops the bucket's entries older than the history's life. The bucket lives that long
+ * after its last write, so that no entry outlives it by more than one life, whether or not its bucket is
+ * written again. Returns 1 when recorded, 0 when a later answer was there.
  */
+export const RECORD_ENTRY = `
+local function record(bucket, field, at, life, entry)
+  local existing = redis.call('HGET', bucket, field)
+  if existing and tonumber((string.match(existing, ${ENTRY}))) > tonumber(at) then return 0 end
+  redis.call('HSET', bucket, field, entry)
+  local oldest = tonumber(at) - tonumber(life)
+  local entries = redis.call('HGETALL', bucket)
+  for i = 1, #entries, 2 do
+    if tonumber((string.match(entries[i + 1], ${ENTRY}))) < oldest then redis.call('HDEL', bucket, entries[i]) end
+  end
+  redis.call('PEXPIRE', bucket, life)
+  return 1
+end
+`;
+
+/** RECORD_ENTRY as a command. KEYS: the bucket. ARGV: field, answeredAt, life ms, the entry. */
 export const HISTORY_RECORD: LuaCommand = {
   name: 'bcHistoryRecordV2',
   numberOfKeys: 1,
-  lua: `
-local existing = redis.call('HGET', KEYS[1], ARGV[1])
-if existing and tonumber((string.match(existing, ${ENTRY}))) > tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
-local oldest = tonumber(ARGV[2]) - tonumber(ARGV[3])
-local entries = redis.call('HGETALL', KEYS[1])
-for i = 1, #entries, 2 do
-  if tonumber((string.match(entries[i + 1], ${ENTRY}))) < oldest then redis.call('HDEL', KEYS[1], entries[i]) end
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1`,
+  lua: `${RECORD_ENTRY}
+return record(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])`,
 };
 
 /**
