@@ -53,11 +53,22 @@ export function inquiryJobOptions(batchId: string, accountKey: string, round: nu
   };
 }
 
+/**
+ * Jobs per `addBulk`. One addBulk is one MULTI that Redis runs without a break (about 0.15 ms a job): 500
+ * at once held every worker's fetch and every pacer reply behind it for 80-100 ms, long enough to leave
+ * send slots untaken while the producer was queueing (the first second of a run went at 110-400/s of 500/s).
+ * Fifty keep each hold under the pacer's stale-reply limit (8 ms) for the cost of a round trip per 50 jobs.
+ */
+const JOBS_PER_ADD = 50;
+
 export async function addInquiryJobs(queue: Queue<InquiryJobData>, batchId: string, round: number, accountKeys: string[], attempts: number): Promise<void> {
-  if (accountKeys.length === 0) return;
-  await queue.addBulk(
-    accountKeys.map((accountKey) => ({ name: INQUIRY_JOB, data: { batchId, accountKey }, opts: inquiryJobOptions(batchId, accountKey, round, attempts) })),
-  );
+  for (let start = 0; start < accountKeys.length; start += JOBS_PER_ADD) {
+    await queue.addBulk(
+      accountKeys
+        .slice(start, start + JOBS_PER_ADD)
+        .map((accountKey) => ({ name: INQUIRY_JOB, data: { batchId, accountKey }, opts: inquiryJobOptions(batchId, accountKey, round, attempts) })),
+    );
+  }
 }
 
 export const accountOf = (data: InquiryJobData) => parseAccountKey(data.accountKey);
