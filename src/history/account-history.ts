@@ -1,9 +1,10 @@
 import type { RedisClient } from '../redis/connection.js';
-import { outcomeFromValues, outcomeValues, type InquiryOutcome } from '../provider/outcome.js';
+import type { InquiryOutcome } from '../provider/outcome.js';
 import { runCommand } from '../redis/commands/define.js';
 import { HISTORY_RECORD, HISTORY_SET_RESULT } from '../redis/commands/history.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { ResultValue } from '../report/row-result.js';
+import { decodeHistoryEntry, encodeHistoryEntry, resultCode } from './entry-codec.js';
 
 /** A definitive provider answer: FAILED is no answer and never becomes history. */
 export type DefinitiveOutcome = InquiryOutcome & { verdict: 'VERIFIED' | 'ACCOUNT_INVALID' };
@@ -86,19 +87,8 @@ export class AccountHistory {
     await Promise.all(
       [...results].map(([accountKey, result]) => {
         const { key, field } = this.keys.accountHistory(endpoint, accountKey);
-        return runCommand(this.redis, HISTORY_SET_RESULT, [key], [field, batchId, result]);
+        return runCommand(this.redis, HISTORY_SET_RESULT, [key], [field, batchId, result, resultCode(result)]);
       }),
     );
   }
-}
-
-/** `<answeredAt>|<batch>|<result>|<outcome values JSON>`: the scripts read the first three without JSON (batch ids and results hold no `|`). */
-export const encodeHistoryEntry = (entry: HistoryEntry): string => `${entry.answeredAt}|${entry.batchId}|${entry.result ?? ''}|${JSON.stringify(outcomeValues(entry.outcome))}`;
-
-export function decodeHistoryEntry(encoded: string): HistoryEntry | undefined {
-  const [, at, batchId, result, values] = /^(\d+)\|([^|]*)\|([^|]*)\|(.*)$/s.exec(encoded) ?? [];
-  if (at === undefined || batchId === undefined || values === undefined) return undefined;
-  const outcome = outcomeFromValues(JSON.parse(values) as unknown[]);
-  if (outcome.verdict !== 'VERIFIED' && outcome.verdict !== 'ACCOUNT_INVALID') return undefined;
-  return { outcome: { ...outcome, verdict: outcome.verdict, reason: outcome.reason ?? '' }, batchId, answeredAt: Number(at), result: result === '' ? undefined : (result as ResultValue) };
 }

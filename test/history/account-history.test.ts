@@ -85,4 +85,30 @@ describe('account history in Redis', () => {
     await history.record(ENDPOINT, '008:1234509876', answer('b3', 2000));
     expect((await entryOf(ENDPOINT, '008:1234509876'))?.result).toBeUndefined();
   });
+
+  it('still reads, outdates, sweeps and completes entries written in the earlier encoding (JSON outcome)', async () => {
+    const legacy = (account: string, answeredAt: number, batchId: string) => {
+      const { key, field } = redisKeys(prefix).accountHistory(ENDPOINT, account);
+      return redis.hset(key, field, `${answeredAt}|${batchId}||["VERIFIED","","BUDI SANTOSO","BCA","6500","SUCCESS","17","2026-11-21T06:52:03.123456Z"]`);
+    };
+    await legacy('014:legacy-1', 1000, 'b-json');
+    expect(await entryOf(ENDPOINT, '014:legacy-1')).toEqual({ ...answer('b-json', 1000), result: undefined });
+    // The script keeps the earlier encoding for its result (by name), and compares times across encodings.
+    await history.recordResults(ENDPOINT, 'b-json', new Map([['014:legacy-1', 'CLOSE_MATCH']]));
+    const { key, field } = redisKeys(prefix).accountHistory(ENDPOINT, '014:legacy-1');
+    expect(await redis.hget(key, field)).toMatch(/^1000\|b-json\|CLOSE_MATCH\|\["VERIFIED"/);
+    expect((await entryOf(ENDPOINT, '014:legacy-1'))?.result).toBe('CLOSE_MATCH');
+    await history.record(ENDPOINT, '014:legacy-1', answer('b-older', 999, 'OLDER'));
+    expect((await entryOf(ENDPOINT, '014:legacy-1'))?.batchId).toBe('b-json');
+    await history.record(ENDPOINT, '014:legacy-1', answer('b-compact', 1001, 'NEWER'));
+    expect(await redis.hget(key, field)).toMatch(/^V\|rt\|b-compact\|/);
+    expect((await entryOf(ENDPOINT, '014:legacy-1'))?.outcome.holderName).toBe('NEWER');
+    // A neighbour in the earlier encoding past the history's life is swept at the next write to its bucket.
+    const neighbour = Array.from({ length: 200_000 }, (_, index) => `014:l${index}`).find((account) => redisKeys(prefix).accountHistory(ENDPOINT, account).key === key)!;
+    await legacy(neighbour, 1, 'b-ancient');
+    now = 2 + 30 * DAY;
+    await history.record(ENDPOINT, '014:legacy-1', answer('b-late', now));
+    expect(await redis.hexists(key, redisKeys(prefix).accountHistory(ENDPOINT, neighbour).field)).toBe(0);
+    now = 1_000;
+  });
 });

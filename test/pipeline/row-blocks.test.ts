@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchStore, decodeAnswer, encodeAnswer, ROWS_PER_BLOCK, type StoredRow } from '../../src/batch/batch-store.js';
-import { AccountHistory, encodeHistoryEntry } from '../../src/history/account-history.js';
+import { AccountHistory } from '../../src/history/account-history.js';
+import { encodeHistoryEntry } from '../../src/history/entry-codec.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 
@@ -120,6 +121,21 @@ describe('outcomes stored without field names, with the history they were decide
     expect(answers.get('014:6')?.previous).toEqual({ entry: null, reused: false });
     expect(answers.get('014:5')?.previous).toEqual({ entry: null, reused: false });
     expect((await history.getMany(endpoint, ['014:5'])).get('014:5')?.answeredAt).toBe(now);
+  });
+
+  it('in one script: an entry in the earlier encoding (JSON outcome) is the snapshot as it was, and only within its life', async () => {
+    const DAY = 24 * 3600_000;
+    const history = new AccountHistory(redis, keys, 30 * DAY, () => before.answeredAt);
+    const endpoint = 'inquiries-sandbox-json-entry';
+    const json = `${before.answeredAt}|b-old|CLOSE_MATCH|["VERIFIED","","DEWI W","MANDIRI","6500","SUCCESS","9520","2026-11-23T01:36:10.851126Z"]`;
+    await newBatch('b-json');
+    for (const [account, answeredAt, snapshot] of [['014:7', before.answeredAt + DAY, before], ['014:8', before.answeredAt + 31 * DAY, null]] as const) {
+      const { key, field } = history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt });
+      await redis.hset(key, field, json);
+      expect(await store.saveAnswerWithHistory('b-json', account, full, history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt }))).toBe(true);
+      expect((await store.getAnswers('b-json', [account])).get(account)).toEqual({ outcome: full, previous: { entry: snapshot, reused: false } });
+      expect(await redis.hget(key, field)).toBe(history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt }).entry);
+    }
   });
 
   it('still reads a snapshot stored as an object (before the history encoding)', () => {

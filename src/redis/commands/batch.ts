@@ -1,5 +1,5 @@
 import type { LuaCommand } from './define.js';
-import { ENTRY, RECORD_ENTRY } from './history.js';
+import { RECORD_ENTRY } from './history.js';
 
 // Producing a batch is fenced by a generation number in the batch record: a producer that starts (or
 // restarts) production takes the next generation, and every write it makes checks that its generation is
@@ -94,14 +94,14 @@ return 1`,
  * history field, answeredAt, life ms, the new entry. Returns 1 when stored.
  */
 export const BATCH_SAVE_ANSWER: LuaCommand = {
-  name: 'bcBatchSaveAnswer',
+  name: 'bcBatchSaveAnswerV2',
   numberOfKeys: 2,
   lua: `${RECORD_ENTRY}
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
 local before = redis.call('HGET', KEYS[2], ARGV[3])
 local snapshot = 'null'
 if before then
-  local at = tonumber((string.match(before, ${ENTRY})))
+  local at = entryTime(before)
   if at ~= nil and at >= tonumber(ARGV[4]) - tonumber(ARGV[5]) then snapshot = cjson.encode(before) end
 end
 redis.call('HSET', KEYS[1], ARGV[1], string.sub(ARGV[2], 1, -2) .. ',' .. snapshot .. ',0]')
