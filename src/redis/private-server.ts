@@ -21,6 +21,16 @@ const WATCHDOG = fileURLToPath(new URL('./private-server-watchdog.js', import.me
 
 const START_TIMEOUT_MS = 10_000;
 
+/**
+ * The longest hash value (bytes) a Redis of the product keeps in a compact listpack; docker-compose.yml sets
+ * the same. Redis's default, 64, is below every account history entry (about 100 bytes for a typical answer,
+ * 95-106 in the emulator, src/history/entry-codec.ts), so every history bucket became a hashtable: about 240
+ * bytes of Redis per account instead of about 130. 256 leaves room for long holder names, bank names and
+ * rejection reasons: a single longer value turns its bucket (about 14 accounts at 900,000) into a hashtable
+ * for good. Reading a bucket of that size in a listpack costs nothing worth measuring.
+ */
+export const HASH_MAX_LISTPACK_VALUE = 256;
+
 /** A port nothing listens on now (127.0.0.1). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -42,7 +52,8 @@ export async function freePort(): Promise<number> {
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   const directory = await mkdtemp(join(tmpdir(), 'beneficiary-check-redis-'));
-  const serverArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory];
+  // hash-max-ziplist-value: the name Redis 6 knows as well; Redis 7 and later read it as hash-max-listpack-value.
+  const serverArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--hash-max-ziplist-value', String(HASH_MAX_LISTPACK_VALUE)];
   // Its own session: a Ctrl-C or a closed terminal reaches `run` (which stops gracefully), not the server under it.
   const watchdog = spawn(process.execPath, [WATCHDOG, directory, 'redis-server', ...serverArgs], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
   let ended = false;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { HASH_MAX_LISTPACK_VALUE } from '../../src/redis/private-server.js';
 import { PROJECT_ROOT } from '../support/cli.js';
 
 /**
@@ -67,6 +68,11 @@ describe('docker-compose.yml', () => {
     expect(services.console!.command).toEqual(['serve', '--host', '0.0.0.0', '--port', '8080']);
     expect(services.console!.ports).toEqual(['127.0.0.1:${CONSOLE_PORT:-8080}:8080']);
     expect(parseEnv(await read('.env.example')).CONSOLE_TOKEN).toBeTruthy();
+  });
+
+  it("keeps the account history's buckets compact listpacks, as the private redis-server does", async () => {
+    const { services } = await compose();
+    expect(services.redis!.command!.join(' ')).toMatch(new RegExp(`--hash-max-listpack-value ${HASH_MAX_LISTPACK_VALUE}$`));
   });
 
   it('makes Redis require the password of the env file, and gives the app the same one', async () => {

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AccountHistory } from '../../src/history/account-history.js';
+import { redisKeys } from '../../src/redis/keys.js';
+import { HASH_MAX_LISTPACK_VALUE } from '../../src/redis/private-server.js';
 import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
 import { waitFor } from '../ops/ops-helpers.js';
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
@@ -70,6 +73,25 @@ describe('the private redis-server of run', () => {
     expect(await readReport(out)).toHaveLength(28);
     const port = privatePort(result.stderr)!;
     expect(await redisServersOn(port)).toEqual([]);
+  });
+
+  it("keeps an account history bucket a compact listpack (Redis's default would make it a hashtable)", async () => {
+    // The built module: its watchdog is compiled beside it.
+    const built = new URL('../../dist/src/redis/private-server.js', import.meta.url).href;
+    const { startPrivateRedis } = (await import(built)) as typeof import('../../src/redis/private-server.js');
+    const server = await startPrivateRedis();
+    const redis = new Redis(server.url);
+    try {
+      expect(await redis.config('GET', 'hash-max-listpack-value')).toEqual(['hash-max-listpack-value', String(HASH_MAX_LISTPACK_VALUE)]);
+      const history = new AccountHistory(redis, redisKeys('bc'), 3600_000, () => 1_800_000_000_000);
+      const outcome = { verdict: 'VERIFIED', reason: '', holderName: 'RADEN AJENG KARTINI DJOJOADHININGRAT', bankName: 'BANK RAKYAT INDONESIA', fee: '6500', inquiryStatus: 'SUCCESS', inquiryId: '1234567890', checkedAt: '2026-11-23T01:36:10.851126Z' } as const;
+      await history.record('inquiries-sandbox-x', '002:0123456789', { outcome, batchId: 'b20261123-013610-a1b2c3', answeredAt: 1_800_000_000_000 });
+      const [bucket] = await redis.keys('bc:history:*');
+      expect(await redis.object('ENCODING', bucket!)).toBe('listpack');
+    } finally {
+      redis.disconnect();
+      await server.stop();
+    }
   });
 
   it('says how to get redis-server when there is none to start', async () => {
