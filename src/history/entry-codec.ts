@@ -10,8 +10,10 @@ import type { DefinitiveOutcome, HistoryEntry } from './account-history.js';
 // The verdict and the reported result are one letter each (the result absent until the report is written),
 // so the scripts in src/redis/commands/history.ts read the time, the batch and the result without decoding
 // the rest. The outcome's values follow in outcome.ts's order, `%` and `|` escaped as `%25` and `%7C` so
-// that any provider text fits. An absent value and an empty one are both stored as nothing: every reader
-// takes `?? ''`. Batch ids hold no `|` (newBatchId).
+// that any provider text fits. A time in the provider's form (checked at: ISO 8601 UTC with microseconds,
+// 27 characters) is stored as `%t` and its microseconds since 1970 in base 36 (12 characters; no escaped
+// value holds `%t`). An absent value and an empty one are both stored as nothing: every reader takes
+// `?? ''`. Batch ids hold no `|` (newBatchId).
 //
 // Entries written before this encoding, `<answeredAt>|<batch>|<result>|<outcome values JSON>`, start with a
 // digit where these start with a letter: both still read (here and in the scripts) until they age out.
@@ -25,13 +27,31 @@ const resultOfCode = new Map(RESULT_VALUES.map((result) => [RESULT_CODES[result]
 /** The one letter a reported result is stored as (HISTORY_SET_RESULT writes it into an entry). */
 export const resultCode = (result: ResultValue): string => RESULT_CODES[result];
 
-const escapeValue = (value: string): string => value.replace(/[%|]/g, (character) => (character === '%' ? '%25' : '%7C'));
-const unescapeValue = (value: string): string => value.replace(/%(25|7C)/g, (_, code: string) => (code === '25' ? '%' : '|'));
+const PROVIDER_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.(\d{6})Z$/;
+const PACKED_TIME = /^%t([0-9a-z]+)$/;
+
+function packValue(value: string): string {
+  const [, seconds, micros] = PROVIDER_TIME.exec(value) ?? [];
+  if (seconds !== undefined && micros !== undefined) {
+    const ms = Date.parse(`${seconds}Z`);
+    const packed = (ms / 1000) * 1_000_000 + Number(micros);
+    // Only a time that reads back as written (not a 30 February, a 24:00, a year before 1970 or after 2255).
+    if (ms >= 0 && Number.isSafeInteger(packed) && new Date(ms).toISOString().startsWith(seconds)) return `%t${packed.toString(36)}`;
+  }
+  return value.replace(/[%|]/g, (character) => (character === '%' ? '%25' : '%7C'));
+}
+
+function unpackValue(value: string): string {
+  const [, time] = PACKED_TIME.exec(value) ?? [];
+  if (time === undefined) return value.replace(/%(25|7C)/g, (_, code: string) => (code === '25' ? '%' : '|'));
+  const micros = parseInt(time, 36);
+  return `${new Date(Math.floor(micros / 1_000_000) * 1000).toISOString().slice(0, 19)}.${String(micros % 1_000_000).padStart(6, '0')}Z`;
+}
 
 export function encodeHistoryEntry(entry: HistoryEntry): string {
   const [, ...values] = outcomeValues(entry.outcome);
   const head = `${VERDICT_CODES[entry.outcome.verdict]}${entry.result === undefined ? '' : RESULT_CODES[entry.result]}`;
-  return [head, entry.answeredAt.toString(36), entry.batchId, ...values.map((value) => escapeValue(value ?? ''))].join('|');
+  return [head, entry.answeredAt.toString(36), entry.batchId, ...values.map((value) => packValue(value ?? ''))].join('|');
 }
 
 /** An entry in either encoding; undefined when it is neither (never written by this tool). */
@@ -44,7 +64,7 @@ function decodeCompactEntry(encoded: string): HistoryEntry | undefined {
   const verdict = verdictOfCode.get(head.slice(0, 1));
   const result = resultOfCode.get(head.slice(1));
   if (verdict === undefined || (head.length > 1 && result === undefined) || !/^[0-9a-z]+$/.test(at) || values.length !== OUTCOME_VALUE_COUNT - 1) return undefined;
-  const outcome = outcomeFromValues([verdict, ...values.map((value) => (value === '' ? null : unescapeValue(value)))]);
+  const outcome = outcomeFromValues([verdict, ...values.map((value) => (value === '' ? null : unpackValue(value)))]);
   return { outcome: { ...outcome, verdict, reason: outcome.reason ?? '' }, batchId, answeredAt: parseInt(at, 36), result };
 }
 
