@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRate } from '../../src/config/index.js';
 import { SendPacer } from '../../src/queue/pacer.js';
 import type { RedisClient } from '../../src/redis/connection.js';
+import { PACER_CONFIRM_SLOT } from '../../src/redis/commands/pacer.js';
 
 /**
  * The JS side of SendPacer.preCall over a client that records the commands it is sent: which commands a
@@ -12,11 +13,15 @@ function recordingClient(isCluster: boolean, answered: boolean) {
   const sent: string[] = [];
   // A slot due now, epoch 0, Redis's now 1000, no rate fields: the reply of a reservation that sends at once.
   const slotNow = ['slot', '0', '0', '1000', '', '', '', ''];
+  // The confirm of a reply read too late (a loaded machine): the record moved to now, go.
+  const moved = ['0', '1001', '0'];
   const client: Record<string, unknown> = {
     isCluster,
     hexists: async () => (sent.push('HEXISTS'), answered ? 1 : 0),
     defineCommand(name: string) {
       client[name] = async () => {
+        // A confirm is no slot of its own: what is asserted is which commands checked and reserved.
+        if (name === PACER_CONFIRM_SLOT.name) return moved;
         sent.push(name);
         return name === 'bcPacerPreCall' && answered ? ['answered'] : slotNow;
       };
