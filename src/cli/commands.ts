@@ -14,6 +14,7 @@ import { describeError, UsageError } from '../errors.js';
 import { RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { loadSandboxAccounts, startSandbox } from '../sandbox/index.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
+import { keepHeapNearLiveSize } from './heap.js';
 import { createProgressDisplay } from './progress.js';
 import { onShutdownSignal, onStopSignal, SIGNAL_EXIT_CODES } from './signals.js';
 
@@ -80,6 +81,7 @@ const TALLY_EVERY_MS = 1_000;
  */
 async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' | 'required', check: (context: CheckContext) => Promise<CheckedBatch>): Promise<number> {
   const failOn = parseFailOn(flags.failOn);
+  keepHeapNearLiveSize();
   const display = createProgressDisplay();
   const { app, shutdown, privateRedis, guard } = await openRuntime(flags, { provider, ...(display.logDestination !== undefined && { logDestination: display.logDestination }) });
   const stop = new AbortController();
