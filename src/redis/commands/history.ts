@@ -8,7 +8,7 @@ import type { LuaCommand } from './define.js';
 // BATCH_SAVE_ANSWER in batch.ts, is for a standalone Redis only).
 
 /** `entryTime(entry)`: when an entry was answered (ms), in either encoding; nil when it is neither. */
-export const ENTRY_TIME = `
+const ENTRY_TIME = `
 local function entryTime(entry)
   local legacy = string.match(entry, '^(%d+)|')
   if legacy then return tonumber(legacy) end
