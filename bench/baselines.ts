@@ -4,23 +4,26 @@
  *
  *   - `p-limit`: the naive script: every account through `p-limit(concurrency)` and a got POST;
  *   - `bullmq`: raw BullMQ + got: one Queue, one Worker with the same concurrency, the job does the POST;
+ *   - `bullmq-undici`: the same with the product's own transport (src/provider/http.ts, undici) instead of
+ *     got: what the product's queue, pacing and bookkeeping cost, with the HTTP client out of the ratio;
  *   - `paced`: a bare loop sending at the rate (bench/support.ts pacedBaseline), no queue, no limit.
  *
  * With a rate, `p-limit` starts its calls on an even spacing and `bullmq` uses BullMQ's own limiter.
  * Prints one JSON line: `{ "seconds": n }`, the time from the first call going out to the last answer.
  *
- *   node dist/bench/baselines.js <p-limit|bullmq|paced> '{"url":…,"rows":…,"concurrency":…,"rate":…,"prefix":…}'
+ *   node dist/bench/baselines.js <p-limit|bullmq|bullmq-undici|paced> '{"url":…,"rows":…,"concurrency":…,"rate":…,"prefix":…}'
  */
 import { randomBytes } from 'node:crypto';
 import got from 'got';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pLimit from 'p-limit';
+import { createHttpClient } from '../src/provider/http.js';
 import { syntheticAccounts } from '../src/sandbox/synthetic-accounts.js';
 import type { SandboxAccount } from '../src/sandbox/types.js';
 import { pacedBaseline, REDIS_URL } from './support.js';
 
-export type BaselineKind = 'p-limit' | 'bullmq' | 'paced';
+export type BaselineKind = 'p-limit' | 'bullmq' | 'bullmq-undici' | 'paced';
 
 export interface BaselineOptions {
   url: string;
@@ -38,12 +41,18 @@ async function token(url: string): Promise<string> {
   return (body as { data: { access_token: string } }).data.access_token;
 }
 
-function inquire(url: string, bearer: string, account: Pick<SandboxAccount, 'bankCode' | 'accountNumber'>) {
-  return got.post(`${url}/api/transfer/inquiry`, {
+type Inquire = (url: string, bearer: string, account: Pick<SandboxAccount, 'bankCode' | 'accountNumber'>) => Promise<unknown>;
+
+const inquire: Inquire = (url, bearer, account) =>
+  got.post(`${url}/api/transfer/inquiry`, {
     json: { bank_code: account.bankCode, account_number: account.accountNumber },
     headers: { authorization: `Bearer ${bearer}` },
     throwHttpErrors: false,
   });
+
+function inquireWithTransport(): Inquire {
+  const http = createHttpClient(15_000);
+  return (url, bearer, account) => http.post(`${url}/api/transfer/inquiry`, { json: { bank_code: account.bankCode, account_number: account.accountNumber } }, { authorization: `Bearer ${bearer}` });
 }
 
 /** Even spacing for the rate-bound scenarios: each call waits for its own slot. */
@@ -74,7 +83,7 @@ async function naive(options: BaselineOptions): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-async function rawBullmq(options: BaselineOptions): Promise<number> {
+async function rawBullmq(options: BaselineOptions, ask: Inquire): Promise<number> {
   const bearer = await token(options.url);
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const name = `baseline-${randomBytes(3).toString('hex')}`;
@@ -86,7 +95,7 @@ async function rawBullmq(options: BaselineOptions): Promise<number> {
   const worker = new Worker(
     name,
     async (job) => {
-      await inquire(options.url, bearer, job.data as SandboxAccount);
+      await ask(options.url, bearer, job.data as SandboxAccount);
     },
     {
       connection,
@@ -115,11 +124,12 @@ async function rawBullmq(options: BaselineOptions): Promise<number> {
 
 const RUNNERS: Record<BaselineKind, (options: BaselineOptions) => Promise<number>> = {
   'p-limit': naive,
-  bullmq: rawBullmq,
+  bullmq: (options) => rawBullmq(options, inquire),
+  'bullmq-undici': (options) => rawBullmq(options, inquireWithTransport()),
   paced: async (options) => options.rows / (await pacedBaseline(options.url, options.rows, options.rate ?? 1_000_000)),
 };
 
 const kind = process.argv[2] as BaselineKind;
 const options = JSON.parse(process.argv[3] ?? '{}') as BaselineOptions;
-if (RUNNERS[kind] === undefined) throw new Error(`unknown baseline ${JSON.stringify(kind)}: p-limit, bullmq or paced`);
+if (RUNNERS[kind] === undefined) throw new Error(`unknown baseline ${JSON.stringify(kind)}: p-limit, bullmq, bullmq-undici or paced`);
 process.stdout.write(`${JSON.stringify({ seconds: await RUNNERS[kind](options) })}\n`);

@@ -1,6 +1,6 @@
 /**
  * Issue 11's benchmark: the product (`run`, the built CLI as a real process) against its baselines
- * (bench/baselines.ts: naive p-limit + got, raw BullMQ + got, a bare paced loop), against one in-process
+ * (bench/baselines.ts: naive p-limit + got, raw BullMQ + got, raw BullMQ + the product's HTTP client, a bare paced loop), against one in-process
  * emulator, alternating product and baselines over N rounds, printing min/median/max of rows/s and of
  * the ratio product/baseline (each round's product run over the same round's baseline run).
  *
@@ -64,7 +64,7 @@ const scenarios: Record<Exclude<ScenarioName, 'memory'>, () => Scenario> = {
     rate: undefined,
     flags: ['--rate', `${UNLIMITED_RATE}/s`, '--concurrency', String(sameConcurrency)],
     concurrency: sameConcurrency,
-    baselines: ['p-limit', 'bullmq'],
+    baselines: ['p-limit', 'bullmq', 'bullmq-undici'],
   }),
   // The product adapts its concurrency; the baselines get what the rate needs at this latency (rate × latency × 1.25).
   latency: () => ({ rows: rowsFlag ?? 5_000, knobs: { latencyMs: { min: 100, max: 100 } }, rate: 500, flags: ['--rate', '500/s'], concurrency: 63, baselines: ['paced', 'p-limit', 'bullmq'] }),
@@ -151,7 +151,7 @@ async function compare(name: Exclude<ScenarioName, 'memory'>): Promise<void> {
           result = fromEmulator(sandbox);
         }
         measured.get(runner)!.push(result);
-        console.log(`  round ${round + 1} ${runner.padEnd(8)} ${result.rowsPerSecond.toFixed(1)} rows/s, ${result.rateLimited} answered 429${result.note ? `, ${result.note}` : ''}`);
+        console.log(`  round ${round + 1} ${runner.padEnd(13)} ${result.rowsPerSecond.toFixed(1)} rows/s, ${result.rateLimited} answered 429${result.note ? `, ${result.note}` : ''}`);
       }
     }
   } finally {
@@ -162,12 +162,12 @@ async function compare(name: Exclude<ScenarioName, 'memory'>): Promise<void> {
   console.log(`${name} summary (${rounds} rounds):`);
   for (const runner of runners) {
     const runs = measured.get(runner)!;
-    console.log(`  ${runner.padEnd(8)} rows/s ${spread(runs.map((each) => each.rowsPerSecond), 1)}; 429s ${spread(runs.map((each) => each.rateLimited), 0)}`);
+    console.log(`  ${runner.padEnd(13)} rows/s ${spread(runs.map((each) => each.rowsPerSecond), 1)}; 429s ${spread(runs.map((each) => each.rateLimited), 0)}`);
   }
   if (scenario.rate !== undefined) console.log(`  product / configured rate ${scenario.rate}/s: ${spread(product.map((value) => value / scenario.rate!), 3)}`);
   for (const baseline of scenario.baselines) {
     const ratios = measured.get(baseline)!.map((each, round) => product[round]! / each.rowsPerSecond);
-    console.log(`  product / ${baseline.padEnd(8)}: ${spread(ratios, 3)}`);
+    console.log(`  product / ${baseline.padEnd(13)}: ${spread(ratios, 3)}`);
   }
 }
 

@@ -1,9 +1,8 @@
-import type { Got } from 'got';
 import type { ProviderSettings } from '../config/index.js';
 import type { AccountQuery } from '../csv/validation.js';
 import { TokenRejectedError } from '../errors.js';
 import { classifyInquiryResponse, type InquiryClassification } from './classify.js';
-import { describeNetworkError, isNetworkError, postForAnswer } from './http.js';
+import { describeNetworkError, type HttpClient, isNetworkError } from './http.js';
 import type { SharedTokenSession } from './token.js';
 
 export type InquiryDecision = Exclude<InquiryClassification, { kind: 'unauthorized' }>;
@@ -22,7 +21,7 @@ export interface SendHooks {
  */
 export class ProviderClient {
   constructor(
-    private readonly http: Got,
+    private readonly http: HttpClient,
     private readonly provider: ProviderSettings,
     private readonly session: SharedTokenSession,
   ) {}
@@ -47,8 +46,7 @@ export class ProviderClient {
 
   private async send(account: AccountQuery, token: string): Promise<InquiryClassification> {
     try {
-      const answer = await postForAnswer(
-        this.http,
+      const answer = await this.http.post(
         `${this.provider.baseUrl}/api/transfer/inquiry`,
         { json: { bank_code: account.bankCode, account_number: account.accountNumber } },
         { authorization: `Bearer ${token}` },

@@ -1,4 +1,4 @@
-import got, { type Got, RequestError } from 'got';
+import { Agent, errors, request } from 'undici';
 
 export interface HttpAnswer {
   statusCode: number;
@@ -6,25 +6,50 @@ export interface HttpAnswer {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/**
- * A got instance that never throws on an HTTP status and never retries by itself: statuses are
- * classified by the caller, and retries belong to the queue so that they respect the global rate.
- */
-export function createHttpClient(timeoutMs: number): Got {
-  return got.extend({
-    timeout: { request: timeoutMs },
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    responseType: 'text',
-    headers: { accept: 'application/json', 'user-agent': 'beneficiary-check' },
-  });
-}
-
 export type PostBody = { json: Record<string, string> } | { form: Record<string, string> };
 
-export async function postForAnswer(http: Got, url: string, body: PostBody, headers: Record<string, string> = {}): Promise<HttpAnswer> {
-  const response = await http.post(url, { ...body, headers });
-  return { statusCode: response.statusCode, body: parseJson(response.body), headers: response.headers };
+/** The provider's transport: one POST, one answer, whatever its status. */
+export interface HttpClient {
+  post(url: string, body: PostBody, headers?: Record<string, string>): Promise<HttpAnswer>;
+}
+
+/** No complete answer (headers and body) came within the request timeout. */
+export class NoAnswerError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within the timeout (${timeoutMs} ms, H2H_TIMEOUT_MS)`);
+    this.name = 'NoAnswerError';
+  }
+}
+
+/**
+ * A keep-alive HTTP client (undici) that never throws on an HTTP status and never retries by itself:
+ * statuses are classified by the caller, and retries belong to the queue so that they respect the
+ * global rate. undici, not got: on the inquiry hot path got cost about 620 µs of CPU per request
+ * against about 180 µs for undici (bench: the same emulator, 20k requests at 64 in flight), and at
+ * 500 calls a second on two cores that difference is the rate. `timeoutMs` bounds the whole request,
+ * from sending to the last byte of the answer.
+ */
+export function createHttpClient(timeoutMs: number): HttpClient {
+  const dispatcher = new Agent();
+  return {
+    async post(url, body, headers = {}) {
+      const [contentType, payload] = 'json' in body ? ['application/json', JSON.stringify(body.json)] : ['application/x-www-form-urlencoded', new URLSearchParams(body.form).toString()];
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new NoAnswerError(timeoutMs)), timeoutMs);
+      try {
+        const response = await request(url, {
+          method: 'POST',
+          dispatcher,
+          signal: deadline.signal,
+          body: payload,
+          headers: { accept: 'application/json', 'user-agent': 'beneficiary-check', 'content-type': contentType, ...headers },
+        });
+        return { statusCode: response.statusCode, body: parseJson(await response.body.text()), headers: response.headers };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
 }
 
 function parseJson(text: string): unknown {
@@ -35,12 +60,24 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** A short description of a network-level failure (timeout, refused, reset), without the request's headers. */
-export function describeNetworkError(error: unknown): string {
-  if (error instanceof RequestError) {
-    return error.code === 'ETIMEDOUT' ? `no answer within the timeout (${error.message})` : `${error.code}: ${error.message}`;
-  }
-  return error instanceof Error ? error.message : String(error);
+/** undici's errors that mean the request itself was wrong (a bug here), not that the network failed. */
+const MISUSE_ERRORS = [errors.InvalidArgumentError, errors.InvalidReturnValueError, errors.NotSupportedError];
+
+/**
+ * A failure of the network or of the provider's connection (timeout, refused, reset, TLS), which may
+ * pass: undici's own errors, Node's socket and TLS errors (they carry a string `code`), and the
+ * request timeout. A TypeError, a RangeError or a misuse of undici is a bug, never an outage.
+ */
+export function isNetworkError(error: unknown): boolean {
+  if (error instanceof NoAnswerError) return true;
+  if (error instanceof errors.UndiciError) return !MISUSE_ERRORS.some((misuse) => error instanceof misuse);
+  return error instanceof Error && !(error instanceof TypeError) && !(error instanceof RangeError) && typeof (error as NodeJS.ErrnoException).code === 'string';
 }
 
-export const isNetworkError = (error: unknown): boolean => error instanceof RequestError;
+/** A short description of a network-level failure (timeout, refused, reset), without the request's headers. */
+export function describeNetworkError(error: unknown): string {
+  if (error instanceof NoAnswerError) return error.message;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}

@@ -1,7 +1,6 @@
-import type { Got } from 'got';
 import type { LoginSettings, ProviderSettings } from '../config/index.js';
 import { LoginRejectedError, LoginUnavailableError } from '../errors.js';
-import { describeNetworkError, isNetworkError, postForAnswer } from './http.js';
+import { describeNetworkError, type HttpClient, isNetworkError } from './http.js';
 
 export interface AccessToken {
   token: string;
@@ -49,12 +48,12 @@ export function readLoginAnswer(settings: LoginSettings, statusCode: number, bod
 }
 
 /** One login call. Throws LoginRejectedError for credential problems, LoginUnavailableError for ones that may pass. */
-export async function login(http: Got, provider: ProviderSettings): Promise<AccessToken> {
+export async function login(http: HttpClient, provider: ProviderSettings): Promise<AccessToken> {
   const { login: settings } = provider;
   const fields = { [settings.usernameField]: provider.username ?? '', [settings.passwordField]: provider.password ?? '' };
   let answer;
   try {
-    answer = await postForAnswer(http, `${provider.baseUrl}/api/login`, settings.bodyFormat === 'form' ? { form: fields } : { json: fields });
+    answer = await http.post(`${provider.baseUrl}/api/login`, settings.bodyFormat === 'form' ? { form: fields } : { json: fields });
   } catch (error) {
     if (isNetworkError(error)) throw new LoginUnavailableError(`cannot reach ${provider.baseUrl}: ${describeNetworkError(error)}`, { cause: error });
     throw error;

@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { InputFileError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import { cellText } from './display.js';
@@ -26,6 +25,8 @@ export interface XlsxFileInfo {
  * row is the header; empty rows are skipped; rows shorter than the header are padded.
  */
 export async function* readXlsxRecords(path: string, onHeader?: (header: string[]) => void, onBytes?: (chunk: Buffer) => void): AsyncGenerator<SheetRecord> {
+  // Loaded on first use: exceljs takes about a second of CPU to load, which every CSV run would pay at start.
+  const { default: ExcelJS } = await import('exceljs');
   const source = createReadStream(path);
   const input = new PassThrough();
   source.on('error', (error) => input.destroy(error));

@@ -56,9 +56,13 @@ describe('the running tally of results', () => {
         rowsRead += slice.length;
         return slice;
       },
-      getOutcomes: async (_batchId: string, keys: string[]) => new Map(keys.flatMap((key) => (outcomes.has(key) ? [[key, outcomes.get(key)!] as const] : []))),
+      getOutcomes: async (_batchId: string, keys: string[]) => {
+        largestLookup = Math.max(largestLookup, keys.length);
+        return new Map(keys.flatMap((key) => (outcomes.has(key) ? [[key, outcomes.get(key)!] as const] : [])));
+      },
     };
-    const tally = new RowTally(store, { batchId: 'b', mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 } }, 'standard', { window: 2, maxPending: 10 });
+    let largestLookup = 0;
+    const tally = new RowTally(store, { batchId: 'b', mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 } }, 'standard', { window: 2, maxPending: 10, step: 1 });
 
     expect(await tally.advance()).toMatchObject({ MATCH: 0, FAILED: 0 });
     outcomes.set('014:1111111', verified('BUDI SANTOSO'));
@@ -66,8 +70,9 @@ describe('the running tally of results', () => {
     outcomes.set('014:2222222', { verdict: 'FAILED', reason: 'no answer' });
     expect(await tally.advance()).toMatchObject({ MATCH: 1, NO_MATCH: 1, INPUT_INVALID: 1, FAILED: 1 });
     expect(await tally.advance()).toMatchObject({ MATCH: 1, NO_MATCH: 1, INPUT_INVALID: 1, FAILED: 1 });
-    // Every row was read from the store once, whatever the number of advances.
+    // Every row was read from the store once, whatever the number of advances, a step at a time.
     expect(rowsRead).toBe(rows.length);
+    expect(largestLookup).toBe(1);
   });
 });
 

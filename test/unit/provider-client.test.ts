@@ -1,28 +1,28 @@
-import type { Got } from 'got';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { LoginUnavailableError } from '../../src/errors.js';
 import { ProviderClient } from '../../src/provider/client.js';
+import type { HttpClient } from '../../src/provider/http.js';
 import type { SharedTokenSession } from '../../src/provider/token.js';
 
 const provider = { ...loadConfig({}, { H2H_BASE_URL: 'http://provider.invalid', H2H_USERNAME: 'u', H2H_PASSWORD: 'p' }).provider };
-const SUCCESS = JSON.stringify({
+const SUCCESS = {
   error: false,
   message: 'ok',
   data: { id: 'inq-1', bank_code: '014', account_number: '0012345678', account_holder: 'BUDI SANTOSO', name: 'BCA', fee: '6500', status: 'SUCCESS', updated_at: '2026-11-22T02:00:00.000000Z' },
-});
+};
 
 /** An HTTP client that answers every inquiry with `statusCodes` in turn, recording the tokens sent. */
 function fakeHttp(statusCodes: number[]) {
   const tokens: string[] = [];
-  const http = {
-    post: async (_url: string, options: { headers: Record<string, string> }) => {
-      tokens.push(options.headers.authorization!);
+  const http: HttpClient = {
+    post: async (_url, _body, headers = {}) => {
+      tokens.push(headers.authorization!);
       const statusCode = statusCodes.shift() ?? 200;
-      return { statusCode, body: statusCode === 200 ? SUCCESS : JSON.stringify({ message: 'Unauthorized' }), headers: {} };
+      return { statusCode, body: statusCode === 200 ? SUCCESS : { message: 'Unauthorized' }, headers: {} };
     },
   };
-  return { http: http as unknown as Got, tokens };
+  return { http, tokens };
 }
 
 /** A session holding one token at a time: a refused token is replaced by the next fresh one; an Error is login trouble. */
