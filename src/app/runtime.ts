@@ -1,4 +1,4 @@
-import { DEFAULT_REDIS_URL, loadConfig, requireProvider, type Config, type ConfigOverrides, type ProviderSettings } from '../config/index.js';
+import { DEFAULT_REDIS_URL, loadConfig, rateSetting, requireProvider, type Config, type ConfigOverrides, type ProviderSettings } from '../config/index.js';
 import { environmentWithEnvFile } from '../config/env-file.js';
 import type { DestinationStream } from 'pino';
 import { createLogger, type Logger } from '../logging/logger.js';
@@ -37,6 +37,12 @@ export interface Runtime {
   guard: <T>(work: Promise<T>) => Promise<T>;
   /** Whether Redis answers, and since when it does not (for health checks). */
   redisHealth: () => RedisHealth;
+  /**
+   * The environment of a `worker` process that joins this one's work: this process's, with what exists only
+   * here (a private redis-server, the built-in emulator and its login) and what the command line set (rate,
+   * concurrency, provider environment). Environment, not arguments: a password in arguments shows in `ps`.
+   */
+  workerEnvironment: () => NodeJS.ProcessEnv;
 }
 
 /** Tells the user what was started on their behalf, on stderr beside the logs. */
@@ -60,11 +66,13 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
   try {
     let target = configuredRedis(config);
     let privateRedis = false;
+    let privateRedisUrl: string | undefined;
     if (await wantsPrivateRedis(config, options, DEFAULT_REDIS_URL)) {
       const privateServer = await startPrivateRedis();
       cleanups.push(() => privateServer.stop());
       target = { kind: 'server', url: privateServer.url };
       privateRedis = true;
+      privateRedisUrl = privateServer.url;
       notice(
         config.privateRedis === 'always'
           ? `PRIVATE_REDIS=always: started a private redis-server at ${privateServer.url} for this run (nothing is kept after it)`
@@ -92,7 +100,20 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
     const app = openApp(config, provider, redis, logger);
     cleanups.push(() => unlessRedisFailed(app.close()));
     logger.debug({ redis: describeRedis(target), environment: provider.environment, queue: app.queue.name }, 'runtime ready');
-    return { app, shutdown, privateRedis, guard: (work) => supervisor.guard(work), redisHealth: () => supervisor.health() };
+    const workerEnvironment = (): NodeJS.ProcessEnv => {
+      const env: NodeJS.ProcessEnv = { ...process.env, H2H_ENV: provider.environment, INQUIRY_RATE: rateSetting(config.inquiry.rate) };
+      if (config.inquiry.concurrencyGiven) env.INQUIRY_CONCURRENCY = String(config.inquiry.concurrency.max);
+      // The child's stderr is a pipe into this process's: its lines are written the way this process writes its own.
+      if (config.logFormat === 'auto') env.LOG_FORMAT = process.stderr.isTTY === true ? 'pretty' : 'json';
+      if (privateRedisUrl !== undefined) {
+        // PRIVATE_REDIS=always beside REDIS_URL is refused: the child is told only the server this run started.
+        delete env.PRIVATE_REDIS;
+        env.REDIS_URL = privateRedisUrl;
+      }
+      if (provider.builtinEmulator === true) Object.assign(env, { H2H_BASE_URL: provider.baseUrl, H2H_USERNAME: provider.username, H2H_PASSWORD: provider.password });
+      return env;
+    };
+    return { app, shutdown, privateRedis, guard: (work) => supervisor.guard(work), redisHealth: () => supervisor.health(), workerEnvironment };
   } catch (error) {
     await shutdown();
     throw error;

@@ -84,6 +84,8 @@ export interface BatchRequest {
    * here, so the run's own figures count everything they do.
    */
   onDecided?: () => Promise<void>;
+  /** Told once the batch is settled, before its report (`run` stops the worker processes it started). */
+  onSettled?: () => Promise<void>;
   /** Told once the batch is known and produced, before the wait (an entry point notes its batch id). */
   onStarted?: (started: StartedBatch) => Promise<void>;
   /**
@@ -146,6 +148,7 @@ export class BatchLifecycle {
       await request.onStarted?.(started);
       const settled = await this.deps.settle(started.batchId, { signal: request.signal, onProgress: request.onProgress });
       const gaveUp = settled.kind === 'gave_up' ? settled.reason : undefined;
+      await request.onSettled?.();
       const extras = typeof summaryExtras === 'function' ? summaryExtras(started) : summaryExtras;
       const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras, changesPath: request.changesPath });
       return { ...started, summary, gaveUp };

@@ -1,6 +1,7 @@
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { App } from '../app/app.js';
 import { openRuntime } from '../app/runtime.js';
+import { startWorkerProcesses, type WorkerProcesses } from '../app/worker-processes.js';
 import { SANDBOX_ACCOUNTS_FILE } from '../app/builtin-sandbox.js';
 import { continuationPolicy } from '../batch/continuation.js';
 import type { CheckedBatch, StartedBatch } from '../batch/lifecycle.js';
@@ -65,7 +66,12 @@ export interface OutputFlags {
 interface CheckContext {
   signal: AbortSignal;
   app: App;
+  /** This process's workers, and the worker processes RUN_WORKER_PROCESSES allows (see worker-processes.ts). */
   startWorkers: () => Promise<void>;
+  /** Once the batch is answered, before the report: the worker processes are stopped. */
+  onSettled: () => Promise<void>;
+  /** The summary JSON's fields of this process: the concurrency reached, the worker processes that ran. */
+  summaryExtras: () => Record<string, unknown>;
   /** For the lifecycle: progress on stderr, with the counts so far once the batch is known. */
   onProgress: (report: ProgressReport) => void;
   onStarted: (started: StartedBatch) => Promise<void>;
@@ -83,11 +89,14 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
   const failOn = parseFailOn(flags.failOn);
   keepHeapNearLiveSize();
   const display = createProgressDisplay();
-  const { app, shutdown, privateRedis, guard } = await openRuntime(flags, { provider, ...(display.logDestination !== undefined && { logDestination: display.logDestination }) });
+  const { app, shutdown, privateRedis, guard, workerEnvironment } = await openRuntime(flags, { provider, ...(display.logDestination !== undefined && { logDestination: display.logDestination }) });
   const stop = new AbortController();
+  let workerProcesses: WorkerProcesses | undefined;
+  let accountsRemain = true;
   const stoppedBy = onStopSignal((signal) => {
     notice(`${signal}: stopping (send it again to exit at once)`);
     stop.abort();
+    void workerProcesses?.stop();
   });
   // The NO_MATCH and FAILED counts so far: a running tally, advanced at most once a second (see RowTally).
   let tally: RowTally | undefined;
@@ -105,20 +114,42 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
         })
         .finally(() => (advancing = undefined));
     }
+    accountsRemain = !report.progress.complete;
     display.update(report, tally?.snapshot);
   };
+  const startWorkers = async () => {
+    await app.startWorkers();
+    workerProcesses = startWorkerProcesses({
+      cli: process.argv[1]!,
+      env: workerEnvironment(),
+      choice: app.config.runWorkerProcesses,
+      concurrencyGiven: app.config.inquiry.concurrencyGiven,
+      shutdownTimeoutMs: app.config.shutdownTimeoutMs,
+      workRemains: () => accountsRemain,
+      writeLine: (line) => void (display.logDestination ?? process.stderr).write(`${line}\n`),
+      logger: app.logger,
+    });
+  };
+  const summaryExtras = () => ({ workerConcurrency: app.concurrencyReached(), workerProcesses: workerProcesses?.started() ?? 0 });
   try {
     const checked = await guard(
       check({
         signal: stop.signal,
         app,
-        startWorkers: async () => void (await app.startWorkers()),
+        startWorkers,
+        onSettled: async () => await workerProcesses?.stop(),
+        summaryExtras,
         onProgress,
         onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatchPolicy)),
       }),
     );
     display.done();
-    process.stdout.write(flags.json ? `${JSON.stringify(checked.summary, null, 2)}\n` : `${formatSummary(checked.summary)}\n`);
+    const started = workerProcesses?.started() ?? 0;
+    process.stdout.write(
+      flags.json
+        ? `${JSON.stringify({ ...checked.summary, ...summaryExtras() }, null, 2)}\n`
+        : `${formatSummary(checked.summary)}\n${started > 0 ? `worker processes: ${started} beside this one (RUN_WORKER_PROCESSES)\n` : ''}`,
+    );
     await awaitOwnNotices(app, privateRedis);
     if (checked.gaveUp !== undefined) {
       notice(`stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those`);
@@ -141,6 +172,7 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
     );
     return SIGNAL_EXIT_CODES[signal];
   } finally {
+    await workerProcesses?.stop();
     await shutdown();
   }
 }
@@ -165,38 +197,37 @@ async function awaitOwnNotices(app: App, privateRedis: boolean): Promise<void> {
 const describeConcurrency = ({ min, max }: ConcurrencyBounds): string =>
   min === max ? `${max} concurrent inquiries` : `${min} to ${max} concurrent inquiries (adapted to the provider's latency)`;
 
-/** The summary JSON says how many inquiries this process's workers ran at once at most. */
-const concurrencyReached = (app: App) => () => ({ workerConcurrency: app.concurrencyReached() });
-
 /** `run`: check a file end to end: enqueue, process, wait, report. Returns the exit code. */
 export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & OutputFlags & { out?: string }): Promise<number> {
-  return checkHere(flags, 'builtin', async ({ app, signal, startWorkers, onProgress, onStarted }) => {
+  return checkHere(flags, 'builtin', async ({ app, signal, startWorkers, onSettled, summaryExtras, onProgress, onStarted }) => {
     notice(`checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${describeConcurrency(app.config.inquiry.concurrency)} (${app.provider.environment})`);
     return app.lifecycle.check({
       input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
       reportPath: resolve(flags.out ?? defaultReportPath(file, app.config.outputFormat)),
       signal,
       onDecided: startWorkers,
+      onSettled,
       onStarted,
       onProgress,
       onNotice: notice,
-    }, concurrencyReached(app));
+    }, summaryExtras);
   });
 }
 
 /** `resume`: asks what a batch is missing (unanswered or FAILED accounts), waits, reports. */
 export async function resumeCommand(batchId: string, flags: CommonFlags & OutputFlags & { out?: string }): Promise<number> {
-  return checkHere(flags, 'required', async ({ app, signal, startWorkers, onProgress, onStarted }) => {
+  return checkHere(flags, 'required', async ({ app, signal, startWorkers, onSettled, summaryExtras, onProgress, onStarted }) => {
     const batch = await app.store.get(batchId);
     return app.lifecycle.check({
       input: { kind: 'batch', batchId, retryFailed: true },
       reportPath: resolve(flags.out ?? defaultReportPath(batch.sourceFile, app.config.outputFormat)),
       signal,
       onDecided: startWorkers,
+      onSettled,
       onStarted,
       onProgress,
       onNotice: notice,
-    }, concurrencyReached(app));
+    }, summaryExtras);
   });
 }
 
@@ -236,7 +267,7 @@ export async function workerCommand(flags: CommonFlags & MetricsFlags): Promise<
         onShutdownSignal(async () => {
           await closeMetrics();
           await shutdown();
-        });
+        }, app.config.shutdownTimeoutMs);
         return new Promise<never>(() => undefined);
       })(),
     );

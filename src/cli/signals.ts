@@ -25,11 +25,16 @@ export function onStopSignal(onFirst: (signal: StopSignal) => void): () => StopS
 /**
  * Graceful shutdown for long-running commands: the first signal runs `stop` (stop taking work, finish or
  * hand back active work, close Redis), then exits: 0 for a requested stop (SIGTERM from a supervisor, SIGHUP),
- * 130 for SIGINT, as shells expect.
+ * 130 for SIGINT, as shells expect. A process started with an IPC channel (a `worker` that `run` started)
+ * stops the same way when the channel closes: its parent exited or was killed, and it must not outlive it;
+ * then nobody is left to send a second signal, so the stop is bounded by `orphanTimeoutMs`.
  */
-export function onShutdownSignal(stop: (signal: StopSignal) => Promise<void>): void {
-  onStopSignal((signal) => {
-    process.stderr.write(`${signal}: finishing active work, then exiting (send it again to exit at once)\n`);
+export function onShutdownSignal(stop: (signal: StopSignal) => Promise<void>, orphanTimeoutMs?: number): void {
+  let stopping = false;
+  const finish = (signal: StopSignal, line: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`${line}\n`);
     stop(signal).then(
       () => process.exit(signal === 'SIGINT' ? 130 : 0),
       (error: unknown) => {
@@ -37,5 +42,16 @@ export function onShutdownSignal(stop: (signal: StopSignal) => Promise<void>): v
         process.exit(1);
       },
     );
-  });
+  };
+  onStopSignal((signal) => finish(signal, `${signal}: finishing active work, then exiting (send it again to exit at once)`));
+  if (process.send === undefined || orphanTimeoutMs === undefined) return;
+  const orphaned = () => {
+    setTimeout(() => {
+      process.stderr.write(`the parent process is gone and active work did not finish within ${orphanTimeoutMs / 1000}s: exiting\n`);
+      process.exit(1);
+    }, orphanTimeoutMs).unref();
+    finish('SIGTERM', 'the parent process is gone: finishing active work, then exiting');
+  };
+  if (!process.connected) orphaned();
+  else process.once('disconnect', orphaned);
 }

@@ -6,7 +6,7 @@ import { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } 
 import { parseRate, type Rate } from './rate.js';
 
 export type { Rate } from './rate.js';
-export { parseRate, ratePerSecond, formatRate } from './rate.js';
+export { parseRate, ratePerSecond, formatRate, rateSetting } from './rate.js';
 
 export type ProviderEnvironment = 'sandbox' | 'production';
 
@@ -46,6 +46,8 @@ export interface InquirySettings {
   concurrency: ConcurrencyBounds;
   /** Attempts per row for transient failures (network, timeout, 5xx); 429s do not count. */
   attempts: number;
+  /** Whether INQUIRY_CONCURRENCY or --concurrency was given: a cap the user chose, per process. */
+  concurrencyGiven: boolean;
   /** First retry delay; doubles each attempt, with jitter. */
   backoffMs: number;
   /** How long a batch may go without any answer while the provider fails before its rest is FAILED. */
@@ -118,6 +120,13 @@ export interface HistorySettings {
 /** The report's file format for entry points that choose the name themselves (OUTPUT_FORMAT). */
 export type OutputFormat = 'csv' | 'xlsx';
 
+/**
+ * RUN_WORKER_PROCESSES: `auto` (default): `run` adds `worker` processes one at a time while its own event
+ * loop is saturated and accounts remain, up to one fewer than the cores; a number: that many from the start
+ * (still at most one fewer than the cores); `0`: none.
+ */
+export type RunWorkerProcesses = { kind: 'auto' } | { kind: 'fixed'; count: number };
+
 /** Whether `run` starts its own throw-away redis-server (PRIVATE_REDIS). */
 export type PrivateRedisChoice = 'auto' | 'always' | 'never';
 
@@ -154,6 +163,8 @@ export interface Config {
   history: HistorySettings;
   /** OUTPUT_FORMAT: `csv` (default) or `xlsx`, for the reports `watch`, `schedule` and a `run` without --out name. */
   outputFormat: OutputFormat;
+  /** RUN_WORKER_PROCESSES: the extra `worker` processes `run` starts for its batch (src/app/worker-processes.ts). */
+  runWorkerProcesses: RunWorkerProcesses;
   /** Long-running commands: how long a SIGTERM/SIGINT waits for active work before handing it back (SHUTDOWN_TIMEOUT_SECONDS, default 30). */
   shutdownTimeoutMs: number;
   /** How generously holder names are read (NAME_MATCH_POLICY, default standard; README "Name matching"). */
@@ -237,6 +248,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     inquiry: {
       rate: parseRate(overrides.rate ?? env.INQUIRY_RATE ?? '20/s'),
       concurrency: concurrencyBounds(overrides.concurrency ?? env.INQUIRY_CONCURRENCY),
+      concurrencyGiven: optional(String(overrides.concurrency ?? env.INQUIRY_CONCURRENCY ?? '')) !== undefined,
       attempts: positiveInteger('INQUIRY_ATTEMPTS', env.INQUIRY_ATTEMPTS, 5),
       backoffMs: positiveInteger('INQUIRY_BACKOFF_MS', env.INQUIRY_BACKOFF_MS, 2000),
       outageBudgetMs: positiveInteger('INQUIRY_OUTAGE_BUDGET_S', env.INQUIRY_OUTAGE_BUDGET_S, 120) * 1000,
@@ -262,6 +274,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
       reuseAnswersMs: reuseAge(overrides.reuseAnswers ?? env.REUSE_ANSWERS),
     },
     outputFormat: outputFormat(env.OUTPUT_FORMAT),
+    runWorkerProcesses: runWorkerProcesses(env.RUN_WORKER_PROCESSES),
     shutdownTimeoutMs: Math.round(nonNegativeNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30) * 1000),
     nameMatchPolicy: nameMatchPolicy(optional(env.NAME_MATCH_POLICY)),
     bankCodes: bankCodeMapFile === undefined ? new Map() : readBankCodeMap(bankCodeMapFile),
@@ -376,6 +389,13 @@ function tlsCa(file: string | undefined, tls: boolean): string | undefined {
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`REDIS_TLS_CA_FILE ${JSON.stringify(file)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   return pem;
+}
+
+function runWorkerProcesses(value: string | undefined): RunWorkerProcesses {
+  const given = optional(value)?.toLowerCase() ?? 'auto';
+  if (given === 'auto') return { kind: 'auto' };
+  if (!/^\d+$/.test(given)) throw new ConfigError(`RUN_WORKER_PROCESSES must be "auto" or a whole number (0 for none), not ${JSON.stringify(value)}`);
+  return { kind: 'fixed', count: Number(given) };
 }
 
 function outputFormat(value: string | undefined): OutputFormat {

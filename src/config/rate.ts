@@ -23,3 +23,6 @@ export function parseRate(text: string): Rate {
 export const ratePerSecond = (rate: Rate): number => (rate.max * 1000) / rate.perMs;
 
 export const formatRate = (rate: Rate): string => `${Number(ratePerSecond(rate).toFixed(3))}/s`;
+
+/** The rate as INQUIRY_RATE takes it, exactly (per second or per minute, as it was given). */
+export const rateSetting = (rate: Rate): string => `${rate.max}/${rate.perMs === UNIT_MS.min ? 'min' : 's'}`;
