@@ -55,6 +55,15 @@ afterAll(async () => {
   redis.disconnect();
 });
 
+/** A slow `run` (10/s) whose worker process has started and which has stored four answers: mid-way, to be stopped. */
+async function runAnsweringWithWorkerProcess(report: string) {
+  const { prefix, env } = environment();
+  const run = startCli(['run', file, '--out', join(workDir, report), '--rate', '10/s'], env);
+  const pid = await waitFor(() => childPids(run.output().stderr).find((each) => workerStarted(run.output().stderr, each)), 60_000, 'the worker process started');
+  await waitFor(async () => (await answeredAccounts(redis, prefix)).length >= 4, 30_000, 'four answers stored');
+  return { run, pid };
+}
+
 describe('run with worker processes', () => {
   it('answers every row exactly once with a worker process beside it, says so in the summary, and leaves no process behind', async () => {
     sandbox.resetStats();
@@ -103,20 +112,14 @@ describe('run with worker processes', () => {
   });
 
   it('SIGTERM: run exits 143 and its worker process is gone by then', async () => {
-    const { prefix, env } = environment();
-    const run = startCli(['run', file, '--out', join(workDir, 'stopped.csv'), '--rate', '10/s'], env);
-    const pid = await waitFor(() => childPids(run.output().stderr).find((each) => workerStarted(run.output().stderr, each)), 60_000, 'the worker process started');
-    await waitFor(async () => (await answeredAccounts(redis, prefix)).length >= 4, 30_000, 'four answers stored');
+    const { run, pid } = await runAnsweringWithWorkerProcess('stopped.csv');
     run.kill('SIGTERM');
     expect(await waitForExit(run)).toBe(143);
     expect(isProcessAlive(pid)).toBe(false);
   });
 
   it('SIGKILL: the worker process notices its parent is gone and exits on its own', async () => {
-    const { prefix, env } = environment();
-    const run = startCli(['run', file, '--out', join(workDir, 'killed.csv'), '--rate', '10/s'], env);
-    const pid = await waitFor(() => childPids(run.output().stderr).find((each) => workerStarted(run.output().stderr, each)), 60_000, 'the worker process started');
-    await waitFor(async () => (await answeredAccounts(redis, prefix)).length >= 4, 30_000, 'four answers stored');
+    const { run, pid } = await runAnsweringWithWorkerProcess('killed.csv');
     run.kill('SIGKILL');
     await waitForExit(run);
     await waitFor(() => !isProcessAlive(pid), 10_000, 'the orphaned worker process to exit');
