@@ -59,6 +59,7 @@ const mostAutoWorkerProcesses = (): number => Math.max(0, availableParallelism()
 export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProcesses {
   const { choice, logger } = options;
   const most = mostWorkerProcesses();
+  const mostAuto = mostAutoWorkerProcesses();
   const children = new Set<ChildProcess>();
   let started = 0;
   let stopping: Promise<void> | undefined;
@@ -83,7 +84,7 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
     const count = Math.min(choice.count, most);
     if (count < choice.count) logger.warn({ asked: choice.count, cores: availableParallelism() }, `RUN_WORKER_PROCESSES=${choice.count}: starting ${count}, one fewer than the ${availableParallelism()} cores`);
     for (let index = 0; index < count; index += 1) startOne(`RUN_WORKER_PROCESSES=${choice.count}`);
-  } else if (!options.concurrencyGiven && mostAutoWorkerProcesses() > 0) {
+  } else if (!options.concurrencyGiven && mostAuto > 0) {
     const samples: number[] = [];
     let last: EventLoopUtilization = performance.eventLoopUtilization();
     let lastStartAt = -Infinity;
@@ -97,7 +98,7 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
       startOne(`the main event loop was ${Math.round(busy * 100)}% busy over ${WINDOW_SAMPLES} s`);
       lastStartAt = performance.now();
       samples.length = 0;
-      if (started >= mostAutoWorkerProcesses()) clearInterval(watch);
+      if (started >= mostAuto) clearInterval(watch);
     }, SAMPLE_MS).unref();
   }
 
