@@ -25,15 +25,25 @@ export function requireRedisTools(): void {
   }
 }
 
-async function startServers(prefix: string): Promise<{ directory: string; spawnServer(args: string[]): ChildProcess; stop(): Promise<void> }> {
+/** A redis-server of a test's, with the end of what it logged (why it exited, when it did). */
+interface TestServer {
+  process: ChildProcess;
+  output(): string;
+}
+
+async function startServers(prefix: string): Promise<{ directory: string; spawnServer(args: string[]): TestServer; stop(): Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), prefix));
   const servers: ChildProcess[] = [];
   return {
     directory,
     spawnServer(args) {
-      const server = spawn('redis-server', [...args, '--bind', '127.0.0.1', '--dir', directory, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' });
+      const server = spawn('redis-server', [...args, '--bind', '127.0.0.1', '--dir', directory, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
       servers.push(server);
-      return server;
+      let output = '';
+      const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2_000));
+      server.stdout!.on('data', keep);
+      server.stderr!.on('data', keep);
+      return { process: server, output: () => output.trim() };
     },
     async stop() {
       await Promise.all(
@@ -49,8 +59,11 @@ async function startServers(prefix: string): Promise<{ directory: string; spawnS
   };
 }
 
-/** Waits until a server answers PING with these options (a fresh client each try, none left behind). */
-async function waitForPing(options: RedisOptions, what: string): Promise<void> {
+/** The server ended before it answered (its port taken meanwhile, no TLS in this build): `output` says why. */
+class ServerExitedError extends Error {}
+
+/** Waits until `server` answers PING with these options (a fresh client each try, none left behind). */
+async function waitForPing(server: TestServer, options: RedisOptions, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const probe = new Redis({ ...options, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -60,7 +73,8 @@ async function waitForPing(options: RedisOptions, what: string): Promise<void> {
       await probe.ping();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${what} did not start: ${(error as Error).message}`);
+      if (server.process.exitCode !== null || server.process.signalCode !== null) throw new ServerExitedError(`${what} exited before it answered: ${server.output()}`);
+      if (Date.now() > deadline) throw new Error(`${what} did not start: ${(error as Error).message}; it logged: ${server.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     } finally {
       probe.disconnect();
@@ -91,13 +105,22 @@ export async function startLocalCluster(options: { tls?: boolean; password?: str
     const clientOptions: RedisOptions = { ...(ca !== undefined && { tls: { ca } }), ...(options.password !== undefined && { password: options.password }) };
     const ports: number[] = [];
     for (let index = 0; index < 3; index += 1) {
-      const port = await freePort();
-      const busPort = await freePort();
-      ports.push(port);
-      const listen = ca !== undefined ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
-      servers.spawnServer([...listen, '--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', join(servers.directory, `nodes-${port}.conf`), ...security]);
+      // A free port is free when asked, not when the server binds it: a test running beside this one may take
+      // it in between, and the node exits at once. Then the node starts again on other ports.
+      for (let attempt = 1; ; attempt += 1) {
+        const port = await freePort();
+        const busPort = await freePort();
+        const listen = ca !== undefined ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
+        const node = servers.spawnServer([...listen, '--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', join(servers.directory, `nodes-${port}.conf`), ...security]);
+        try {
+          await waitForPing(node, { host: '127.0.0.1', port, ...clientOptions }, `cluster node ${port}`);
+          ports.push(port);
+          break;
+        } catch (error) {
+          if (!(error instanceof ServerExitedError) || attempt === 3) throw error;
+        }
+      }
     }
-    for (const port of ports) await waitForPing({ host: '127.0.0.1', port, ...clientOptions }, `cluster node ${port}`);
     const nodes = ports.map((port) => `127.0.0.1:${port}`);
     const cliSecurity = [...(ca !== undefined ? ['--tls', '--cacert', join(servers.directory, 'ca.crt')] : []), ...(options.password !== undefined ? ['--no-auth-warning', '-a', options.password] : [])];
     const create = spawnSync('redis-cli', [...cliSecurity, '--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
@@ -138,9 +161,10 @@ export async function startTlsRedis(): Promise<TlsRedis | undefined> {
     const ca = await makeCertificates(servers.directory);
     const port = await freePort();
     const server = servers.spawnServer(['--port', '0', '--tls-port', String(port), ...tlsServerArgs(servers.directory)]);
-    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
-    const started = await Promise.race([waitForPing({ host: '127.0.0.1', port, tls: { ca } }, 'TLS redis-server').then(() => true), exited.then(() => false)]);
-    if (!started) {
+    try {
+      await waitForPing(server, { host: '127.0.0.1', port, tls: { ca } }, 'TLS redis-server');
+    } catch (error) {
+      if (!(error instanceof ServerExitedError)) throw error;
       await servers.stop();
       return undefined;
     }
