@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { SystemicError } from '../src/errors.js';
+import { describeError, SystemicError } from '../src/errors.js';
 import { maskAccountKey, type Logger } from '../src/logging/logger.js';
 import type { CircuitBreaker } from '../src/provider/circuit-breaker.js';
 import type { InquiryDecision, SendHooks } from '../src/provider/client.js';
@@ -25,6 +25,8 @@ export interface InquiryJobDependencies {
    * token, the HTTP call and the outcome's save. The concurrency is sized from it (src/queue/concurrency.ts).
    */
   observeWork(ms: number): void;
+  /** The call paced with `ticket` left now (see SendPacer.sent); undefined when there is nothing to record. */
+  sendLeft(ticket: SendTicket): Promise<void> | undefined;
   /** A 429 for the call paced with `ticket`: every process waits `ms` (Retry-After) and the shared rate slows down. */
   holdSending(ms: number, ticket: SendTicket | undefined): Promise<void>;
   /** Holds every worker of the queue for `ms` and hands the job back without spending an attempt (never returns). */
@@ -100,6 +102,11 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
           pacedMs += performance.now() - waitFrom;
         },
         onSend: () => deps.countCall(batchId, 'calls'),
+        // Not waited for: the call is on its way. A Redis that failed here fails the outcome's save too.
+        onWritten: () =>
+          void (ticket && deps.sendLeft(ticket))?.catch((error: unknown) =>
+            logger.warn({ err: error, account: maskAccountKey(accountKey) }, `could not move the pacer's record of a late send: ${describeError(error)}`),
+          ),
       });
     } catch (error) {
       // No verdict on the provider: a probe that met login trouble or a bug must not hold every call for good.

@@ -156,6 +156,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     };
     const processor = createInquiryProcessor({
       preCall: (batchId, accountKey) => pacer.preCall(keys.outcomes(batchId), accountKey),
+      sendLeft: (ticket) => pacer.sent(ticket),
       observeWork: adapt,
       saveOutcome: async (batchId, accountKey, outcome) => {
         // The counts go out before the outcome on the same connection: a batch is never complete with a call uncounted.
@@ -176,6 +177,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
             await hooks.onSend();
             sentAt = performance.now();
           },
+          onWritten: () => hooks.onWritten(),
         });
         metrics.inquiryLatency((performance.now() - sentAt) / 1000, decision.kind);
         return decision;

@@ -13,6 +13,8 @@ export interface SendHooks {
   waitForTurn(): Promise<void>;
   /** The call goes out now, with a token: the batch counts what it spent, and only that. */
   onSend(): Promise<void>;
+  /** The call has been written to a connection: it left the process (the pacer's record moves here when late). */
+  onWritten(): void;
 }
 
 /**
@@ -32,7 +34,7 @@ export class ProviderClient {
       await hooks.waitForTurn();
       const token = await this.session.token();
       await hooks.onSend();
-      const classification = await this.send(account, token);
+      const classification = await this.send(account, token, hooks);
       if (classification.kind !== 'unauthorized') return classification;
       // The second 401 in a row came with a token fetched after the first: fresh tokens are refused.
       if (attempt > 0) {
@@ -44,12 +46,13 @@ export class ProviderClient {
     }
   }
 
-  private async send(account: AccountQuery, token: string): Promise<InquiryClassification> {
+  private async send(account: AccountQuery, token: string, hooks: SendHooks): Promise<InquiryClassification> {
     try {
       const answer = await this.http.post(
         `${this.provider.baseUrl}/api/transfer/inquiry`,
         { json: { bank_code: account.bankCode, account_number: account.accountNumber } },
         { authorization: `Bearer ${token}` },
+        () => hooks.onWritten(),
       );
       const retryAfter = answer.headers['retry-after'];
       return classifyInquiryResponse(account, {

@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { Agent, errors, request } from 'undici';
 
 export interface HttpAnswer {
@@ -10,7 +11,8 @@ export type PostBody = { json: Record<string, string> } | { form: Record<string,
 
 /** The provider's transport: one POST, one answer, whatever its status. */
 export interface HttpClient {
-  post(url: string, body: PostBody, headers?: Record<string, string>): Promise<HttpAnswer>;
+  /** `onWritten`: called once the request has been written to a connection (after connecting, when it needed one). */
+  post(url: string, body: PostBody, headers?: Record<string, string>, onWritten?: () => void): Promise<HttpAnswer>;
 }
 
 /** No complete answer (headers and body) came within the request timeout. */
@@ -32,24 +34,47 @@ export class NoAnswerError extends Error {
 export function createHttpClient(timeoutMs: number): HttpClient {
   const dispatcher = new Agent();
   return {
-    async post(url, body, headers = {}) {
+    async post(url, body, headers = {}, onWritten) {
       const [contentType, payload] = 'json' in body ? ['application/json', JSON.stringify(body.json)] : ['application/x-www-form-urlencoded', new URLSearchParams(body.form).toString()];
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(new NoAnswerError(timeoutMs)), timeoutMs);
       try {
-        const response = await request(url, {
-          method: 'POST',
-          dispatcher,
-          signal: deadline.signal,
-          body: payload,
-          headers: { accept: 'application/json', 'user-agent': 'beneficiary-check', 'content-type': contentType, ...headers },
-        });
+        const response = await toldWhenWritten(onWritten, () =>
+          request(url, {
+            method: 'POST',
+            dispatcher,
+            signal: deadline.signal,
+            body: payload,
+            headers: { accept: 'application/json', 'user-agent': 'beneficiary-check', 'content-type': contentType, ...headers },
+          }),
+        );
         return { statusCode: response.statusCode, body: parseJson(await response.body.text()), headers: response.headers };
       } finally {
         clearTimeout(timer);
       }
     },
   };
+}
+
+/**
+ * When a request leaves: undici publishes the creation of its request object synchronously inside
+ * `request()` (so `creating` names whose it is) and the writing of its headers when a connection takes
+ * it, which can be much later: a new connection first connects (and, with TLS, shakes hands).
+ */
+let creating: (() => void) | undefined;
+const onWrittenOf = new WeakMap<object, () => void>();
+diagnostics.subscribe('undici:request:create', (message) => {
+  if (creating !== undefined) onWrittenOf.set((message as { request: object }).request, creating);
+});
+diagnostics.subscribe('undici:client:sendHeaders', (message) => onWrittenOf.get((message as { request: object }).request)?.());
+
+function toldWhenWritten<T>(onWritten: (() => void) | undefined, start: () => T): T {
+  creating = onWritten;
+  try {
+    return start();
+  } finally {
+    creating = undefined;
+  }
 }
 
 function parseJson(text: string): unknown {

@@ -1,16 +1,25 @@
 import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
-import { PACER_CONFIRM_SLOT, PACER_PRE_CALL, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
+import { PACER_CONFIRM_SLOT, PACER_MOVE_RECORD, PACER_PRE_CALL, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
 import { allowedRate, FLOOR, rateAt, sendsUnpaced, slotInterval, slowedRate, UNPACED_FROM, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
 
 /**
- * The window guard records a send at Redis's now, but the call leaves when this process has read the reply:
- * a reply read later than this after asking (a busy event loop, a descheduled process) may have recorded
- * the send too early for the guard's margin (WINDOW_MARGIN_MS), so the call confirms again, which moves
- * its record to the new now (PACER_CONFIRM_SLOT). This bounds the part of the record-to-arrival jitter
- * that is ours; the margin covers it and the provider's side.
+ * The window guard records a send at Redis's now, but the call leaves when the HTTP client has written it
+ * to a connection: later by the time this process took to read the reply (a busy event loop) and, on a new
+ * connection, by connecting (and a TLS handshake). A send that leaves more than this after it was recorded
+ * moves its record to the moment it left (PACER_MOVE_RECORD, sent as it leaves, not waited for). This
+ * bounds the part of the record-to-arrival jitter that is ours; the guard's margin (WINDOW_MARGIN_MS)
+ * covers it and the provider's side. Without it, the first calls of a run (each on a new connection, up to
+ * 20 ms late on a busy loop) met calls a window later that were not late, closer than the window: a 429.
  */
-const STALE_REPLY_MS = 8;
+const STALE_RECORD_MS = 8;
+
+/**
+ * A slot's reply read later than this after asking is confirmed again before sending (PACER_CONFIRM_SLOT):
+ * a hold may have begun meanwhile, and a record older than the window could have been overwritten.
+ * Below it, the move as the call leaves is enough, and costs no wait.
+ */
+const LATE_REPLY_MS = 100;
 
 /** No slot further ahead than this is handed out: a rate that changed reaches the waiting calls within it. */
 const RESERVE_HORIZON_MS = 1_000;
@@ -24,6 +33,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export interface SendTicket {
   rateInForce: number;
   slowedAt: string;
+  /** Where the window guard recorded the send, and when (performance.now()) the command that did was asked. */
+  record?: SendRecord & { askedAt: number };
 }
 
 /**
@@ -142,9 +153,21 @@ export class SendPacer {
         continue;
       }
       const ticket: SendTicket = { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
-      const recorded = ring === undefined || ring === '' ? undefined : { ring, at: now! };
-      if (await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt, recorded)) return ticket;
+      const recorded = ring === undefined || ring === '' ? undefined : { ring, at: now!, askedAt: reservation.askedAt };
+      const confirmed = await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt, recorded);
+      if (confirmed !== false) return confirmed === undefined ? ticket : { ...ticket, record: confirmed };
     }
+  }
+
+  /**
+   * The call paced with `ticket` is leaving now (written to a connection): a send recorded more than
+   * STALE_RECORD_MS ago moves its record here. Not waited for before sending; the promise (undefined when
+   * there is nothing to move) is for the caller to see a failure of Redis.
+   */
+  sent(ticket: SendTicket): Promise<void> | undefined {
+    const record = ticket.record;
+    if (record === undefined || performance.now() - record.askedAt <= STALE_RECORD_MS) return undefined;
+    return runCommand<number>(this.redis, PACER_MOVE_RECORD, [this.key], [record.ring, record.at, this.windowSize]).then(() => undefined);
   }
 
   /** A 429 for a call paced with `ticket`: holds every process for `retryAfterMs` and slows the rate once per hold. */
@@ -197,21 +220,24 @@ export class SendPacer {
   }
 
   /**
-   * True when the slot may be used: waited for, with no hold begun since, and recorded by the window guard
-   * (a wait of 0 from the command asked at `askedAt`) no longer than STALE_REPLY_MS before this process
-   * read it (a record read too late is moved to the time of the next confirm, `recorded` says which). A timer that fires late still confirms: the guard, not the spacing, keeps the window, and
-   * giving the slot up for one at the end of the line lost throughput on a busy event loop.
+   * The slot's send record once it may be used (undefined: used without one, false: lost, reserve again):
+   * waited for, with no hold begun since, and recorded by the window guard (a wait of 0 from the command
+   * asked at `askedAt`) no longer than LATE_REPLY_MS before this process read it (a record read too late
+   * is moved to the time of the next confirm, `recorded` says which). A timer that fires late still
+   * confirms: the guard, not the spacing, keeps the window, and giving the slot up for one at the end of
+   * the line lost throughput on a busy event loop.
    */
-  private async waitAndConfirm(waitMs: number, epoch: string, askedAt: number, recorded: SendRecord | undefined): Promise<boolean> {
-    for (let wait = waitMs, asked = askedAt, record = recorded; wait > 0 || performance.now() - asked > STALE_REPLY_MS; ) {
+  private async waitAndConfirm(waitMs: number, epoch: string, askedAt: number, recorded: SendTicket['record']): Promise<SendTicket['record'] | false> {
+    let record = recorded;
+    for (let wait = waitMs, asked = askedAt; wait > 0 || performance.now() - asked > LATE_REPLY_MS; ) {
       if (wait > 0) await sleep(wait);
       asked = performance.now();
       const [next, now, ring] = await runCommand<string[]>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan, record?.ring ?? '', record?.at ?? '']);
       wait = Number(next);
       if (wait < 0) return false;
-      record = ring === undefined || ring === '' ? undefined : { ring, at: now! };
+      record = ring === undefined || ring === '' ? undefined : { ring, at: now!, askedAt: asked };
     }
-    return true;
+    return record;
   }
 
   private reserveArguments(rateInForce: number): number[] {

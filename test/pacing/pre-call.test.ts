@@ -6,7 +6,7 @@ import type { InquiryJobData } from '../../src/queue/inquiry-queue.js';
 import { SendPacer } from '../../src/queue/pacer.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { runCommand } from '../../src/redis/commands/define.js';
-import { PACER_CONFIRM_SLOT, PACER_RESERVE_SLOT } from '../../src/redis/commands/pacer.js';
+import { PACER_CONFIRM_SLOT, PACER_MOVE_RECORD, PACER_RESERVE_SLOT } from '../../src/redis/commands/pacer.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { recordingLogger } from '../unit/lifecycle-fakes.js';
 import type { Job } from 'bullmq';
@@ -66,9 +66,11 @@ describe('the pre-call command against Redis', () => {
       saveOutcome: async (batchId, accountKey) => redis.hsetnx(w.keys.outcomes(batchId), accountKey, 'VERIFIED'),
       observeWork: () => undefined,
       countCall: async () => undefined,
+      sendLeft: (ticket) => w.pacer.sent(ticket),
       inquire: async (account, hooks) => {
         await hooks.waitForTurn();
         await hooks.onSend();
+        hooks.onWritten();
         asked.push(account.accountNumber);
         return { kind: 'answer', outcome: { verdict: 'VERIFIED', reason: '', holderName: 'BUDI SANTOSO' } };
       },
@@ -110,5 +112,44 @@ describe('the pre-call command against Redis', () => {
     const [again, , newRing] = await runCommand<string[]>(redis, PACER_CONFIRM_SLOT, [w.pacerKey], [epoch!, 5, 1015, ring!, '1']);
     expect([again, newRing]).toEqual(['0', '1']);
     expect(await redis.hget(w.pacerKey, 'wi')).toBe('2');
+  });
+
+  it('a due slot the window guard turns back moves the spacing to the guard\'s time: no run of slots against a full window', async () => {
+    const w = world('5/s');
+    const [, , , now] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
+    // The window holds five sends of the last 100 ms, and the next slot is due.
+    const recent = Number(now) - 100;
+    await redis.hset(w.pacerKey, 'next', String(Number(now) - 50), 'wi', '0', ...[0, 1, 2, 3, 4].flatMap((i) => [`w${i}`, String(recent + i)]));
+    const [status, wait, , guardNow, , , , , ring] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
+    expect([status, ring]).toEqual(['slot', '']);
+    expect(Number(wait)).toBeCloseTo(recent + 1015 - Number(guardNow), 0);
+    expect(Number(await redis.hget(w.pacerKey, 'next'))).toBeCloseTo(recent + 1015 + 202, 0);
+  });
+
+  it('a send that left late moves its record to when it left; one whose position was overwritten is recorded again', async () => {
+    const w = world('5/s');
+    const [, , , recordedAt, , , , , ring] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
+    expect(await runCommand<number>(redis, PACER_MOVE_RECORD, [w.pacerKey], [ring!, recordedAt!, 5])).toBe(1);
+    const [position, movedTo] = await redis.hmget(w.pacerKey, 'wi', `w${ring}`);
+    expect(position).toBe('1');
+    expect(Number(movedTo)).toBeGreaterThanOrEqual(Number(recordedAt));
+    // The position holds another send's record now: this send takes the next position (the oldest record goes).
+    expect(await runCommand<number>(redis, PACER_MOVE_RECORD, [w.pacerKey], [ring!, recordedAt!, 5])).toBe(0);
+    expect(await redis.hmget(w.pacerKey, 'wi', 'w0')).toEqual(['2', movedTo]);
+    expect(Number(await redis.hget(w.pacerKey, 'w1'))).toBeGreaterThanOrEqual(Number(movedTo));
+  });
+
+  it('a call that leaves within 8 ms of its record keeps it; a later one moves it as it leaves', async () => {
+    const w = world('5/s');
+    const pre = await w.pacer.preCall(w.outcomes, '014:0000000001');
+    const ticket = await pre.nextSlot();
+    expect(ticket.record?.ring).toBe('0');
+    const recordedAt = ticket.record!.at;
+    expect(w.pacer.sent({ ...ticket, record: { ...ticket.record!, askedAt: performance.now() } })).toBeUndefined();
+    expect(await redis.hget(w.pacerKey, 'w0')).toBe(recordedAt);
+    // As if a new connection held it back 50 ms after its record.
+    await w.pacer.sent({ ...ticket, record: { ...ticket.record!, askedAt: performance.now() - 50 } });
+    expect(Number(await redis.hget(w.pacerKey, 'w0'))).toBeGreaterThan(Number(recordedAt));
+    expect(await redis.hget(w.pacerKey, 'wi')).toBe('1');
   });
 });

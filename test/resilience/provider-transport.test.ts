@@ -102,6 +102,31 @@ describe('provider transport', () => {
     expect(connections).toBeLessThanOrEqual(2);
   });
 
+  it('tells each call when it was written to a connection: once, before its answer, never for a call that could not connect', async () => {
+    const { url, received } = await provider((request, res) => res.end(request.body));
+    const http = createHttpClient(5_000);
+    const written: number[] = [];
+    const answers = await Promise.all(
+      [0, 1, 2, 3, 4].map(async (call) => {
+        const answer = await http.post(url, { json: { call: String(call) } }, {}, () => written.push(call));
+        // Written before answered: by now this call's own callback has run, once.
+        expect(written.filter((each) => each === call)).toHaveLength(1);
+        return answer.body;
+      }),
+    );
+    expect(answers).toEqual([0, 1, 2, 3, 4].map((call) => ({ call: String(call) })));
+    expect(received).toHaveLength(5);
+    expect([...written].sort()).toEqual([0, 1, 2, 3, 4]);
+    // A call without a callback, and one that is refused, call nobody.
+    await http.post(url, { json: {} });
+    const closed = createHttpServer();
+    const closedUrl = await listen(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = await http.post(closedUrl, { json: {} }, {}, () => written.push(99)).catch((failure: unknown) => failure);
+    expect(isNetworkError(refused)).toBe(true);
+    expect(written).toHaveLength(5);
+  });
+
   it('ends a request that gets no answer at the timeout, as a network failure that says so', async () => {
     const { url } = await provider(() => undefined);
     const error = await createHttpClient(200).post(url, { json: {} }).catch((failure: unknown) => failure);

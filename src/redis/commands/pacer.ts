@@ -50,9 +50,14 @@ local ring = ''
 local wait = slot - now - horizon
 if wait <= 0 then
   status = 'slot'
-  redis.call('HSET', key, 'next', tostring(slot + interval))
   wait = slot - now
-  if wait <= 0 then wait, ring = admit(tonumber(ARGV[2]), tonumber(ARGV[3])) end
+  if wait <= 0 then
+    wait, ring = admit(tonumber(ARGV[2]), tonumber(ARGV[3]))
+    -- The guard turned a due slot back: slots before its answer would only be turned back too (each
+    -- a round trip more). The spacing goes on from the guard's time.
+    if wait > 0 then slot = now + wait end
+  end
+  redis.call('HSET', key, 'next', tostring(slot + interval))
   redis.call('PEXPIRE', key, math.ceil(slot - now + interval + ${PACER_IDLE_TTL_MS}))
 end
 return {status, tostring(wait), f[3] or '0', tostring(now), f[4] or '', f[5] or '', f[6] or '', f[7] or '', ring}`;
@@ -97,6 +102,25 @@ if ARGV[4] ~= '' and redis.call('HGET', key, 'w' .. ARGV[4]) == ARGV[5] then
 end
 local wait, ring = admit(tonumber(ARGV[2]), tonumber(ARGV[3]))
 return {tostring(wait), tostring(now), ring}`,
+};
+
+/**
+ * A send that left later than it was recorded (ARGV[1]: its ring position, ARGV[2]: the time recorded)
+ * moves its record to now. When that position was overwritten meanwhile (it can be only a window after
+ * the record), the send is recorded again at now in the next position. Either way a record only gets
+ * later, which only makes the guard stricter. ARGV[3]: the ring's size.
+ */
+export const PACER_MOVE_RECORD: LuaCommand = {
+  name: 'bcPacerMoveRecord',
+  numberOfKeys: 1,
+  lua: `${NOW}
+if redis.call('HGET', key, 'w' .. ARGV[1]) == ARGV[2] then
+  redis.call('HSET', key, 'w' .. ARGV[1], tostring(now))
+  return 1
+end
+local i = tonumber(redis.call('HGET', key, 'wi') or '0') % tonumber(ARGV[3])
+redis.call('HSET', key, 'w' .. i, tostring(now), 'wi', tostring((i + 1) % tonumber(ARGV[3])))
+return 0`,
 };
 
 /**
