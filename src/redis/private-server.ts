@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { RedisUnavailableError } from '../errors.js';
-import { redisAnswers } from './connection.js';
+import { connectRedis } from './connection.js';
 
 export interface PrivateRedis {
   url: string;
@@ -20,6 +20,13 @@ export const HOW_TO_GET_REDIS =
 const WATCHDOG = fileURLToPath(new URL('./private-server-watchdog.js', import.meta.url));
 
 const START_TIMEOUT_MS = 10_000;
+
+/**
+ * Ports tried: the free port is found by binding and releasing it, and another process (a second run
+ * starting at the same moment, a test's server) can take it before redis-server binds it. redis-server
+ * then exits, and a Redis that answers on that port is somebody else's.
+ */
+const PORT_ATTEMPTS = 3;
 
 /**
  * The longest hash value (bytes) a Redis of the product keeps in a compact listpack; docker-compose.yml sets
@@ -49,9 +56,46 @@ export async function freePort(): Promise<number> {
  * default address. It keeps nothing on disk and never outlives the run: it is started by a watchdog process
  * (private-server-watchdog.ts) that holds a pipe from this process and stops the server, and removes its
  * directory, when the pipe closes: at `stop()`, and also when this process crashes or is killed with SIGKILL.
+ * `findPort` gives the port to try each time (PORT_ATTEMPTS at most); tests give taken ones on purpose.
  */
-export async function startPrivateRedis(): Promise<PrivateRedis> {
-  const port = await freePort();
+export async function startPrivateRedis(findPort: () => Promise<number> = freePort): Promise<PrivateRedis> {
+  const taken: number[] = [];
+  for (;;) {
+    const port = await findPort();
+    const server = await startOn(port);
+    if (server !== 'port taken') return server;
+    taken.push(port);
+    if (taken.length === PORT_ATTEMPTS) {
+      throw new RedisUnavailableError(
+        `could not start a private redis-server: on ports ${taken.join(', ')} it exited before answering, or another server answered (a port taken at the same moment); run again, run \`redis-server --port 6390\` to see whether it starts at all, or set REDIS_URL to a Redis you have`,
+      );
+    }
+  }
+}
+
+/**
+ * The working directory of the Redis answering at `url` ('' when it will not say), or undefined while none
+ * answers. The private server's is a directory made for it alone: that is how it is told from another.
+ */
+async function answeringDirectory(url: string): Promise<string | undefined> {
+  let redis;
+  try {
+    redis = await connectRedis({ kind: 'server', url }, 1_000);
+  } catch {
+    return undefined;
+  }
+  try {
+    const [, directory] = (await redis.config('GET', 'dir')) as string[];
+    return directory ?? '';
+  } catch {
+    return '';
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Starts the server on `port`: 'port taken' when it exited before answering, or another process answers there. */
+async function startOn(port: number): Promise<PrivateRedis | 'port taken'> {
   const directory = await mkdtemp(join(tmpdir(), 'beneficiary-check-redis-'));
   // hash-max-ziplist-value: the name Redis 6 knows as well; Redis 7 and later read it as hash-max-listpack-value.
   const serverArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--hash-max-ziplist-value', String(HASH_MAX_LISTPACK_VALUE)];
@@ -84,11 +128,17 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
         : `could not start redis-server: ${firstLine?.replace(/^failed \S+ /, '') ?? 'its watchdog ended'}`,
     );
   }
+  const ownDirectory = await realpath(directory);
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await redisAnswers(url))) {
-    if (ended || Date.now() > deadline) return failStart(`redis-server did not start on port ${port}; ${HOW_TO_GET_REDIS}`);
+  for (;;) {
+    const answering = await answeringDirectory(url);
+    if (answering === ownDirectory) return { url, stop };
+    if (ended || answering !== undefined) {
+      await stop();
+      return 'port taken';
+    }
+    if (Date.now() > deadline) return failStart(`redis-server did not start on port ${port}; ${HOW_TO_GET_REDIS}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, stop };
 }

@@ -1,14 +1,16 @@
 import { access, mkdir, mkdtemp, readdir, readFile, readlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AccountHistory } from '../../src/history/account-history.js';
 import { redisKeys } from '../../src/redis/keys.js';
-import { HASH_MAX_LISTPACK_VALUE } from '../../src/redis/private-server.js';
+import { freePort, HASH_MAX_LISTPACK_VALUE } from '../../src/redis/private-server.js';
 import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
 import { waitFor } from '../ops/ops-helpers.js';
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
+import { startOwnRedis } from '../support/own-redis.js';
 import { readReport } from '../support/report.js';
 import { answeredAccounts } from './process-helpers.js';
 
@@ -32,6 +34,9 @@ async function redisServersOn(port: string): Promise<Array<{ pid: number; direct
   }
   return found;
 }
+
+/** The built module: its watchdog is compiled beside it. */
+const builtPrivateServer = new URL('../../dist/src/redis/private-server.js', import.meta.url).href;
 
 const privatePort = (stderr: string): string | undefined => /started a private redis-server at redis:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)?.[1];
 
@@ -76,9 +81,7 @@ describe('the private redis-server of run', () => {
   });
 
   it("keeps an account history bucket a compact listpack (Redis's default would make it a hashtable)", async () => {
-    // The built module: its watchdog is compiled beside it.
-    const built = new URL('../../dist/src/redis/private-server.js', import.meta.url).href;
-    const { startPrivateRedis } = (await import(built)) as typeof import('../../src/redis/private-server.js');
+    const { startPrivateRedis } = (await import(builtPrivateServer)) as typeof import('../../src/redis/private-server.js');
     const server = await startPrivateRedis();
     const redis = new Redis(server.url);
     try {
@@ -91,6 +94,51 @@ describe('the private redis-server of run', () => {
     } finally {
       redis.disconnect();
       await server.stop();
+    }
+  });
+
+  it('starts on another port when its own was taken meanwhile, and never mistakes the Redis there for its own', async () => {
+    const { startPrivateRedis } = (await import(builtPrivateServer)) as typeof import('../../src/redis/private-server.js');
+    // Found free, then taken before redis-server could listen: by another Redis, then by a server that is no Redis.
+    const otherRedis = await startOwnRedis();
+    const notRedis = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => notRedis.listen(0, '127.0.0.1', resolve));
+    const notRedisPort = (notRedis.address() as AddressInfo).port;
+    const ports = [otherRedis.port, notRedisPort];
+    const tried: number[] = [];
+    const server = await startPrivateRedis(async () => {
+      const port = ports.shift() ?? (await freePort());
+      tried.push(port);
+      return port;
+    });
+    const own = new Redis(server.url);
+    try {
+      expect(tried).toHaveLength(3);
+      expect(server.url).toBe(`redis://127.0.0.1:${tried[2]}`);
+      const [, directory] = (await own.config('GET', 'dir')) as string[];
+      expect(directory).toContain('beneficiary-check-redis-');
+      // The other Redis is untouched, and no private server was left on either taken port.
+      expect(await otherRedis.client.ping()).toBe('PONG');
+      expect(await redisServersOn(String(notRedisPort))).toEqual([]);
+    } finally {
+      own.disconnect();
+      await server.stop();
+      await otherRedis.remove();
+      notRedis.close();
+    }
+  });
+
+  it('gives up after three taken ports, saying what to do', async () => {
+    const { startPrivateRedis } = (await import(builtPrivateServer)) as typeof import('../../src/redis/private-server.js');
+    const otherRedis = await startOwnRedis();
+    try {
+      const error = await startPrivateRedis(async () => otherRedis.port).catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toBe(
+        `could not start a private redis-server: on ports ${[1, 2, 3].map(() => otherRedis.port).join(', ')} it exited before answering, or another server answered (a port taken at the same moment); run again, run \`redis-server --port 6390\` to see whether it starts at all, or set REDIS_URL to a Redis you have`,
+      );
+    } finally {
+      await otherRedis.remove();
     }
   });
 
