@@ -65,13 +65,11 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
     })());
   try {
     let target = configuredRedis(config);
-    let privateRedis = false;
     let privateRedisUrl: string | undefined;
     if (await wantsPrivateRedis(config, options, DEFAULT_REDIS_URL)) {
       const privateServer = await startPrivateRedis();
       cleanups.push(() => privateServer.stop());
       target = { kind: 'server', url: privateServer.url };
-      privateRedis = true;
       privateRedisUrl = privateServer.url;
       notice(
         config.privateRedis === 'always'
@@ -113,7 +111,7 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
       if (provider.builtinEmulator === true) Object.assign(env, { H2H_BASE_URL: provider.baseUrl, H2H_USERNAME: provider.username, H2H_PASSWORD: provider.password });
       return env;
     };
-    return { app, shutdown, privateRedis, guard: (work) => supervisor.guard(work), redisHealth: () => supervisor.health(), workerEnvironment };
+    return { app, shutdown, privateRedis: privateRedisUrl !== undefined, guard: (work) => supervisor.guard(work), redisHealth: () => supervisor.health(), workerEnvironment };
   } catch (error) {
     await shutdown();
     throw error;

@@ -122,8 +122,8 @@ export type OutputFormat = 'csv' | 'xlsx';
 
 /**
  * RUN_WORKER_PROCESSES: `auto` (default): `run` adds `worker` processes one at a time while its own event
- * loop is saturated and accounts remain, up to one fewer than the cores; a number: that many from the start
- * (still at most one fewer than the cores); `0`: none.
+ * loop is saturated and accounts remain, up to two fewer than the cores; a number: that many from the start
+ * (at most one fewer than the cores); `0`: none.
  */
 export type RunWorkerProcesses = { kind: 'auto' } | { kind: 'fixed'; count: number };
 

@@ -18,16 +18,33 @@ local key = KEYS[1]
 const PACER_IDLE_TTL_MS = 600_000;
 
 /**
+ * The window guard's ring of the last `size` sends, every change to it in one place:
+ * - `oldest_position(size)`: the position holding the oldest record, the next to be overwritten;
+ * - `record_send(i, size)`: records a send at `now` in position `i` (the oldest), which then becomes the newest;
+ * - `move_record(i, at)`: a send recorded at `at` in position `i` that left later moves its record to `now`,
+ *   false when that position holds another record by now (it was overwritten).
+ */
+const RING = `
+local function oldest_position(size) return tonumber(redis.call('HGET', key, 'wi') or '0') % size end
+local function record_send(i, size) redis.call('HSET', key, 'w' .. i, tostring(now), 'wi', tostring((i + 1) % size)) end
+local function move_record(i, at)
+  if redis.call('HGET', key, 'w' .. i) ~= at then return false end
+  redis.call('HSET', key, 'w' .. i, tostring(now))
+  return true
+end
+`;
+
+/**
  * Records a send at `now` unless the last `size` sends all fall within `span` ms of it (the sliding
  * window would hold one too many); then returns how long to wait before asking again, and '' (0 and the
  * ring position it recorded the send in when it did).
  */
-const ADMIT = `
+const ADMIT = `${RING}
 local function admit(size, span)
-  local i = tonumber(redis.call('HGET', key, 'wi') or '0') % size
+  local i = oldest_position(size)
   local oldest = tonumber(redis.call('HGET', key, 'w' .. i) or '')
   if oldest ~= nil and now < oldest + span then return oldest + span - now, '' end
-  redis.call('HSET', key, 'w' .. i, tostring(now), 'wi', tostring((i + 1) % size))
+  record_send(i, size)
   return 0, tostring(i)
 end
 `;
@@ -96,10 +113,7 @@ export const PACER_CONFIRM_SLOT: LuaCommand = {
   lua: `${NOW}${ADMIT}
 local f = redis.call('HMGET', key, 'epoch', 'hold')
 if (f[1] or '0') ~= ARGV[1] or now < tonumber(f[2] or '0') then return {'-1', '', ''} end
-if ARGV[4] ~= '' and redis.call('HGET', key, 'w' .. ARGV[4]) == ARGV[5] then
-  redis.call('HSET', key, 'w' .. ARGV[4], tostring(now))
-  return {'0', tostring(now), ARGV[4]}
-end
+if ARGV[4] ~= '' and move_record(ARGV[4], ARGV[5]) then return {'0', tostring(now), ARGV[4]} end
 local wait, ring = admit(tonumber(ARGV[2]), tonumber(ARGV[3]))
 return {tostring(wait), tostring(now), ring}`,
 };
@@ -113,13 +127,9 @@ return {tostring(wait), tostring(now), ring}`,
 export const PACER_MOVE_RECORD: LuaCommand = {
   name: 'bcPacerMoveRecord',
   numberOfKeys: 1,
-  lua: `${NOW}
-if redis.call('HGET', key, 'w' .. ARGV[1]) == ARGV[2] then
-  redis.call('HSET', key, 'w' .. ARGV[1], tostring(now))
-  return 1
-end
-local i = tonumber(redis.call('HGET', key, 'wi') or '0') % tonumber(ARGV[3])
-redis.call('HSET', key, 'w' .. i, tostring(now), 'wi', tostring((i + 1) % tonumber(ARGV[3])))
+  lua: `${NOW}${RING}
+if move_record(ARGV[1], ARGV[2]) then return 1 end
+record_send(oldest_position(tonumber(ARGV[3])), tonumber(ARGV[3]))
 return 0`,
 };
 
