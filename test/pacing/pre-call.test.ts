@@ -102,16 +102,29 @@ describe('the pre-call command against Redis', () => {
   it('a send recorded but read too late moves its own record to now instead of taking a second window position', async () => {
     const w = world('5/s');
     const [, wait, epoch, recordedAt, , , , , ring] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
-    expect([wait, ring]).toEqual(['0', '0']);
+    expect([Number(wait), ring]).toEqual([0, '0']);
     // The confirm of a late reply: the same position, a later time, no new position taken.
     const [next, movedTo, sameRing] = await runCommand<string[]>(redis, PACER_CONFIRM_SLOT, [w.pacerKey], [epoch!, 5, 1015, ring!, recordedAt!]);
-    expect([next, sameRing]).toEqual(['0', '0']);
+    expect([Number(next), sameRing]).toEqual([0, '0']);
     expect(Number(movedTo)).toBeGreaterThanOrEqual(Number(recordedAt));
     expect(await redis.hmget(w.pacerKey, 'wi', 'w0', 'w1')).toEqual(['1', movedTo, null]);
     // A record that is not there (overwritten since, or never made) is no licence: the guard admits anew.
     const [again, , newRing] = await runCommand<string[]>(redis, PACER_CONFIRM_SLOT, [w.pacerKey], [epoch!, 5, 1015, ring!, '1']);
-    expect([again, newRing]).toEqual(['0', '1']);
+    expect([Number(again), newRing]).toEqual([0, '1']);
     expect(await redis.hget(w.pacerKey, 'wi')).toBe('2');
+  });
+
+  it('slots are spaced to the microsecond: rounding each to a tenth of a millisecond drifted the same way every time', async () => {
+    const w = world('5/s');
+    const interval = 1000 / (5 * 0.99);
+    const nexts: number[] = [];
+    for (let slot = 0; slot < 4; slot += 1) {
+      await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [interval, 5, 1015, 1000]);
+      nexts.push(Number(await redis.hget(w.pacerKey, 'next')));
+    }
+    // 202.0202 ms apart each time. Lua's tostring kept a tenth of a millisecond: 202.0 here, and 5.1 ms instead
+    // of 5.0505 at 200/s, which held a rate-bound run at 196/s.
+    for (let i = 1; i < nexts.length; i += 1) expect(nexts[i]! - nexts[i - 1]!).toBeCloseTo(interval, 2);
   });
 
   it('a due slot the window guard turns back moves the spacing to the guard\'s time: no run of slots against a full window', async () => {
