@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import got from 'got';
 import { Redis } from 'ioredis';
@@ -15,10 +16,19 @@ export interface ProcessResult {
   seconds: number;
 }
 
+/**
+ * What the bench starts runs at normal priority whatever the bench's own (compare.ts raises its own, the
+ * emulator's, see favourTheEmulator): the runners compete for the cores as they would without the bench.
+ */
+export function atNormalPriority<T extends ChildProcess>(child: T): T {
+  if (child.pid !== undefined && getPriority() !== 0) setPriority(child.pid, 0);
+  return child;
+}
+
 /** Runs the built CLI as a real process and times it. */
 export function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = atNormalPriority(spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -30,12 +40,12 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Pro
 
 /** Runs one baseline of bench/baselines.ts as a process of its own, against the Redis at `redisUrl`. */
 export function runBaseline(kind: BaselineKind, options: BaselineOptions, redisUrl: string): Promise<void> {
-  const child = spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, REDIS_URL: redisUrl } });
+  const child = atNormalPriority(spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, REDIS_URL: redisUrl } }));
   return new Promise((resolve, reject) => child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`baseline ${kind} exited ${code}`)))));
 }
 
 export function startCli(args: string[], env: Record<string, string>) {
-  return spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' });
+  return atNormalPriority(spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' }));
 }
 
 /** Deletes the keys a benchmark wrote under its prefix. */

@@ -28,9 +28,9 @@ export const HEADROOM = 0.99;
  * apart may reach it closer than they were recorded by the difference of their record-to-arrival delays.
  * This process's part of that delay is bounded by the pacer (a send that leaves more than STALE_RECORD_MS,
  * 8 ms, after it was recorded moves its record to when it left, src/queue/pacer.ts); the rest covers the
- * HTTP client, the network and the provider's own clock. It also bounds the rate reached: `max` sends per window + margin, 0.985 of a
- * per-second rate at 15 ms (25 ms capped it at 0.976; 10 ms, without the stale-reply check, let one 429
- * through at 10/s on a 2-core machine under a load average of 10).
+ * HTTP client, the network and the provider's own clock. It also bounds the rate reached: `max` sends per
+ * window + margin, 0.985 of a per-second rate at 15 ms (25 ms capped it at 0.976; 10 ms, without the
+ * stale-reply check, let one 429 through at 10/s on a 2-core machine under a load average of 10).
  */
 export const WINDOW_MARGIN_MS = 15;
 
