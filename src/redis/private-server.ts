@@ -97,6 +97,8 @@ async function answeringDirectory(url: string): Promise<string | undefined> {
 /** Starts the server on `port`: 'port taken' when it exited before answering, or another process answers there. */
 async function startOn(port: number): Promise<PrivateRedis | 'port taken'> {
   const directory = await mkdtemp(join(tmpdir(), 'beneficiary-check-redis-'));
+  // Resolved now: a server that exits at once (its port taken) has its directory removed by the watchdog.
+  const ownDirectory = await realpath(directory);
   // hash-max-ziplist-value: the name Redis 6 knows as well; Redis 7 and later read it as hash-max-listpack-value.
   const serverArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--hash-max-ziplist-value', String(HASH_MAX_LISTPACK_VALUE)];
   // Its own session: a Ctrl-C or a closed terminal reaches `run` (which stops gracefully), not the server under it.
@@ -128,7 +130,6 @@ async function startOn(port: number): Promise<PrivateRedis | 'port taken'> {
         : `could not start redis-server: ${firstLine?.replace(/^failed \S+ /, '') ?? 'its watchdog ended'}`,
     );
   }
-  const ownDirectory = await realpath(directory);
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
