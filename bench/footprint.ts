@@ -31,7 +31,7 @@ import { redisKeys } from '../src/redis/keys.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { syntheticAccounts } from '../src/sandbox/synthetic-accounts.js';
 import type { SandboxAccount } from '../src/sandbox/types.js';
-import { atNormalPriority, CLI, runCli } from './support.js';
+import { atStartingPriority, CLI, runCli } from './support.js';
 
 export const TARGETS = { peakRedisBytesPerRow: 400, peakRssMb: 250, bytesLeft: 0 };
 const SAMPLE_MS = 200;
@@ -138,7 +138,7 @@ export async function footprintScenario(options: FootprintOptions): Promise<Foot
     let peakRedis = before;
     let peakRssMb = 0;
     const started = performance.now();
-    const child = atNormalPriority(spawn(process.execPath, [CLI, 'run', input, '--out', join(directory, 'report.csv'), '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = atStartingPriority(spawn(process.execPath, [CLI, 'run', input, '--out', join(directory, 'report.csv'), '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -16,19 +16,23 @@ export interface ProcessResult {
   seconds: number;
 }
 
+/** The priority the bench was started with (read as this module loads, before compare.ts raises its own). */
+const STARTING_PRIORITY = getPriority();
+
 /**
- * What the bench starts runs at normal priority whatever the bench's own (compare.ts raises its own, the
- * emulator's, see favourTheEmulator): the runners compete for the cores as they would without the bench.
+ * What the bench starts runs at the priority the bench was started with, whatever the bench's own now
+ * (compare.ts raises its own, the emulator's, see favourTheEmulator): the runners compete for the cores as
+ * they would without the bench. Not a fixed 0: under `nice`, going below the starting value needs privileges.
  */
-export function atNormalPriority<T extends ChildProcess>(child: T): T {
-  if (child.pid !== undefined && getPriority() !== 0) setPriority(child.pid, 0);
+export function atStartingPriority<T extends ChildProcess>(child: T): T {
+  if (child.pid !== undefined && getPriority() !== STARTING_PRIORITY) setPriority(child.pid, STARTING_PRIORITY);
   return child;
 }
 
 /** Runs the built CLI as a real process and times it. */
 export function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
   const started = process.hrtime.bigint();
-  const child = atNormalPriority(spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = atStartingPriority(spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -40,12 +44,12 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Pro
 
 /** Runs one baseline of bench/baselines.ts as a process of its own, against the Redis at `redisUrl`. */
 export function runBaseline(kind: BaselineKind, options: BaselineOptions, redisUrl: string): Promise<void> {
-  const child = atNormalPriority(spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, REDIS_URL: redisUrl } }));
+  const child = atStartingPriority(spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, REDIS_URL: redisUrl } }));
   return new Promise((resolve, reject) => child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`baseline ${kind} exited ${code}`)))));
 }
 
 export function startCli(args: string[], env: Record<string, string>) {
-  return atNormalPriority(spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' }));
+  return atStartingPriority(spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' }));
 }
 
 /** Deletes the keys a benchmark wrote under its prefix. */
