@@ -29,6 +29,10 @@ const UNPACED_READ_MS = 1_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The send record a reply names: its ring position ('' when the guard recorded nothing) and Redis's now. */
+const sendRecord = (ring: string | undefined, at: string | undefined, askedAt: number): SendTicket['record'] =>
+  ring === undefined || ring === '' ? undefined : { ring, at: at!, askedAt };
+
 /** What a call was paced with: a 429 for it slows the pacer only if no decrease happened since. */
 export interface SendTicket {
   rateInForce: number;
@@ -153,8 +157,7 @@ export class SendPacer {
         continue;
       }
       const ticket: SendTicket = { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
-      const recorded = ring === undefined || ring === '' ? undefined : { ring, at: now!, askedAt: reservation.askedAt };
-      const confirmed = await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt, recorded);
+      const confirmed = await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt, sendRecord(ring, now, reservation.askedAt));
       if (confirmed !== false) return confirmed === undefined ? ticket : { ...ticket, record: confirmed };
     }
   }
@@ -235,7 +238,7 @@ export class SendPacer {
       const [next, now, ring] = await runCommand<string[]>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan, record?.ring ?? '', record?.at ?? '']);
       wait = Number(next);
       if (wait < 0) return false;
-      record = ring === undefined || ring === '' ? undefined : { ring, at: now!, askedAt: asked };
+      record = sendRecord(ring, now, asked);
     }
     return record;
   }
