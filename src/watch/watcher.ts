@@ -227,14 +227,14 @@ export class Watcher {
       const reviewer = /^(.+?)--./.exec(file.name)?.[1] ?? this.deps.settings.reviewer;
       const claimId = newClaimId();
       if (reviewer === undefined) {
-        await this.refuse({ id: claimId, original: file.name, path: file.path, claimedAt: Date.now() }, 'no reviewer is named: name the file <reviewer>--<name> (e.g. ratna--payouts.reconciled.xlsx), or set WATCH_REVIEWER');
+        await this.refuse({ id: claimId, original: file.name, path: file.path, claimedAt: Date.now() }, 'no reviewer is named: name the file <reviewer>--<name> (e.g. ratna--payouts.reconciled.xlsx), or set WATCH_REVIEWER', 'reviews');
         continue;
       }
       let result: ReviewImport;
       try {
         result = await this.deps.importReview({ path: file.path, reviewer, source: `watch ${join(this.folders.reviews, file.name)}` });
       } catch (error) {
-        if (error instanceof UsageError) await this.refuse({ id: claimId, original: file.name, path: file.path, claimedAt: Date.now() }, error.message);
+        if (error instanceof UsageError) await this.refuse({ id: claimId, original: file.name, path: file.path, claimedAt: Date.now() }, error.message, 'reviews');
         else throw error;
         continue;
       }
@@ -357,15 +357,15 @@ export class Watcher {
     this.log.info({ ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts }, first ? 'duplicate: report repeats the first file' : 'report written, input archived');
   }
 
-  /** Unreadable file, missing columns, not a CSV: to failed/ with the reason beside it. */
-  private async refuse(claim: Claim, reason: string): Promise<void> {
+  /** Unreadable file, missing columns, not a CSV (or, from reviews/, not a report): to failed/ with the reason beside it. */
+  private async refuse(claim: Claim, reason: string, folder = 'inbox'): Promise<void> {
     const name = await freeName(this.folders.failed, stemOf(claim.original), extname(claim.original), claim.id);
     const note = [
       `${claim.original} was not checked: ${reason}`,
       '',
       `received: ${new Date(claim.claimedAt).toISOString()}`,
       `refused:  ${new Date().toISOString()}`,
-      'Fix the file and drop it into the inbox again.',
+      `Fix the file and drop it into ${folder}/ again.`,
       '',
     ].join('\n');
     // The note first, then the move: a crash in between refuses the file again, to the same names.
