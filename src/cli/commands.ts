@@ -5,6 +5,7 @@ import { startWorkerProcesses, type WorkerProcesses } from '../app/worker-proces
 import { SANDBOX_ACCOUNTS_FILE } from '../app/builtin-sandbox.js';
 import { continuationPolicy } from '../batch/continuation.js';
 import type { CheckedBatch, StartedBatch } from '../batch/lifecycle.js';
+import { countReview } from '../batch/review-counts.js';
 import { RowTally, zeroCounts } from '../batch/row-tally.js';
 import { HandedBackError, type ProgressReport } from '../batch/settle.js';
 import { formatSummary, type BatchSummary } from '../batch/summary.js';
@@ -307,7 +308,9 @@ export async function statusCommand(batchId: string | undefined, flags: CommonFl
         ids.map(async (id) => {
           const [batch, progress] = await Promise.all([app.store.get(id), app.store.progress(id)]);
           // Counts are the report's: a batch in progress has none yet (the console and `run` show them so far).
-          return batchView(batch, progress, batch.reportCounts === undefined ? null : { ...zeroCounts(), ...batch.reportCounts });
+          // What a person still has to do is counted against the decisions standing now.
+          const review = batch.reportedAt === undefined ? undefined : await countReview(app.store, app.decisions, batch);
+          return batchView(batch, progress, batch.reportCounts === undefined ? null : { ...zeroCounts(), ...batch.reportCounts }, review ?? null);
         }),
       ),
     );
@@ -318,7 +321,9 @@ export async function statusCommand(batchId: string | undefined, flags: CommonFl
     if (views.length === 0) process.stdout.write('no batches yet\n');
     for (const view of views) {
       process.stdout.write(
-        `${view.batchId}  ${view.state.padEnd(9)} ${view.answered}/${view.accounts ?? '?'} accounts, ${view.rows} rows (${view.invalidRows} invalid), ${view.calls} calls  ${view.createdAt}  ${view.source.file}\n`,
+        `${view.batchId}  ${view.state.padEnd(9)} ${view.answered}/${view.accounts ?? '?'} accounts, ${view.rows} rows (${view.invalidRows} invalid), ${view.calls} calls${
+          view.review === null ? '' : `, ${view.review.needsReview} to review`
+        }  ${view.createdAt}  ${view.source.file}\n`,
       );
     }
     return 0;
