@@ -54,7 +54,10 @@ export interface ReviewImport {
   refused: Array<ReviewedRow & { reason: string }>;
 }
 
-/** Nobody decides more by hand: a file with more decisions is refused whole (split it), so that it is recorded in one step. */
+/**
+ * Nobody decides more by hand: a file with more decision cells filled is refused whole (split it), so that it
+ * is recorded in one step, and what it holds stays small in memory.
+ */
 export const MAX_DECISIONS_PER_FILE = 10_000;
 const MAX_NOTE_CHARACTERS = 500;
 const MAX_NAME_CHARACTERS = 100;
@@ -82,18 +85,20 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
   const result: ReviewImport = { recorded: [], unchanged: 0, refused: [] };
   const candidates: Array<{ where: ReviewedRow; toRecord: DecisionToRecord }> = [];
   let rowNumber = 0;
+  let written = 0;
   for await (const { fields } of file.records) {
     rowNumber += 1;
-    const written = (fields[layout.decision] ?? '').trim();
-    if (written === '') continue;
+    const value = (fields[layout.decision] ?? '').trim();
+    if (value === '') continue;
+    written += 1;
+    if (written > MAX_DECISIONS_PER_FILE) {
+      throw new UsageError(`${request.path} holds more than ${MAX_DECISIONS_PER_FILE.toLocaleString('en')} decisions: split it (nothing was recorded)`);
+    }
     const where: ReviewedRow = { row: rowNumber, reference: maskDigitRuns(layout.reference === undefined ? '' : (fields[layout.reference] ?? '').trim()) };
-    const read = readDecision(fields, layout, written, deps);
+    const read = readDecision(fields, layout, value, deps);
     if (typeof read === 'string') {
       result.refused.push({ ...where, reason: read });
       continue;
-    }
-    if (candidates.length >= MAX_DECISIONS_PER_FILE) {
-      throw new UsageError(`${request.path} holds more than ${MAX_DECISIONS_PER_FILE.toLocaleString('en')} decisions: split it (nothing was recorded)`);
     }
     candidates.push({ where, toRecord: { ...read, decidedBy: reviewer, source: request.source, row: rowNumber } });
   }
