@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { readReport } from '../support/report.js';
@@ -139,6 +140,16 @@ describe('the morning review: decisions made once, remembered by every later che
     expect(exportedRows[0]!.recorded_at).toBe(rows2.get('B-2')!.decided_at);
     const exportedText = await readFile(exported, 'utf8');
     for (const account of Object.values(ACCOUNTS)) expect(exportedText).not.toContain(account.accountNumber);
+    // The same as a workbook.
+    const workbookPath = join(folder, 'decisions.xlsx');
+    expect((await runCli(['decisions', 'export', '--out', workbookPath], env)).code).toBe(0);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(workbookPath);
+    const sheet = workbook.worksheets[0]!;
+    const cells = (row: number) => (sheet.getRow(row).values as unknown[]).slice(1).map(String);
+    expect(cells(1).slice(0, 4)).toEqual(['recorded_at', 'event', 'decision', 'decided_by']);
+    expect(sheet.rowCount).toBe(3);
+    expect(cells(3).slice(1, 4)).toEqual(['RECORDED', 'REJECTED', 'ratna']);
 
     // No key names an account number or a holder name.
     const keys = await keysOf(redis, prefix);

@@ -143,6 +143,21 @@ describe('the review desk in a real browser', () => {
     const toReview = await ratna.page.locator('#batches tbody tr td.review-needsReview').allTextContents();
     expect(toReview).toEqual(['2', '1', '1']);
     expect(await ratna.page.locator('#batches thead').textContent()).toContain('Created (WIB)');
+
+    // A file whose columns are not recognised: the page asks which is which, then checks it.
+    const odd = join(file, '..', 'odd-headers.csv');
+    await writeFile(odd, 'kode,norek,penerima\n008,0060009876543,Ratna Dewi\n');
+    await ratna.page.setInputFiles('input[name=file]', odd);
+    await ratna.page.click('#upload button[type=submit]');
+    await ratna.page.locator('#mapping').waitFor({ state: 'visible' });
+    expect(await ratna.page.locator('#upload-status').textContent()).toContain('choose which column holds each');
+    await ratna.page.selectOption('#map-bank', '0');
+    await ratna.page.selectOption('#map-account', '1');
+    await ratna.page.selectOption('#map-name', '2');
+    await ratna.page.click('#map-submit');
+    await ratna.page.waitForURL(/\/batches\/b\d{8}-/, { timeout: 30_000 });
+    await reviewLoaded(ratna.page);
+    expect(await ratna.page.locator('#review tbody tr td:nth-child(8)').allTextContents()).toEqual(['RATNA SARI WULANDARI']);
     expect([...ratna.errors, ...budi.errors]).toEqual([]);
     await ratna.context.close();
     await budi.context.close();
