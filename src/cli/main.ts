@@ -99,7 +99,7 @@ function buildProgram(): Command {
     .requiredOption('--out <path>', 'the file to write: .csv or .xlsx')
     .action(async (flags) => exitWith(await decisionsExportCommand(flags)));
   metrics(common(columns(program.command('watch <folder>'))))
-    .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/')
+    .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/; reviewed reports dropped into <folder>/reviews are recorded')
     .action(async (folder: string, flags) => exitWith(await watchCommand(folder, flags)));
   metrics(common(columns(program.command('schedule'))))
     .description('register and run the nightly validation (SCHEDULE_CRON, SCHEDULE_TZ, SCHEDULE_SOURCE, SCHEDULE_OUTBOX)')

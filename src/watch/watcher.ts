@@ -171,7 +171,8 @@ export class Watcher {
       { folder: root, stableSeconds: stableMs / 1000, pollMs, duplicateWindowHours: duplicateWindowMs / 3600_000 },
       `watching ${inbox}: reports to ${outbox}, inputs to ${archive}, refused files to ${failed}`,
     );
-    this.running = this.loop();
+    // Reviewed reports have a loop of their own: a review waits for no file being checked, however long.
+    this.running = Promise.all([this.loop(), this.reviewLoop()]).then(() => undefined);
   }
 
   /**
@@ -199,7 +200,6 @@ export class Watcher {
   private async loop(): Promise<void> {
     while (!this.stopping) {
       try {
-        await this.takeReviews();
         const next = await this.nextClaim();
         if (next !== undefined) {
           await this.process(next);
@@ -207,6 +207,18 @@ export class Watcher {
         }
       } catch (error) {
         this.log.error({ err: error }, `watch loop: ${describeError(error)}`);
+      }
+      await sleep(this.deps.settings.pollMs, this.stopSleeping.signal);
+    }
+  }
+
+  private async reviewLoop(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        await this.takeReviews();
+      } catch (error) {
+        // Redis away, say: the file stays in reviews/ and is taken at a later scan.
+        this.log.error({ err: error }, `reviews: ${describeError(error)}; the file stays in reviews/ and is tried again`);
       }
       await sleep(this.deps.settings.pollMs, this.stopSleeping.signal);
     }
