@@ -103,6 +103,7 @@ export async function columnsByIndex(path: string, chosen: ChosenColumns): Promi
 
 /** The columns a person chooses from when the header was not recognised: positions and names, digit runs masked (a file without a header row shows a data row there). */
 export async function columnsOf(path: string): Promise<Array<{ index: number; name: string }> | undefined> {
+  // A file that cannot be read a second time gets the refusal it had, without a choice of columns.
   const header = await headerOf(path).catch(() => undefined);
   return header?.slice(0, MAX_CHOICES).map((name, index) => ({ index, name: maskDigitRuns(name).slice(0, 60) }));
 }

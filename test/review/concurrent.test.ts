@@ -65,7 +65,7 @@ describe('decisions from the console and a review import at once', () => {
     expect(fromFile).toBeGreaterThan(0);
     expect(fromFile).toBeLessThan(trail.length - 1);
     // In the order made: the console's notes count up around the import's entry, which replaced the one before it.
-    const consoleNotes = trail.filter((entry) => entry.decided_by === 'budi').map((entry) => Number(entry.note.replace('console ', '')));
+    const consoleNotes = trail.filter((entry) => entry.decided_by === 'budi').map((entry) => Number(entry.note!.replace('console ', '')));
     expect(consoleNotes).toEqual(Array.from({ length: sent }, (_, index) => index + 1));
     expect(trail[fromFile]).toMatchObject({ event: 'CHANGED', decision: 'REJECTED', note: 'from the file', previous_decision: 'APPROVED', previous_by: 'budi' });
     expect(trail[fromFile + 1]).toMatchObject({ decision: 'APPROVED', previous_decision: 'REJECTED', previous_by: 'ratna' });
