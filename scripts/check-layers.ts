@@ -30,8 +30,9 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   // Long-running entry points run through the batch lifecycle.
   ['watch', 'schedule'],
   ['batch'],
-  // The inquiry queue; the account history across batches (it reads report results); the completion-notice queue.
-  ['queue', 'history', 'notify'],
+  // The inquiry queue; the account history across batches (it reads report results); the completion-notice
+  // queue; people's decisions and their audit trail (the report writer applies them).
+  ['queue', 'history', 'notify', 'review'],
   // The report reads the provider's outcomes and the matcher's verdicts.
   ['report'],
   ['provider'],

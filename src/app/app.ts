@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { MetricsTime, Worker, type Queue } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
@@ -6,6 +7,9 @@ import { openNotices, type Notices } from './notices.js';
 import { BatchLifecycle } from '../batch/lifecycle.js';
 import { BatchStore } from '../batch/batch-store.js';
 import { inspectFile, Producer } from '../batch/producer.js';
+import { inspectInputFile, readInputRecords } from '../batch/input-file.js';
+import { knownAnswers } from '../batch/known-answers.js';
+import { localTime } from '../clock/local-time.js';
 import { writeReconciliation } from '../batch/report-writer.js';
 import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/settle.js';
 import { systemClock, type Clock } from '../clock/clock.js';
@@ -31,6 +35,8 @@ import { isConnectionFailure, isRedisFull } from '../redis/failures.js';
 import { Lease } from '../redis/lease.js';
 import { redisErrors } from '../redis/supervisor.js';
 import { redisKeys, type RedisKeys } from '../redis/keys.js';
+import { DecisionStore } from '../review/decision-store.js';
+import { importReviewFile, type ReviewImport, type ReviewImportRequest } from '../review/review-file.js';
 
 /** How long the content lease lives without renewal: a producer that died frees its content within this. */
 const CONTENT_LEASE_TTL_MS = 30_000;
@@ -43,6 +49,10 @@ export interface App {
   redis: RedisClient;
   keys: RedisKeys;
   store: BatchStore;
+  /** People's decisions and their audit trail (records, not working state). */
+  decisions: DecisionStore;
+  /** Records the decisions a person wrote in a reviewed report (`review`, the watched folder's `reviews/`). */
+  importReview(request: ReviewImportRequest): Promise<ReviewImport>;
   queue: Queue<InquiryJobData>;
   lifecycle: BatchLifecycle;
   /** Logs in (a few tries for passing failures); throws the login error. */
@@ -68,6 +78,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const keys = redisKeys(config.keyPrefix);
   const notices = openNotices(redis, keys, config.notify, provider.environment, logger, metrics);
   const store = new BatchStore(redis, keys, config.retention.batchMs);
+  const decisions = new DecisionStore(redis, keys, config.decisions.keepMs, () => clock.now());
   const queueName = inquiryQueueName(provider);
   const queue = openInquiryQueue(redis, keys, queueName, logger);
   const http = createHttpClient(provider.requestTimeoutMs);
@@ -123,7 +134,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       }
     },
     writeReport: async (batchId, reportPath, signal, changesPath) => {
-      const written = await writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, config.nameMatchPolicy, signal);
+      const written = await writeReconciliation({ store, history, decisions }, batchId, { reportPath, changesPath, timeZone: config.displayTimeZone }, config.nameMatchPolicy, signal);
       metrics.rowsReported(written.counts);
       return written;
     },
@@ -135,6 +146,23 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     clock,
     logger,
   });
+
+  // A reviewed report is read by the reader of `run`, and checked against the answers this tool stored.
+  const importReview = (request: ReviewImportRequest) =>
+    importReviewFile(
+      {
+        open: async (path) => {
+          const file = await inspectInputFile(resolve(path));
+          return { header: file.header, records: readInputRecords(file, () => undefined) };
+        },
+        decisions,
+        knownAnswers: (environment, accountKeys) => knownAnswers(store, history, environment, accountKeys, queueName),
+        environment: provider.environment,
+        bankCodes: config.bankCodes,
+        showTime: (at) => localTime(at, config.displayTimeZone),
+      },
+      request,
+    );
 
   const workers: Worker<InquiryJobData>[] = [];
   // The batch's call counters, added to in bulk rather than one round trip per call.
@@ -232,6 +260,8 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     redis,
     keys,
     store,
+    decisions,
+    importReview,
     queue,
     lifecycle,
     login: loginNow,

@@ -1,5 +1,6 @@
 import { DEFAULT_REDIS_URL, loadConfig, rateSetting, requireProvider, type Config, type ConfigOverrides, type ProviderSettings } from '../config/index.js';
 import { environmentWithEnvFile } from '../config/env-file.js';
+import { ConfigError } from '../errors.js';
 import type { DestinationStream } from 'pino';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { connectRedis, describeRedis, redisAnswers, type RedisTarget } from '../redis/connection.js';
@@ -12,9 +13,10 @@ export interface RuntimeOptions {
   /**
    * What the command needs of the provider: `builtin` (`run`: the built-in emulator stands in when the
    * sandbox has no H2H_BASE_URL, and a private redis-server when no Redis answers), `required` (it calls
-   * the provider), `none` (it only reads Redis: `status`, `export`, `schedule --list`).
+   * the provider), `none` (it only reads Redis: `status`, `export`, `schedule --list`), `optional` (`serve`:
+   * with the provider's settings it checks uploads, without them it starts read-only; see Runtime.providerReady).
    */
-  provider: 'builtin' | 'required' | 'none';
+  provider: 'builtin' | 'required' | 'none' | 'optional';
   /**
    * A service (`worker`, `watch`, `schedule`): when Redis goes away it keeps retrying (and says so) instead
    * of giving up after REDIS_UNAVAILABLE_TIMEOUT_S like a one-shot command.
@@ -26,6 +28,10 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   app: App;
+  /** The provider's settings are complete: inquiries can be made (always true for `builtin` and `required`). */
+  providerReady: boolean;
+  /** Why the provider cannot be called, when it cannot (`optional` without its settings). */
+  providerMissing: string | undefined;
   /** true when `run` started its own throw-away redis-server. */
   privateRedis: boolean;
   /** Closes everything that was opened, in reverse order; safe to call more than once. */
@@ -55,7 +61,9 @@ const notice = (message: string) => process.stderr.write(`${message}\n`);
  */
 export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOptions): Promise<Runtime> {
   const config: Config = loadConfig(overrides, environmentWithEnvFile());
-  if (options.provider !== 'none') requireProvider(config.provider, options.provider === 'builtin');
+  let providerMissing: string | undefined;
+  if (options.provider === 'builtin' || options.provider === 'required') requireProvider(config.provider, options.provider === 'builtin');
+  else if (options.provider === 'optional') providerMissing = missingProvider(config);
   const logger: Logger = createLogger(config.logLevel, { format: config.logFormat, ...(options.logDestination !== undefined && { destination: options.logDestination }) });
   const cleanups: Array<() => Promise<void>> = [];
   let closing: Promise<void> | undefined;
@@ -111,9 +119,29 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
       if (provider.builtinEmulator === true) Object.assign(env, { H2H_BASE_URL: provider.baseUrl, H2H_USERNAME: provider.username, H2H_PASSWORD: provider.password });
       return env;
     };
-    return { app, shutdown, privateRedis: privateRedisUrl !== undefined, guard: (work) => supervisor.guard(work), redisHealth: () => supervisor.health(), workerEnvironment };
+    return {
+      app,
+      providerReady: options.provider !== 'none' && providerMissing === undefined,
+      providerMissing,
+      shutdown,
+      privateRedis: privateRedisUrl !== undefined,
+      guard: (work) => supervisor.guard(work),
+      redisHealth: () => supervisor.health(),
+      workerEnvironment,
+    };
   } catch (error) {
     await shutdown();
+    throw error;
+  }
+}
+
+/** What keeps the provider from being called (requireProvider's message), or undefined when nothing does. */
+function missingProvider(config: Config): string | undefined {
+  try {
+    requireProvider(config.provider, false);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
     throw error;
   }
 }

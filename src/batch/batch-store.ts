@@ -185,6 +185,17 @@ export class BatchStore {
     return listed;
   }
 
+  /** The queues (provider endpoints) the batches in Redis were checked on. */
+  async endpoints(): Promise<Set<string>> {
+    const ids = await this.redis.zrange(this.keys.batches(), 0, -1);
+    const found = new Set<string>();
+    for (let start = 0; start < ids.length; start += 1_000) {
+      const names = await Promise.all(ids.slice(start, start + 1_000).map((id) => this.redis.hget(this.keys.batch(id), 'queueName')));
+      for (const name of names) if (name !== null) found.add(name);
+    }
+    return found;
+  }
+
   /** Takes the next producer generation, dropping the rows of any earlier production. */
   async startGeneration(batchId: string): Promise<number> {
     return runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId), [ROWS_PER_BLOCK]);
@@ -287,6 +298,40 @@ export class BatchStore {
     return answers;
   }
 
+  /**
+   * Replaces the batch's list of rows a person decides (keys.reviewRows), written a slice at a time under a
+   * temporary name and renamed into place once the report is whole: readers see the last whole list.
+   */
+  reviewRowsWriter(batchId: string): ReviewRowsWriter {
+    const final = this.keys.reviewRows(batchId);
+    const temporary = `${final}:writing:${randomBytes(4).toString('hex')}`;
+    let written = 0;
+    return {
+      add: async (entries) => {
+        if (entries.length === 0) return;
+        // A writer that dies leaves its list behind: it expires by itself.
+        await this.redis.multi().rpush(temporary, ...entries.map((entry) => JSON.stringify(entry))).pexpire(temporary, UNFINISHED_LIST_MS).exec();
+        written += entries.length;
+      },
+      commit: async () => {
+        const transaction = this.redis.multi();
+        if (written === 0) transaction.unlink(final);
+        // The list lives as long as the batch: markReported gives both the retention.
+        else transaction.rename(temporary, final).persist(final);
+        await transaction.hset(this.keys.batch(batchId), 'reviewRowsWritten', 1).exec();
+      },
+      discard: async () => void (await this.redis.unlink(temporary)),
+    };
+  }
+
+  /** Entries `start` to `start + count - 1` of the rows a person decides, as the last report wrote them; undefined when no report wrote the list. */
+  async readReviewRows(batchId: string, start: number, count: number): Promise<ReviewRowEntry[] | undefined> {
+    const key = this.keys.reviewRows(batchId);
+    const [encoded, reported] = await Promise.all([this.redis.lrange(key, start, start + count - 1), this.redis.hexists(this.keys.batch(batchId), 'reviewRowsWritten')]);
+    if (encoded.length === 0 && reported === 0) return undefined;
+    return encoded.map((entry) => JSON.parse(entry) as ReviewRowEntry);
+  }
+
   /** Accounts of the batch answered from history instead of asked: inquiry calls saved. */
   async reusedAnswers(batchId: string): Promise<number> {
     return Number((await this.redis.hget(this.keys.batch(batchId), 'reusedAnswers')) ?? 0);
@@ -356,7 +401,7 @@ export class BatchStore {
     if (forgotten > 0) {
       // Unfinished again: it must not expire while it is worked on.
       const transaction = this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt');
-      for (const batchKey of [this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId), this.keys.outcomes(batchId)]) transaction.persist(batchKey);
+      for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.persist(batchKey);
       await transaction.exec();
     }
     return forgotten;
@@ -367,12 +412,25 @@ export class BatchStore {
   }
 }
 
+const UNFINISHED_LIST_MS = 24 * 3600_000;
+
+/** A row a person decides, as listed with the report: its 1-based row, its account as sent, the names compared. */
+export type ReviewRowEntry = [row: number, accountKey: string, expectedName: string, holderName: string];
+
+export interface ReviewRowsWriter {
+  add(entries: readonly ReviewRowEntry[]): Promise<void>;
+  /** Puts the list in place (an empty one removes the last). */
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
 /** Every key of one batch (one hash tag, one slot): what expires with it and what deleting it removes. */
 export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
   keys.batch(batchId),
   keys.rows(batchId),
   keys.accounts(batchId),
   keys.outcomes(batchId),
+  keys.reviewRows(batchId),
 ];
 
 /** Removes the content index entry, only while it still names this batch (a newer batch of that content keeps its own). */

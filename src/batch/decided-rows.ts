@@ -1,5 +1,5 @@
 import type { NameMatchPolicy } from '../matching/policy.js';
-import { decideRowResult, type ResultValue, type RowResult } from '../report/row-result.js';
+import { decideRowResult, type RowResult } from '../report/row-result.js';
 import type { BatchRecord, BatchStore, StoredRow } from './batch-store.js';
 
 export interface DecidedRow {
@@ -33,6 +33,3 @@ export async function readDecidedRows(
     return { index: start + offset, row, decided: decideRowResult(row.invalidReason, outcome, expectedName, nameMatchPolicy), answered: row.invalidReason !== null || outcome !== undefined };
   });
 }
-
-/** The results a person must look at before paying: not sure, somebody else, no definitive answer. */
-export const NEEDS_A_PERSON: ReadonlySet<ResultValue> = new Set(['CLOSE_MATCH', 'NO_MATCH', 'FAILED']);

@@ -5,9 +5,13 @@ import type { NameMatchPolicy } from '../matching/compare-names.js';
 import type { AccountHistory } from '../history/account-history.js';
 import { CHANGE_VALUES, classifyChange, isNotableChange, withChangeNote, type ChangeValue } from '../history/change.js';
 import { parseAccountKey } from '../csv/validation.js';
+import { isoInZone, localTime } from '../clock/local-time.js';
+import { environmentOfQueue } from '../queue/inquiry-queue.js';
 import { bankTranslationNote, decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { openSink, type RowSink } from '../report/sink.js';
-import type { BatchStore } from './batch-store.js';
+import { countReviewState, decidableFacts, zeroReviewCounts, type ReviewCounts } from '../review/decision.js';
+import type { DecisionStore } from '../review/decision-store.js';
+import type { BatchStore, ReviewRowEntry } from './batch-store.js';
 import { HandedBackError } from './settle.js';
 
 const SLICE_ROWS = 1000;
@@ -21,11 +25,15 @@ export interface WrittenReport {
   reusedAnswers: number;
   /** The changes file, when one was asked for. */
   changesReport?: string;
+  /** What a person still has to do (CLOSE_MATCH / NO_MATCH rows without a standing decision) and what they decided. */
+  review: ReviewCounts;
 }
 
 export interface ReportSources {
-  store: Pick<BatchStore, 'get' | 'readRows' | 'getAnswers' | 'reusedAnswers'>;
+  store: Pick<BatchStore, 'get' | 'readRows' | 'getAnswers' | 'reusedAnswers' | 'reviewRowsWriter'>;
   history: Pick<AccountHistory, 'recordResults'>;
+  /** People's decisions: the one that stands on a row's facts fills its decision columns. */
+  decisions: Pick<DecisionStore, 'judge'>;
 }
 
 export interface ReportOutputs {
@@ -33,6 +41,8 @@ export interface ReportOutputs {
   reportPath: string;
   /** Also write the rows whose `change` needs a look (not NEW, not UNCHANGED) here, in the same pass. */
   changesPath?: string | undefined;
+  /** DISPLAY_TZ: `decided_at` and the times in a decision's note are written in this zone. */
+  timeZone: string;
 }
 
 /**
@@ -46,6 +56,12 @@ export interface ReportOutputs {
  * `change` compares each row with the snapshot of the account's history taken when the batch's answer was
  * stored, so writing the report again (`export`, a duplicate) gives the same column. The row verdicts are
  * added to the history (where it still holds this batch's answer) for the next batch's RESULT_CHANGED.
+ *
+ * People's decisions are applied here, for every entry point alike: a CLOSE_MATCH / NO_MATCH row whose facts
+ * (account, expected name, holder name) have a standing decision gets it in `decision`, `decided_by`,
+ * `decided_at`; one whose earlier decision no longer applies says so in `reason`. The decisions of a slice are
+ * read at once. The rows a person decides are listed beside the batch as the report is written
+ * (BatchStore.reviewRowsWriter), so that what still needs a person can be counted again without this pass.
  */
 export async function writeReconciliation(
   sources: ReportSources,
@@ -54,15 +70,19 @@ export async function writeReconciliation(
   nameMatchPolicy: NameMatchPolicy,
   signal?: AbortSignal,
 ): Promise<WrittenReport> {
-  const { store, history } = sources;
+  const { store, history, decisions } = sources;
   const batch = await store.get(batchId);
+  const environment = environmentOfQueue(batch.queueName);
+  const showTime = (at: number) => localTime(at, outputs.timeZone);
   const counts = Object.fromEntries(RESULT_VALUES.map((value) => [value, 0])) as Record<ResultValue, number>;
   const changes = Object.fromEntries(CHANGE_VALUES.map((value) => [value, 0])) as Record<ChangeValue, number>;
+  const review = zeroReviewCounts();
   const paths = [outputs.reportPath, ...(outputs.changesPath === undefined ? [] : [outputs.changesPath])];
   let failingPath = outputs.reportPath;
   const cannotWrite = (error: unknown) => new OutputPathError(`cannot write the report ${failingPath}: ${describeError(error)}`, { cause: error });
   const sinkOptions = { delimiter: batch.layout.delimiter, resultColumn: batch.header.length };
   const sinks: RowSink[] = [];
+  const reviewRows = store.reviewRowsWriter(batchId);
   let rows = 0;
   try {
     for (const path of paths) {
@@ -80,18 +100,34 @@ export async function writeReconciliation(
       const accounts = [...new Set(slice.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])))];
       const answers = await store.getAnswers(batchId, accounts);
       const reported = new Map<string, ResultValue>();
-      for (const row of slice) {
+      const decidedRows = slice.map((row) => {
         const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
-        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : answers.get(row.accountKey)?.outcome, expectedName, nameMatchPolicy);
-        const { change, note } = classifyChange(decided, row.accountKey === null ? undefined : answers.get(row.accountKey)?.previous);
+        const answer = row.accountKey === null ? undefined : answers.get(row.accountKey);
+        const decided = decideRowResult(row.invalidReason, answer?.outcome, expectedName, nameMatchPolicy);
+        const facts = decidableFacts(environment, { result: decided.result, accountKey: row.accountKey, expectedName, holderName: decided.outcome?.holderName });
+        return { row, answer, decided, facts };
+      });
+      const states = await decisions.judge(decidedRows.map(({ facts }) => facts), showTime);
+      const listed: ReviewRowEntry[] = [];
+      for (const [offset, { row, answer, decided, facts }] of decidedRows.entries()) {
+        const { change, note } = classifyChange(decided, answer?.previous);
+        const state = states[offset];
         counts[decided.result] += 1;
         if (change !== undefined) changes[change] += 1;
+        if (state !== undefined && facts !== undefined) {
+          countReviewState(review, state);
+          listed.push([start + offset + 1, row.accountKey!, facts.expectedName, facts.holderName]);
+        }
         // The verdicts of this batch's own valid answers go to the history (reused ones are another batch's).
-        if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && answers.get(row.accountKey)?.previous?.reused === false) reported.set(row.accountKey, decided.result);
+        if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && answer?.previous?.reused === false) reported.set(row.accountKey, decided.result);
         rows += 1;
         const sent = row.accountKey === null ? undefined : parseAccountKey(row.accountKey);
-        const reason = [withChangeNote(decided.reason, note), bankTranslationNote(row.fields[batch.mapping.bankCode], sent?.bankCode)].filter((part) => part).join('; ');
-        const cells = [...row.fields, ...resultCells({ ...decided, reason, change, accountNumberChecked: sent?.accountNumber })];
+        const reason = [withChangeNote(decided.reason, note), bankTranslationNote(row.fields[batch.mapping.bankCode], sent?.bankCode), state?.kind === 'void' ? state.note : undefined]
+          .filter((part) => part)
+          .join('; ');
+        const decision =
+          state?.kind === 'stands' ? { decision: state.decision.decision, decidedBy: state.decision.decidedBy, decidedAt: isoInZone(state.decision.decidedAt, outputs.timeZone) } : undefined;
+        const cells = [...row.fields, ...resultCells({ ...decided, reason, change, accountNumberChecked: sent?.accountNumber, decision })];
         failingPath = outputs.reportPath;
         await report.write(cells);
         if (changed !== undefined && isNotableChange(change)) {
@@ -99,18 +135,22 @@ export async function writeReconciliation(
           await changed.write(cells);
         }
       }
+      await reviewRows.add(listed);
       await history.recordResults(batch.queueName, batchId, reported);
     }
     for (const [index, sink] of sinks.entries()) {
       failingPath = paths[index]!;
       await sink.close();
     }
+    await reviewRows.commit();
   } catch (error) {
     await Promise.all(sinks.map((sink) => sink.discard()));
+    // Not in the way of the error that stopped the report: a list left behind expires by itself.
+    await reviewRows.discard().catch(() => undefined);
     if (error instanceof HandedBackError || !isFileSystemError(error)) throw error;
     throw cannotWrite(error);
   }
-  return { rows, counts, changes, reusedAnswers: await store.reusedAnswers(batchId), ...(outputs.changesPath !== undefined && { changesReport: outputs.changesPath }) };
+  return { rows, counts, changes, review, reusedAnswers: await store.reusedAnswers(batchId), ...(outputs.changesPath !== undefined && { changesReport: outputs.changesPath }) };
 }
 
 const isFileSystemError = (error: unknown): boolean => error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall !== undefined;

@@ -17,6 +17,11 @@ export interface BatchSummary {
   rows: number;
   accounts: number;
   counts: Record<ResultValue, number>;
+  /** CLOSE_MATCH and NO_MATCH rows without a standing decision: what a person still has to look at. */
+  needsReview: number;
+  /** Rows whose standing decision is APPROVED (pay) / REJECTED (do not pay). */
+  approved: number;
+  rejected: number;
   /** Rows per `change` value: against each account's last answer in an earlier batch. */
   changes: WrittenReport['changes'];
   /** The rows whose change needs a look, when this entry point writes them (`watch`, `schedule`). */
@@ -68,6 +73,7 @@ export function buildSummary(
     rows: written.rows,
     accounts: batch.accountCount,
     counts: written.counts,
+    ...written.review,
     changes: written.changes,
     ...(written.changesReport !== undefined && { changesReport: written.changesReport }),
     reusedAnswers: written.reusedAnswers,
@@ -107,6 +113,7 @@ export function formatSummary(summary: BatchSummary): string {
       summary.rateLimited > 0 ? ` (${summary.rateLimited} answered 429${summary.allowedRate === undefined ? '' : `; the provider allowed about ${summary.allowedRate}/s`})` : ''
     }, ${summary.durationSeconds}s${totals}`,
     counts,
+    `review: ${summary.needsReview} row(s) need a person (CLOSE_MATCH / NO_MATCH without a decision); decided: ${summary.approved} APPROVED, ${summary.rejected} REJECTED`,
     `changes: ${CHANGE_VALUES.map((value) => `${value} ${summary.changes[value]}`).join(', ')}${
       summary.reusedAnswers > 0 ? `; ${summary.reusedAnswers} answer(s) reused from earlier batches (calls saved)` : ''
     }`,

@@ -5,9 +5,10 @@ import { startWorkerProcesses, type WorkerProcesses } from '../app/worker-proces
 import { SANDBOX_ACCOUNTS_FILE } from '../app/builtin-sandbox.js';
 import { continuationPolicy } from '../batch/continuation.js';
 import type { CheckedBatch, StartedBatch } from '../batch/lifecycle.js';
+import { countReview } from '../batch/review-counts.js';
 import { RowTally, zeroCounts } from '../batch/row-tally.js';
 import { HandedBackError, type ProgressReport } from '../batch/settle.js';
-import { formatSummary } from '../batch/summary.js';
+import { formatSummary, type BatchSummary } from '../batch/summary.js';
 import type { ColumnOverrides } from '../csv/columns.js';
 import { formatRate, parseRate, type ConcurrencyBounds, type OutputFormat } from '../config/index.js';
 import { batchView } from '../console/batch-views.js';
@@ -47,16 +48,24 @@ const notice = (message: string) => process.stderr.write(`${message}\n`);
 /** Exit code of `run` when rows of a kind named by `--fail-on` exist. */
 export const FAIL_ON_EXIT_CODE = 3;
 
-/** `--fail-on FAILED,NO_MATCH`: result values, checked before anything starts (a typo is a usage error, exit 2). */
-export function parseFailOn(value: string | undefined): ResultValue[] {
+/** `--fail-on NEEDS_REVIEW`: rows a person still has to look at (CLOSE_MATCH / NO_MATCH without a standing decision). */
+const NEEDS_REVIEW = 'NEEDS_REVIEW';
+export type FailOnValue = ResultValue | typeof NEEDS_REVIEW;
+const FAIL_ON_VALUES: readonly string[] = [...RESULT_VALUES, NEEDS_REVIEW];
+
+/** `--fail-on FAILED,NO_MATCH`: result values (or NEEDS_REVIEW), checked before anything starts (a typo is a usage error, exit 2). */
+export function parseFailOn(value: string | undefined): FailOnValue[] {
   if (value === undefined) return [];
   const values = value.split(',').map((item) => item.trim().toUpperCase()).filter((item) => item !== '');
-  const unknown = values.filter((item) => !(RESULT_VALUES as readonly string[]).includes(item));
+  const unknown = values.filter((item) => !FAIL_ON_VALUES.includes(item));
   if (values.length === 0 || unknown.length > 0) {
-    throw new UsageError(`--fail-on takes result values separated by commas (${RESULT_VALUES.join(', ')}), not ${JSON.stringify(value)}`);
+    throw new UsageError(`--fail-on takes result values separated by commas (${FAIL_ON_VALUES.join(', ')}), not ${JSON.stringify(value)}`);
   }
-  return [...new Set(values)] as ResultValue[];
+  return [...new Set(values)] as FailOnValue[];
 }
+
+/** How many rows of the summary a --fail-on value names. */
+const failOnCount = (summary: BatchSummary, value: FailOnValue): number => (value === NEEDS_REVIEW ? summary.needsReview : summary.counts[value]);
 
 export interface OutputFlags {
   json?: boolean;
@@ -155,9 +164,9 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
       notice(`stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those`);
       return 1;
     }
-    const flagged = failOn.filter((result) => checked.summary.counts[result] > 0);
+    const flagged = failOn.filter((value) => failOnCount(checked.summary, value) > 0);
     if (flagged.length > 0) {
-      notice(`--fail-on: ${flagged.map((result) => `${checked.summary.counts[result]} ${result}`).join(', ')}: exit ${FAIL_ON_EXIT_CODE}`);
+      notice(`--fail-on: ${flagged.map((value) => `${failOnCount(checked.summary, value)} ${value}`).join(', ')}: exit ${FAIL_ON_EXIT_CODE}`);
       return FAIL_ON_EXIT_CODE;
     }
     return 0;
@@ -299,7 +308,9 @@ export async function statusCommand(batchId: string | undefined, flags: CommonFl
         ids.map(async (id) => {
           const [batch, progress] = await Promise.all([app.store.get(id), app.store.progress(id)]);
           // Counts are the report's: a batch in progress has none yet (the console and `run` show them so far).
-          return batchView(batch, progress, batch.reportCounts === undefined ? null : { ...zeroCounts(), ...batch.reportCounts });
+          // What a person still has to do is counted against the decisions standing now.
+          const review = batch.reportedAt === undefined ? undefined : await countReview(app.store, app.decisions, batch);
+          return batchView(batch, progress, batch.reportCounts === undefined ? null : { ...zeroCounts(), ...batch.reportCounts }, review ?? null);
         }),
       ),
     );
@@ -310,7 +321,9 @@ export async function statusCommand(batchId: string | undefined, flags: CommonFl
     if (views.length === 0) process.stdout.write('no batches yet\n');
     for (const view of views) {
       process.stdout.write(
-        `${view.batchId}  ${view.state.padEnd(9)} ${view.answered}/${view.accounts ?? '?'} accounts, ${view.rows} rows (${view.invalidRows} invalid), ${view.calls} calls  ${view.createdAt}  ${view.source.file}\n`,
+        `${view.batchId}  ${view.state.padEnd(9)} ${view.answered}/${view.accounts ?? '?'} accounts, ${view.rows} rows (${view.invalidRows} invalid), ${view.calls} calls${
+          view.review === null ? '' : `, ${view.review.needsReview} to review`
+        }  ${view.createdAt}  ${view.source.file}\n`,
       );
     }
     return 0;

@@ -12,6 +12,7 @@ import {
 } from './commands.js';
 import { reportError } from './report-error.js';
 import { deleteCommand, pruneCommand } from './retention-commands.js';
+import { decisionsExportCommand, reviewCommand } from './review-commands.js';
 import { scheduleCommand } from './schedule-command.js';
 import { serveCommand } from './serve-command.js';
 import { watchCommand } from './watch-command.js';
@@ -54,7 +55,7 @@ function buildProgram(): Command {
     .description('check a CSV or XLSX file end to end: enqueue, process, wait, write the reconciliation report')
     .option('--out <path>', 'the reconciliation report: CSV, or a workbook when it ends in .xlsx (default: <file>.reconciled.csv beside the input; OUTPUT_FORMAT)')
     .option('--json', 'print the summary as one JSON document on stdout (progress and logs stay on stderr)')
-    .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH')
+    .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet')
     .action(async (file: string, flags) => exitWith(await runCommand(file, flags)));
   reuse(common(columns(program.command('enqueue <file>'))))
     .description('queue a CSV or XLSX file for the workers; prints the batch id')
@@ -66,7 +67,7 @@ function buildProgram(): Command {
     .description('ask what a batch is missing (unanswered or FAILED rows), then write its report')
     .option('--out <path>', 'the reconciliation report, CSV or .xlsx (default: beside the source file)')
     .option('--json', 'print the summary as one JSON document on stdout')
-    .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH')
+    .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet')
     .action(async (batchId: string, flags) => exitWith(await resumeCommand(batchId, flags)));
   common(program.command('export <batch-id>'))
     .description("write (or re-write) a finished batch's reconciliation CSV")
@@ -86,8 +87,19 @@ function buildProgram(): Command {
     .description('remove one batch from Redis (its report on disk stays)')
     .option('--force', 'remove an unfinished batch too, with its queued jobs (it cannot be resumed afterwards)')
     .action(async (batchId: string, flags) => exitWith(await deleteCommand(batchId, flags)));
+  columns(program.command('review <reviewed-report>'))
+    .description("record the decisions (APPROVED / REJECTED) a person wrote in a reconciliation report's decision column, CSV or XLSX")
+    .requiredOption('--by <name>', 'the person who decided (recorded with every decision)')
+    .action(async (file: string, flags) => exitWith(await reviewCommand(file, flags)));
+  program
+    .command('decisions')
+    .description("people's decisions on CLOSE_MATCH / NO_MATCH rows")
+    .command('export')
+    .description('write the audit trail of every decision and its changes (CSV, or XLSX by the name)')
+    .requiredOption('--out <path>', 'the file to write: .csv or .xlsx')
+    .action(async (flags) => exitWith(await decisionsExportCommand(flags)));
   metrics(common(columns(program.command('watch <folder>'))))
-    .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/')
+    .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/; reviewed reports dropped into <folder>/reviews are recorded')
     .action(async (folder: string, flags) => exitWith(await watchCommand(folder, flags)));
   metrics(common(columns(program.command('schedule'))))
     .description('register and run the nightly validation (SCHEDULE_CRON, SCHEDULE_TZ, SCHEDULE_SOURCE, SCHEDULE_OUTBOX)')

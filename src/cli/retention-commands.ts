@@ -19,6 +19,9 @@ export async function pruneCommand(flags: CommonFlags & { olderThan?: string }):
     for (const batch of removed) process.stdout.write(describeRemoved(batch));
     const rows = removed.reduce((sum, batch) => sum + batch.rows, 0);
     process.stdout.write(`${removed.length} finished batch(es) finished ${flags.olderThan ?? `${age / 86_400_000}d`} ago or more removed (${rows} rows); unfinished batches are never pruned\n`);
+    // Decisions are records, not batches: --older-than never removes them; only their own retention does.
+    const expired = await guard(app.decisions.sweep());
+    if (expired > 0) process.stdout.write(`${expired} decision(s) older than DECISION_RETENTION_DAYS removed, with their audit entries\n`);
     return 0;
   } finally {
     await shutdown();

@@ -14,14 +14,15 @@ export interface ServeFlags extends CommonFlags {
 }
 
 /**
- * `serve`: the operations console (pages, JSON API, /queues, /metrics, /healthz, /readyz) with in-process
- * inquiry workers for the files uploaded to it (like `watch`), and the completion-notice worker. Binds
+ * `serve`: the operations console (pages, JSON API, the review desk, /queues, /metrics, /healthz, /readyz)
+ * with in-process inquiry workers for the files uploaded to it (like `watch`), and the completion-notice
+ * worker. Without the provider's settings it starts read-only: no workers, uploads refused. Binds
  * 127.0.0.1 unless `--host` says otherwise; any other address needs CONSOLE_TOKEN. SIGTERM/SIGINT: no new
  * request; uploaded batches may finish within SHUTDOWN_TIMEOUT_SECONDS, else they are handed back.
  */
 export async function serveCommand(flags: ServeFlags): Promise<number> {
   const port = parsePort(flags.port, '--port');
-  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required', service: true });
+  const { app, shutdown, guard, providerReady, providerMissing } = await openRuntime(flags, { provider: 'optional', service: true });
   const scheduleQueue = openScheduleQueue(app.redis, app.keys, app.logger);
   const closeAll = async () => {
     await scheduleQueue.close();
@@ -29,10 +30,14 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
   };
   try {
     checkBind(flags.host, app.config.console.token);
-    await guard(app.startWorkers());
-    const runner = new BatchRunner(app.lifecycle, app.logger);
+    // Without the provider's settings the console still shows every batch, report and decision: it only
+    // cannot check new files (a review desk that holds no provider credentials is a fine thing to run).
+    if (providerReady) await guard(app.startWorkers());
+    else app.logger.warn({ reason: providerMissing }, 'no provider settings: the console starts read-only (uploads are refused; batches, reports and decisions are shown)');
+    const runner = providerReady ? new BatchRunner(app.lifecycle, app.logger) : undefined;
     const server = await buildConsole(app, runner, {
       settings: app.config.console,
+      uploadsOff: providerMissing,
       queueActions: flags.queueActions === true,
       extraQueues: [scheduleQueue, ...(app.notices.queue === undefined ? [] : [app.notices.queue])],
     });
@@ -41,10 +46,15 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     const bound = typeof address === 'object' && address !== null ? address.port : port;
     const shown = flags.host.includes(':') ? `[${flags.host}]` : flags.host;
     process.stdout.write(`operations console at http://${shown}:${bound}/ (queues at /queues, metrics at /metrics)\n`);
-    app.logger.info({ host: flags.host, port: bound, access: app.config.console.token === undefined ? 'open (loopback)' : 'CONSOLE_TOKEN', reports: app.config.console.reportsDir }, 'console started');
+    app.logger.info(
+      { host: flags.host, port: bound, access: app.config.console.token === undefined ? 'open (loopback)' : 'CONSOLE_TOKEN', decisions: app.config.console.userHeader ?? 'off (no CONSOLE_USER_HEADER)', reports: app.config.console.reportsDir },
+      'console started',
+    );
+    const persistence = await app.decisions.persistenceWarning();
+    if (persistence !== undefined) app.logger.warn(persistence);
     onShutdownSignal(async () => {
       await server.close();
-      await runner.stop(app.config.shutdownTimeoutMs);
+      await runner?.stop(app.config.shutdownTimeoutMs);
       await closeAll();
     });
     // Runs until a signal; or until Redis refuses writes (full): its typed error ends the console.

@@ -1,4 +1,5 @@
 import { openRuntime } from '../app/runtime.js';
+import { localTime } from '../clock/local-time.js';
 import { Watcher } from '../watch/watcher.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
@@ -32,6 +33,8 @@ export async function watchCommand(folder: string, flags: CommonFlags & ColumnFl
         settings: app.config.watch,
         outputFormat: app.config.outputFormat,
         columns: columnsFrom(flags),
+        importReview: (request) => app.importReview({ ...request, columns: columnsFrom(flags) }),
+        showTime: (at) => localTime(at, app.config.displayTimeZone),
         onRegistrationLost: () => {
           void watcher
             .done()

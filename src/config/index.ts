@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isTimeZone } from '../clock/local-time.js';
 import type { BankCodeMap } from '../csv/validation.js';
 import { ConfigError } from '../errors.js';
 import { readBankCodeMap } from './bank-code-map.js';
@@ -62,6 +63,8 @@ export interface WatchSettings {
   pollMs: number;
   /** The same content dropped again within this window is not validated again (WATCH_DUPLICATE_WINDOW_HOURS, default 24; 0 = off). */
   duplicateWindowMs: number;
+  /** Who decided, for a reviewed report dropped into `reviews/` whose name does not say (WATCH_REVIEWER). */
+  reviewer: string | undefined;
 }
 
 /** The nightly validation (`schedule`). */
@@ -84,6 +87,18 @@ export interface ConsoleSettings {
   reportsDir: string;
   /** Largest upload accepted (CONSOLE_UPLOAD_MAX_MB, default 100). */
   uploadMaxBytes: number;
+  /**
+   * The header an authenticating proxy in front of the console puts the signed-in person's name in
+   * (CONSOLE_USER_HEADER, e.g. x-forwarded-user; lower case). Trusted only when set; without it the console
+   * knows no person, and records no decision.
+   */
+  userHeader: string | undefined;
+}
+
+/** People's decisions on CLOSE_MATCH / NO_MATCH rows (src/review): records, not working state. */
+export interface DecisionSettings {
+  /** How long a decision stands and its audit entries are kept (DECISION_RETENTION_DAYS); 0 = for ever (the default). */
+  keepMs: number;
 }
 
 /** Completion notices: a signed POST to a webhook when a batch finishes. */
@@ -171,6 +186,9 @@ export interface Config {
   nameMatchPolicy: NameMatchPolicy;
   /** BANK_CODE_MAP: bank names (aliases) an export may carry, translated to the provider's codes; empty without the file. */
   bankCodes: BankCodeMap;
+  /** DISPLAY_TZ: the IANA zone people read times in (the console, `decided_at`, the audit trail); default Asia/Jakarta (WIB). */
+  displayTimeZone: string;
+  decisions: DecisionSettings;
 }
 
 /** A Redis Cluster, from REDIS_CLUSTER_NODES (`host:port` or `redis[s]://[user:password@]host:port`, comma-separated). */
@@ -261,10 +279,11 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
       stableMs: Math.round(nonNegativeNumber('WATCH_STABLE_SECONDS', env.WATCH_STABLE_SECONDS, 10) * 1000),
       pollMs: positiveInteger('WATCH_POLL_MS', env.WATCH_POLL_MS, 2000),
       duplicateWindowMs: Math.round(nonNegativeNumber('WATCH_DUPLICATE_WINDOW_HOURS', env.WATCH_DUPLICATE_WINDOW_HOURS, 24) * 3600_000),
+      reviewer: optional(env.WATCH_REVIEWER),
     },
     schedule: {
       cron: cronPattern(optional(env.SCHEDULE_CRON) ?? '0 2 * * *'),
-      timeZone: timeZone(optional(env.SCHEDULE_TZ) ?? 'Asia/Jakarta'),
+      timeZone: timeZone('SCHEDULE_TZ', optional(env.SCHEDULE_TZ) ?? 'Asia/Jakarta'),
       source: optional(env.SCHEDULE_SOURCE),
       outbox: optional(env.SCHEDULE_OUTBOX),
     },
@@ -278,12 +297,26 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     shutdownTimeoutMs: Math.round(nonNegativeNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30) * 1000),
     nameMatchPolicy: nameMatchPolicy(optional(env.NAME_MATCH_POLICY)),
     bankCodes: bankCodeMapFile === undefined ? new Map() : readBankCodeMap(bankCodeMapFile),
+    displayTimeZone: timeZone('DISPLAY_TZ', optional(env.DISPLAY_TZ) ?? 'Asia/Jakarta'),
+    decisions: { keepMs: Math.round(nonNegativeNumber('DECISION_RETENTION_DAYS', env.DECISION_RETENTION_DAYS, 0) * DAY_MS) },
   };
 }
 
 function consoleSettings(env: Environment): ConsoleSettings {
   const maxMb = positiveNumber('CONSOLE_UPLOAD_MAX_MB', env.CONSOLE_UPLOAD_MAX_MB, 100);
-  return { token: optional(env.CONSOLE_TOKEN), reportsDir: optional(env.CONSOLE_REPORTS_DIR) ?? './reports', uploadMaxBytes: Math.round(maxMb * 1024 * 1024) };
+  return {
+    token: optional(env.CONSOLE_TOKEN),
+    reportsDir: optional(env.CONSOLE_REPORTS_DIR) ?? './reports',
+    uploadMaxBytes: Math.round(maxMb * 1024 * 1024),
+    userHeader: userHeader(optional(env.CONSOLE_USER_HEADER)),
+  };
+}
+
+/** An HTTP header name (RFC 9110 token characters), kept in lower case as Node gives headers. */
+function userHeader(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new ConfigError(`CONSOLE_USER_HEADER must be an HTTP header name such as X-Forwarded-User, not ${JSON.stringify(name)}`);
+  return name.toLowerCase();
 }
 
 function notifySettings(env: Environment): NotifySettings {
@@ -432,12 +465,8 @@ function cronPattern(pattern: string): string {
   return fields.join(' ');
 }
 
-function timeZone(name: string): string {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-  } catch {
-    throw new ConfigError(`SCHEDULE_TZ must be an IANA time zone such as Asia/Jakarta or UTC, not ${JSON.stringify(name)}`);
-  }
+function timeZone(variable: string, name: string): string {
+  if (!isTimeZone(name)) throw new ConfigError(`${variable} must be an IANA time zone such as Asia/Jakarta or UTC, not ${JSON.stringify(name)}`);
   return name;
 }
 

@@ -1,8 +1,12 @@
 import { batchState, type BatchProgress, type BatchRecord, type BatchState, type BatchStore } from '../batch/batch-store.js';
-import { NEEDS_A_PERSON, readDecidedRows } from '../batch/decided-rows.js';
+import type { DecidedRow } from '../batch/decided-rows.js';
+import { countReview } from '../batch/review-counts.js';
+import { referenceColumn } from '../csv/columns.js';
 import { RowTally, zeroCounts, type ResultCounts } from '../batch/row-tally.js';
 import { maskAccountNumber, maskDigitRuns } from '../logging/logger.js';
 import type { NameMatchPolicy } from '../matching/policy.js';
+import type { ReviewCounts } from '../review/decision.js';
+import type { DecisionStore } from '../review/decision-store.js';
 
 /** A batch as the JSON API and the pages show it: no row data, so nothing to mask but the file name. */
 export interface BatchView {
@@ -23,6 +27,12 @@ export interface BatchView {
   reportedAt: string | null;
   /** The last report written for the batch (a path on the machine that wrote it). */
   report: string | null;
+  /**
+   * What a person still has to do in a reported batch, against the decisions standing now: CLOSE_MATCH /
+   * NO_MATCH rows without one (`needsReview`), and those decided. Null before the report (or for a batch
+   * reported before decisions were kept).
+   */
+  review: ReviewCounts | null;
 }
 
 /** A batch as the console shows it: counts always known (so far, or the report's). */
@@ -41,17 +51,8 @@ export interface ReviewRow {
   reason: string;
 }
 
-export interface ReviewPage {
-  rows: ReviewRow[];
-  /** Where the next page starts (a row index), null when the batch was read to its end. */
-  next: number | null;
-}
-
 const TALLIES_KEPT = 50;
 const TALLY_EVERY_MS = 1_000;
-/** Rows read per review request at most: a page of a million-row batch with few mismatches stays cheap. */
-const REVIEW_SCAN_ROWS = 5_000;
-const REVIEW_SLICE_ROWS = 1_000;
 
 /**
  * Reads batches for the console, straight from Redis. Counts of a batch in progress come from a running
@@ -60,38 +61,39 @@ const REVIEW_SLICE_ROWS = 1_000;
  */
 export class BatchViews {
   private readonly tallies = new Map<string, { tally: RowTally; advancedAt: number; advancing?: Promise<ResultCounts> }>();
+  /** Review counts per batch, counted again only when a decision was recorded since (or the batch reported again). */
+  private readonly reviews = new Map<string, { version: string; counts: Promise<ReviewCounts | undefined> }>();
 
   constructor(
     private readonly store: BatchStore,
+    private readonly decisions: Pick<DecisionStore, 'judge' | 'version'>,
     private readonly nameMatchPolicy: NameMatchPolicy,
   ) {}
 
   async list(limit: number): Promise<CountedBatchView[]> {
-    const ids = await this.store.list(limit);
-    return Promise.all(ids.map((batchId) => this.one(batchId)));
+    const [ids, version] = await Promise.all([this.store.list(limit), this.decisions.version()]);
+    return Promise.all(ids.map((batchId) => this.one(batchId, version)));
   }
 
-  async one(batchId: string): Promise<CountedBatchView> {
+  async one(batchId: string, decisionsVersion?: string): Promise<CountedBatchView> {
     const [batch, progress] = await Promise.all([this.store.get(batchId), this.store.progress(batchId)]);
     const reported = batchState(progress) === 'reported' && batch.reportCounts !== undefined;
-    return batchView(batch, progress, reported ? { ...zeroCounts(), ...batch.reportCounts } : await this.countsSoFar(batch));
+    if (!reported) return batchView(batch, progress, await this.countsSoFar(batch));
+    const review = await this.reviewCounts(batch, decisionsVersion ?? (await this.decisions.version()));
+    return batchView(batch, progress, { ...zeroCounts(), ...batch.reportCounts }, review ?? null);
   }
 
-  /** Rows needing a person (CLOSE_MATCH, NO_MATCH, FAILED with an answer), from row `from`, `limit` at most. */
-  async review(batchId: string, from: number, limit: number): Promise<ReviewPage> {
-    const batch = await this.store.get(batchId);
-    const rows: ReviewRow[] = [];
-    let cursor = from;
-    while (cursor < from + REVIEW_SCAN_ROWS) {
-      const slice = await readDecidedRows(this.store, batch, cursor, REVIEW_SLICE_ROWS, this.nameMatchPolicy);
-      for (const decidedRow of slice) {
-        cursor = decidedRow.index + 1;
-        if (decidedRow.answered && NEEDS_A_PERSON.has(decidedRow.decided.result)) rows.push(reviewRow(batch, decidedRow));
-        if (rows.length >= limit) return { rows, next: cursor < batch.rowCount ? cursor : null };
-      }
-      if (slice.length < REVIEW_SLICE_ROWS) return { rows, next: batch.producedAt === undefined ? cursor : null };
-    }
-    return { rows, next: cursor };
+  private reviewCounts(batch: BatchRecord, decisionsVersion: string): Promise<ReviewCounts | undefined> {
+    const version = `${decisionsVersion}|${batch.reportedAt}`;
+    const cached = this.reviews.get(batch.batchId);
+    if (cached?.version === version) return cached.counts;
+    const counts = countReview(this.store, this.decisions, batch);
+    // A failed count is not kept: the next request tries again.
+    counts.catch(() => this.reviews.delete(batch.batchId));
+    this.reviews.delete(batch.batchId);
+    this.reviews.set(batch.batchId, { version, counts });
+    while (this.reviews.size > TALLIES_KEPT) this.reviews.delete(this.reviews.keys().next().value!);
+    return counts;
   }
 
   private async countsSoFar(batch: BatchRecord): Promise<ResultCounts> {
@@ -114,7 +116,7 @@ export class BatchViews {
 }
 
 /** A batch as shown; `counts` as known to the caller (the report's, rows decided so far, or none). */
-export function batchView<C extends ResultCounts | null>(batch: BatchRecord, progress: BatchProgress, counts: C): BatchView & { counts: C } {
+export function batchView<C extends ResultCounts | null>(batch: BatchRecord, progress: BatchProgress, counts: C, review: ReviewCounts | null = null): BatchView & { counts: C } {
   const percent = !progress.produced ? 0 : progress.accountCount === 0 ? 100 : Math.floor((progress.answered * 100) / progress.accountCount);
   return {
     batchId: batch.batchId,
@@ -130,17 +132,17 @@ export function batchView<C extends ResultCounts | null>(batch: BatchRecord, pro
     calls: batch.calls,
     reportedAt: batch.reportedAt === undefined ? null : new Date(batch.reportedAt).toISOString(),
     report: batch.lastReport ?? null,
+    review,
   };
 }
 
-function reviewRow(batch: BatchRecord, { index, row, decided }: Awaited<ReturnType<typeof readDecidedRows>>[number]): ReviewRow {
+/** One row as the review list shows it: account number masked, digit runs in free text masked. */
+export function reviewRow(batch: BatchRecord, { index, row, decided }: DecidedRow): ReviewRow {
   const { mapping } = batch;
   const cell = (column: number | undefined) => (column === undefined ? '' : (row.fields[column] ?? ''));
-  // The first column the mapping does not use is usually the payer's own id for the row.
-  const referenceColumn = batch.header.findIndex((_, column) => column !== mapping.bankCode && column !== mapping.accountNumber && column !== mapping.expectedName);
   return {
     row: index + 1,
-    reference: maskDigitRuns(referenceColumn < 0 ? '' : cell(referenceColumn)),
+    reference: maskDigitRuns(cell(referenceColumn(batch.header, mapping))),
     bankCode: cell(mapping.bankCode),
     accountNumber: maskAccountNumber(cell(mapping.accountNumber).trim()),
     expectedName: cell(mapping.expectedName),

@@ -7,17 +7,23 @@ import type { Queue } from 'bullmq';
 import type { App } from '../app/app.js';
 import { summaryPathFor } from '../batch/summary.js';
 import type { ConsoleSettings } from '../config/index.js';
-import { BatchNotFoundError, describeError, SystemicError, UsageError } from '../errors.js';
+import { BatchNotFoundError, describeError, MissingColumnsError, SystemicError, UsageError } from '../errors.js';
+import { reportFormatOf } from '../report/sink.js';
+import type { ResultValue } from '../report/row-result.js';
+import { noPersonReason, personOf } from './identity.js';
+import { DecisionRefusedError, LISTED_RESULTS, ReviewDesk, type DeskFilter } from './review-desk.js';
 import { mergeExpositions } from '../metrics/metrics.js';
 import { isAuthorized, OPEN_PATHS } from './access.js';
 import { BatchViews } from './batch-views.js';
 import { mountQueueBoard } from './queue-board.js';
 import { batchPage, contentSecurityPolicy, indexPage } from './pages.js';
-import { BatchRunner, checkUploadName, saveUpload, UploadRefusedError, uploadPaths } from './uploads.js';
+import { BatchRunner, checkUploadName, chosenColumns, columnsByIndex, columnsOf, saveUpload, UploadRefusedError, uploadPaths } from './uploads.js';
 import { redisHealth } from '../redis/supervisor.js';
 
 export interface ConsoleOptions {
   settings: ConsoleSettings;
+  /** Why uploads are refused (no provider settings: `serve` runs read-only); undefined when they are taken. */
+  uploadsOff?: string | undefined;
   /** Let the dashboard retry, remove and pause jobs (`serve --queue-actions`); read-only otherwise. */
   queueActions: boolean;
   /** Queues shown in the dashboard and exported to /metrics beside the inquiry queue (the nightly runs, the notices). */
@@ -32,10 +38,12 @@ const QUEUE_METRICS_TIMEOUT_MS = 3_000;
  * pages. Everything is read from Redis, so any number of consoles can run; uploads are checked by this
  * process (with its in-process workers) through the same batch lifecycle as `run`.
  */
-export async function buildConsole(app: App, runner: BatchRunner, options: ConsoleOptions): Promise<FastifyInstance> {
+export async function buildConsole(app: App, runner: BatchRunner | undefined, options: ConsoleOptions): Promise<FastifyInstance> {
   const { settings } = options;
   const server = Fastify({ loggerInstance: quietLogger(app, 'console'), bodyLimit: 64 * 1024 });
-  const views = new BatchViews(app.store, app.config.nameMatchPolicy);
+  const views = new BatchViews(app.store, app.decisions, app.config.nameMatchPolicy);
+  const desk = new ReviewDesk(app.store, app.decisions, app.config.nameMatchPolicy, app.config.displayTimeZone);
+  const timeZone = app.config.displayTimeZone;
   const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
 
   server.addHook('onRequest', async (request, reply) => {
@@ -80,13 +88,21 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
 
   server.get<{ Querystring: { limit?: string } }>('/api/batches', async (request) => ({ batches: await views.list(boundedInteger(request.query.limit, 50, 1, 200)) }));
   server.get<{ Params: { id: string } }>('/api/batches/:id', async (request) => views.one(request.params.id));
-  server.get<{ Params: { id: string }; Querystring: { from?: string; limit?: string } }>('/api/batches/:id/review', async (request) =>
-    views.review(request.params.id, boundedInteger(request.query.from, 0, 0, Number.MAX_SAFE_INTEGER), boundedInteger(request.query.limit, 100, 1, 500)),
+  server.get<{ Params: { id: string }; Querystring: { from?: string; limit?: string; result?: string; decided?: string; q?: string } }>('/api/batches/:id/review', async (request) =>
+    desk.list(request.params.id, boundedInteger(request.query.from, 0, 0, Number.MAX_SAFE_INTEGER), boundedInteger(request.query.limit, 100, 1, 500), deskFilter(request.query)),
   );
+  server.post<{ Params: { id: string; row: string }; Body: { decision?: unknown; note?: unknown } | undefined }>('/api/batches/:id/rows/:row/decision', async (request, reply) => {
+    const person = personOf(request.headers, settings.userHeader);
+    if (person === undefined) throw new DecisionRefusedError(noPersonReason(settings.userHeader), 403);
+    const body = request.body ?? {};
+    const row = await desk.decide(request.params.id, Number(request.params.row), { decision: body.decision, note: body.note }, person);
+    return reply.code(201).send({ row });
+  });
   server.get<{ Params: { id: string } }>('/api/batches/:id/report.csv', async (request, reply) => {
     const report = await reportOf(app, request.params.id);
     const name = report.split('/').pop()!.replace(/[^\w.-]+/g, '_');
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(createReadStream(report));
+    const type = reportFormatOf(report) === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv; charset=utf-8';
+    return reply.type(type).header('content-disposition', `attachment; filename="${name}"`).send(createReadStream(report));
   });
   server.get<{ Params: { id: string } }>('/api/batches/:id/summary.json', async (request, reply) => {
     const summary = summaryPathFor(await reportOf(app, request.params.id));
@@ -94,15 +110,18 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
     return reply.type('application/json; charset=utf-8').send(createReadStream(summary));
   });
   server.post<{ Querystring: { then?: string } }>('/api/batches', async (request, reply) => {
+    if (runner === undefined) throw new UploadRefusedError(`this console is read-only: uploads need the provider (${options.uploadsOff ?? 'no provider settings'})`, 503);
     const part = await request.file();
-    if (part === undefined) throw new UploadRefusedError('no file: send the CSV in the form field "file" (multipart/form-data)', 400);
+    if (part === undefined) throw new UploadRefusedError('no file: send the CSV or XLSX in the form field "file" (multipart/form-data)', 400);
     if (part.fieldname !== 'file') {
       part.file.resume();
-      throw new UploadRefusedError(`the CSV goes in the form field "file", not ${JSON.stringify(part.fieldname)}`, 400);
+      throw new UploadRefusedError(`the file goes in the form field "file", not ${JSON.stringify(part.fieldname)}`, 400);
     }
     let upload;
+    let chosen;
     try {
-      upload = uploadPaths(settings.reportsDir, checkUploadName(part.filename));
+      upload = uploadPaths(settings.reportsDir, checkUploadName(part.filename), app.config.outputFormat);
+      chosen = chosenColumns(part.fields);
     } catch (error) {
       part.file.resume();
       throw error;
@@ -110,10 +129,15 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
     await saveUpload(part.file, upload.inputPath, settings.uploadMaxBytes);
     let batchId: string;
     try {
-      batchId = await runner.start(upload);
+      batchId = await runner.start(upload, chosen === undefined ? {} : await columnsByIndex(upload.inputPath, chosen));
     } catch (error) {
+      // A file whose columns are not recognised: the page asks which is which, and sends the file again with the answer.
+      const columns = error instanceof MissingColumnsError ? await columnsOf(upload.inputPath) : undefined;
       // Nothing was queued for a refused file: it is not kept.
       await rm(upload.inputPath, { force: true });
+      if (error instanceof MissingColumnsError && columns !== undefined) {
+        return reply.code(422).send({ error: `required column(s) missing: ${error.missing.join('; ')}: choose which column holds each`, columns });
+      }
       throw error;
     }
     if (request.query.then === 'page') return reply.code(303).header('location', `/batches/${encodeURIComponent(batchId)}`).send();
@@ -123,10 +147,12 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
   server.get('/', async (_request, reply) => page(reply, (nonce) => indexPageFor(nonce)));
   server.get<{ Params: { id: string } }>('/batches/:id', async (request, reply) => {
     const batch = await views.one(request.params.id);
-    return page(reply, (nonce) => batchPage({ nonce }, batch));
+    const person = personOf(request.headers, settings.userHeader);
+    return page(reply, (nonce) => batchPage({ nonce, timeZone }, batch, person === undefined ? { person: undefined, why: noPersonReason(settings.userHeader) } : { person }));
   });
 
-  const indexPageFor = async (nonce: string) => indexPage({ nonce }, await views.list(50), Math.round((settings.uploadMaxBytes / 1024 / 1024) * 10) / 10);
+  const indexPageFor = async (nonce: string) =>
+    indexPage({ nonce, timeZone }, await views.list(50), { maxMb: Math.round((settings.uploadMaxBytes / 1024 / 1024) * 10) / 10, off: runner === undefined ? (options.uploadsOff ?? 'no provider settings') : undefined });
   return server;
 }
 
@@ -145,6 +171,11 @@ async function reportOf(app: App, batchId: string): Promise<string> {
 
 class ReportNotFoundError extends Error {
   override name = 'ReportNotFoundError';
+}
+
+class BadQueryError extends Error {
+  override name = 'BadQueryError';
+  readonly statusCode = 400;
 }
 
 async function readable(path: string, message: string): Promise<void> {
@@ -182,12 +213,22 @@ function isCrossSite(request: FastifyRequest): boolean {
 }
 
 function statusFor(error: unknown): number {
-  if (error instanceof UploadRefusedError) return error.statusCode;
+  if (error instanceof UploadRefusedError || error instanceof DecisionRefusedError) return error.statusCode;
   if (error instanceof BatchNotFoundError || error instanceof ReportNotFoundError) return 404;
   if (error instanceof UsageError) return 422;
   if (error instanceof SystemicError) return 503;
   const code = (error as { statusCode?: number }).statusCode;
   return typeof code === 'number' && code >= 400 && code < 600 ? code : 500;
+}
+
+/** The review list's filters from the query: `result=CLOSE_MATCH,NO_MATCH`, `decided=undecided`, `q=ratna`. */
+function deskFilter(query: { result?: string; decided?: string; q?: string }): DeskFilter {
+  const results = (query.result ?? '').split(',').map((value) => value.trim().toUpperCase()).filter((value) => value !== '');
+  const unknown = results.filter((value) => !(LISTED_RESULTS as readonly string[]).includes(value));
+  if (unknown.length > 0) throw new BadQueryError(`result takes ${LISTED_RESULTS.join(', ')}, not ${JSON.stringify(unknown.join(','))}`);
+  const decided = query.decided ?? 'all';
+  if (decided !== 'all' && decided !== 'decided' && decided !== 'undecided') throw new BadQueryError(`decided takes all, decided or undecided, not ${JSON.stringify(decided)}`);
+  return { results: new Set((results.length === 0 ? LISTED_RESULTS : results) as ResultValue[]), decided, search: (query.q ?? '').slice(0, 100) };
 }
 
 function boundedInteger(value: string | undefined, fallback: number, min: number, max: number): number {

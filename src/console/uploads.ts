@@ -5,6 +5,10 @@ import { basename, extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { continuationPolicy } from '../batch/continuation.js';
+import { inspectInputFile } from '../batch/input-file.js';
+import type { OutputFormat } from '../config/index.js';
+import type { ColumnOverrides } from '../csv/columns.js';
+import { maskDigitRuns } from '../logging/logger.js';
 import type { BatchLifecycle } from '../batch/lifecycle.js';
 import { finishOrHandBack, progressLogger } from '../batch/progress-log.js';
 import { HandedBackError } from '../batch/settle.js';
@@ -15,7 +19,7 @@ import type { Logger } from '../logging/logger.js';
 export class UploadRefusedError extends UsageError {
   constructor(
     message: string,
-    readonly statusCode: 400 | 413 | 415,
+    readonly statusCode: 400 | 413 | 415 | 422 | 503,
   ) {
     super(message);
   }
@@ -40,23 +44,71 @@ export function safeFileName(name: string): string {
 }
 
 /**
- * `<dir>/inputs/<upload id>--<name>.csv` (kept: a batch whose rows were not all stored is read again from
- * it) and `<dir>/<upload id>--<name>.reconciled.csv` with its `.summary.json`.
+ * `<dir>/inputs/<upload id>--<name>` (kept: a batch whose rows were not all stored is read again from it)
+ * and `<dir>/<upload id>--<name>.reconciled.csv` (`.xlsx` with OUTPUT_FORMAT=xlsx, as `run` names its
+ * report) with its `.summary.json`.
  */
-export function uploadPaths(reportsDir: string, clientName: string): UploadPaths {
+export function uploadPaths(reportsDir: string, clientName: string, format: OutputFormat = 'csv'): UploadPaths {
   const uploadId = newUploadId();
   const name = safeFileName(clientName);
   const stem = basename(name, extname(name));
   const dir = resolve(reportsDir);
-  return { uploadId, name, inputPath: join(dir, 'inputs', `${uploadId}--${name}`), reportPath: join(dir, `${uploadId}--${stem}.reconciled.csv`) };
+  return { uploadId, name, inputPath: join(dir, 'inputs', `${uploadId}--${name}`), reportPath: join(dir, `${uploadId}--${stem}.reconciled.${format}`) };
 }
 
-/** A CSV upload for now (XLSX joins when the reader does): judged by its name, as spreadsheets save it. */
+/** A CSV or an XLSX workbook, judged first by its name as spreadsheets save it; then read by its content, as `run` reads it. */
 export function checkUploadName(clientName: string | undefined): string {
-  if (clientName === undefined || clientName.trim() === '') throw new UploadRefusedError('the upload has no file name: send the CSV in the form field "file"', 400);
-  if (!/\.csv$/i.test(clientName.trim())) throw new UploadRefusedError(`only CSV files (.csv) are accepted, not ${JSON.stringify(safeFileName(clientName))}`, 415);
+  if (clientName === undefined || clientName.trim() === '') throw new UploadRefusedError('the upload has no file name: send the file in the form field "file"', 400);
+  if (!/\.(csv|xlsx)$/i.test(clientName.trim())) throw new UploadRefusedError(`only CSV (.csv) and Excel workbooks (.xlsx) are accepted, not ${JSON.stringify(safeFileName(clientName))}`, 415);
   return clientName;
 }
+
+/** Which column holds what, as the upload form's mapping chose it: column positions, sent with the file again. */
+export interface ChosenColumns {
+  bankCode: number;
+  accountNumber: number;
+  expectedName: number | undefined;
+}
+
+const MAPPING_FIELDS = { bankCode: 'bankColumn', accountNumber: 'accountColumn', expectedName: 'nameColumn' } as const;
+
+/** The mapping fields sent before the file (`bankColumn`, `accountColumn`, `nameColumn`: column positions), or undefined when none was. */
+export function chosenColumns(fields: Record<string, unknown>): ChosenColumns | undefined {
+  const position = (name: string): number | undefined => {
+    const field = fields[name] as { value?: unknown } | undefined;
+    const value = typeof field?.value === 'string' ? field.value.trim() : '';
+    if (value === '') return undefined;
+    if (!/^\d{1,4}$/.test(value)) throw new UploadRefusedError(`${name} must be a column position, not ${JSON.stringify(value.slice(0, 20))}`, 400);
+    return Number(value);
+  };
+  const [bankCode, accountNumber, expectedName] = [position(MAPPING_FIELDS.bankCode), position(MAPPING_FIELDS.accountNumber), position(MAPPING_FIELDS.expectedName)];
+  if (bankCode === undefined && accountNumber === undefined && expectedName === undefined) return undefined;
+  if (bankCode === undefined || accountNumber === undefined) throw new UploadRefusedError('choose the bank code column and the account number column', 400);
+  return { bankCode, accountNumber, expectedName };
+}
+
+/** The header of a saved upload, read by the reader of `run`. */
+const headerOf = async (path: string): Promise<string[]> => (await inspectInputFile(path)).header;
+
+/** The chosen positions as the column names `run`'s --bank-column etc. would give. */
+export async function columnsByIndex(path: string, chosen: ChosenColumns): Promise<ColumnOverrides> {
+  const header = await headerOf(path);
+  const name = (index: number | undefined) => {
+    if (index === undefined) return undefined;
+    if (index >= header.length) throw new UploadRefusedError(`the file has ${header.length} columns, not a column ${index + 1}`, 422);
+    return header[index];
+  };
+  return { bankCode: name(chosen.bankCode), accountNumber: name(chosen.accountNumber), expectedName: name(chosen.expectedName) };
+}
+
+/** The columns a person chooses from when the header was not recognised: positions and names, digit runs masked (a file without a header row shows a data row there). */
+export async function columnsOf(path: string): Promise<Array<{ index: number; name: string }> | undefined> {
+  // A file that cannot be read a second time gets the refusal it had, without a choice of columns.
+  const header = await headerOf(path).catch(() => undefined);
+  return header?.slice(0, MAX_CHOICES).map((name, index) => ({ index, name: maskDigitRuns(name).slice(0, 60) }));
+}
+
+const MAX_CHOICES = 200;
 
 /**
  * Streams an upload to its input path (never held in memory): written as `.part`, renamed when complete.
@@ -98,14 +150,14 @@ export class BatchRunner {
     private readonly logger: Logger,
   ) {}
 
-  async start(upload: UploadPaths): Promise<string> {
+  async start(upload: UploadPaths, columns: ColumnOverrides = {}): Promise<string> {
     if (this.handBack.signal.aborted) throw new HandedBackError('the console is stopping');
     const context = { upload: upload.uploadId, file: upload.name };
     let announce: (batchId: string) => void = () => undefined;
     const started = new Promise<string>((resolve) => (announce = resolve));
     let startedId: string | undefined;
     const work = this.lifecycle.check({
-      input: { kind: 'file', path: upload.inputPath, name: upload.name, columns: {}, policy: continuationPolicy() },
+      input: { kind: 'file', path: upload.inputPath, name: upload.name, columns, policy: continuationPolicy() },
       reportPath: upload.reportPath,
       signal: this.handBack.signal,
       onStarted: async ({ batchId }) => {

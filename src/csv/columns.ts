@@ -70,3 +70,9 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
   }
   return { bankCode, accountNumber, expectedName };
 }
+
+/** The first column the mapping does not use: usually the payer's own id for the row (what people call it by). */
+export function referenceColumn(header: readonly string[], mapping: ColumnMapping): number | undefined {
+  const column = header.findIndex((_, index) => index !== mapping.bankCode && index !== mapping.accountNumber && index !== mapping.expectedName);
+  return column < 0 ? undefined : column;
+}

@@ -12,6 +12,10 @@ export interface CompletionNotice {
   source: { file: string; name: string };
   rows: number;
   counts: Record<string, number>;
+  /** CLOSE_MATCH / NO_MATCH rows without a standing decision: what a person still has to look at. */
+  needsReview: number;
+  approved: number;
+  rejected: number;
   report: string;
   startedAt: string;
   finishedAt: string;

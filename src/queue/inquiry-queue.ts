@@ -22,6 +22,9 @@ export function inquiryQueueName(provider: Pick<ProviderSettings, 'environment' 
   return `inquiries-${provider.environment}-${shortDigest(provider.baseUrl ?? 'builtin')}`;
 }
 
+/** The provider environment of a queue (of an endpoint): `inquiries-production-…` -> `production`. */
+export const environmentOfQueue = (queueName: string): string => /^inquiries-([a-z]+)-/.exec(queueName)?.[1] ?? queueName;
+
 /**
  * The job id makes adding the same account twice a no-op while the first job still exists. The round
  * (see BatchStore.forgetFailedOutcomes) gives accounts asked again after a FAILED answer a fresh id, since

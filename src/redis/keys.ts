@@ -17,6 +17,11 @@ export function redisKeys(prefix: string) {
      * BatchStore.saveOutcome). Written once per account (HSETNX).
      */
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
+    /**
+     * List: the report's rows a person decides (CLOSE_MATCH, NO_MATCH), one entry each, written with the
+     * report: how many still need a person is counted from it, without reading (and matching) every row again.
+     */
+    reviewRows: (batchId: string) => `${batch(batchId)}:review`,
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
     /** Hash: content hash of an input file -> its latest batch id, to recognise the same file again. */
@@ -57,6 +62,16 @@ export function redisKeys(prefix: string) {
     /** SCAN pattern of every history entry of one endpoint (removed with a throw-away emulator queue). */
     accountHistoryPattern: (endpoint: string) => `${prefix}:history:${endpoint}:*`,
     /**
+     * People's decisions (src/review): records, not working state, never expired with batches. Both keys carry
+     * the hash tag {decisions}: one script records a decision and appends it to the trail, which a cluster
+     * runs only on keys of one slot (decisions are few: one master holds them).
+     * Hash: account field (decisionAccountField, a digest: no account number in a key) -> that account's
+     * standing decisions, JSON with their facts (bank code, account number, names) so each can be re-checked.
+     */
+    decisionsStanding: () => `${prefix}:{decisions}:standing`,
+    /** Stream: the audit trail, one entry per decision recorded or changed, in the order they were made; appended, never rewritten. */
+    decisionsTrail: () => `${prefix}:{decisions}:trail`,
+    /**
      * Prefix for BullMQ's own keys. BullMQ's scripts touch many keys of a queue at once: the hash tag puts
      * every key of every queue of this deployment in one cluster slot (BullMQ's documented way to run on a
      * cluster). A single Redis ignores it.
@@ -69,6 +84,13 @@ export type RedisKeys = ReturnType<typeof redisKeys>;
 
 /** Short, stable digest for ids built from values that must not appear as such (account numbers, URLs). */
 export const shortDigest = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 16);
+
+/**
+ * An account's field in the standing decisions, per provider environment (a sandbox decision never stands in
+ * production): 128 bits of SHA-256, so the account number never appears.
+ */
+export const decisionAccountField = (environment: string, accountKey: string): string =>
+  createHash('sha256').update(`${environment}\n${accountKey}`).digest().subarray(0, 16).toString('base64url');
 
 /**
  * An account's name in the history: 16 bits of SHA-256 pick one of 65,536 buckets (about 14 accounts each

@@ -4,8 +4,34 @@ import type { InquiryOutcome } from '../provider/outcome.js';
 export const RESULT_VALUES = ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED'] as const;
 export type ResultValue = (typeof RESULT_VALUES)[number];
 
+/**
+ * A person's standing decision on a CLOSE_MATCH / NO_MATCH row (src/review): the report is also the review
+ * form, whose `decision` column a person fills and `review` records.
+ */
+export const DECISION_COLUMNS = ['decision', 'decided_by', 'decided_at'] as const;
+
+/** The cells of a standing decision, as written (empty where none stands). */
+export interface DecisionCells {
+  decision: string;
+  decidedBy: string;
+  decidedAt: string;
+}
+
 /** The columns appended to every input row, in this order. */
-export const RESULT_COLUMNS = ['result', 'name_score', 'account_holder', 'bank_name', 'fee', 'inquiry_status', 'inquiry_id', 'checked_at', 'reason', 'change', 'account_number_checked'] as const;
+export const RESULT_COLUMNS = [
+  'result',
+  'name_score',
+  'account_holder',
+  'bank_name',
+  'fee',
+  'inquiry_status',
+  'inquiry_id',
+  'checked_at',
+  'reason',
+  'change',
+  'account_number_checked',
+  ...DECISION_COLUMNS,
+] as const;
 
 export interface RowResult {
   result: ResultValue;
@@ -16,6 +42,8 @@ export interface RowResult {
   change?: string | undefined;
   /** The account number as sent to the provider (separators removed); empty for a row never sent. */
   accountNumberChecked?: string | undefined;
+  /** The decision that stands on the row's facts, if any. */
+  decision?: DecisionCells | undefined;
 }
 
 /**
@@ -75,5 +103,8 @@ export function resultCells(row: RowResult): string[] {
     capReason(row.reason),
     row.change ?? '',
     row.accountNumberChecked ?? '',
+    row.decision?.decision ?? '',
+    row.decision?.decidedBy ?? '',
+    row.decision?.decidedAt ?? '',
   ];
 }

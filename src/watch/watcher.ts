@@ -14,12 +14,15 @@ import { describeError, OutputPathError, UsageError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { LeaseLostError } from '../redis/lease.js';
+import { describeReviewImport, type ReviewImport, type ReviewImportRequest } from '../review/review-file.js';
 import { InboxScanner } from './inbox.js';
 import { FolderRegistration } from './registration.js';
 
 export interface WatchFolders {
   root: string;
   inbox: string;
+  /** Reviewed reports: the decisions people wrote in them are recorded (see Watcher.takeReviews). */
+  reviews: string;
   processing: string;
   outbox: string;
   archive: string;
@@ -31,6 +34,7 @@ export function watchFolders(root: string): WatchFolders {
   return {
     root: base,
     inbox: join(base, 'inbox'),
+    reviews: join(base, 'reviews'),
     processing: join(base, 'processing'),
     outbox: join(base, 'outbox'),
     archive: join(base, 'archive'),
@@ -101,6 +105,10 @@ export interface WatcherDependencies {
   columns: ColumnOverrides;
   /** Another watcher took this folder over (this one stalled past its registration): the command must end. */
   onRegistrationLost: (error: LeaseLostError) => void;
+  /** Records the decisions of a reviewed report (App.importReview). */
+  importReview(request: ReviewImportRequest): Promise<ReviewImport>;
+  /** How the result of a review names times (DISPLAY_TZ). */
+  showTime(at: number): string;
 }
 
 /**
@@ -121,6 +129,7 @@ export interface WatcherDependencies {
 export class Watcher {
   readonly folders: WatchFolders;
   private readonly scanner: InboxScanner;
+  private readonly reviewScanner: InboxScanner;
   private readonly registration: FolderRegistration;
   private folderId = '';
   private stopping = false;
@@ -137,6 +146,7 @@ export class Watcher {
   ) {
     this.folders = watchFolders(folder);
     this.scanner = new InboxScanner(this.folders.inbox, deps.settings.stableMs);
+    this.reviewScanner = new InboxScanner(this.folders.reviews, deps.settings.stableMs);
     this.registration = new FolderRegistration(deps.redis, deps.keys, this.folders.root, deps.logger);
   }
 
@@ -146,8 +156,8 @@ export class Watcher {
 
   /** Creates the folders, registers as this folder's watcher, and starts the loop. */
   async start(): Promise<void> {
-    const { inbox, processing, outbox, archive, failed, root } = this.folders;
-    for (const directory of [root, inbox, processing, outbox, archive, failed]) await mkdir(directory, { recursive: true });
+    const { inbox, reviews, processing, outbox, archive, failed, root } = this.folders;
+    for (const directory of [root, inbox, reviews, processing, outbox, archive, failed]) await mkdir(directory, { recursive: true });
     this.folderId = await this.registration.acquire((error) => {
       this.log.error({ folder: root }, `${error.message}: this watcher hands its file back and stops`);
       this.stopping = true;
@@ -161,7 +171,8 @@ export class Watcher {
       { folder: root, stableSeconds: stableMs / 1000, pollMs, duplicateWindowHours: duplicateWindowMs / 3600_000 },
       `watching ${inbox}: reports to ${outbox}, inputs to ${archive}, refused files to ${failed}`,
     );
-    this.running = this.loop();
+    // Reviewed reports have a loop of their own: a review waits for no file being checked, however long.
+    this.running = Promise.all([this.loop(), this.reviewLoop()]).then(() => undefined);
   }
 
   /**
@@ -198,6 +209,50 @@ export class Watcher {
         this.log.error({ err: error }, `watch loop: ${describeError(error)}`);
       }
       await sleep(this.deps.settings.pollMs, this.stopSleeping.signal);
+    }
+  }
+
+  private async reviewLoop(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        await this.takeReviews();
+      } catch (error) {
+        // Redis away, say: the file stays in reviews/ and is taken at a later scan.
+        this.log.error({ err: error }, `reviews: ${describeError(error)}; the file stays in reviews/ and is tried again`);
+      }
+      await sleep(this.deps.settings.pollMs, this.stopSleeping.signal);
+    }
+  }
+
+  /**
+   * Reviewed reports dropped into reviews/ (complete files only, as in the inbox): the decisions people wrote
+   * in them are recorded, as `review` records them, by the reviewer the file's name gives (`ratna--<any
+   * name>.xlsx`) or else WATCH_REVIEWER; the result goes to outbox/<name>.review.txt and the file to
+   * archive/. A file that cannot be read (or names no reviewer) goes to failed/ with the reason; nothing of it
+   * is recorded. Recording a file again changes nothing (its decisions are then unchanged), so a crash before
+   * the file is moved only records it again: no claim is needed.
+   */
+  private async takeReviews(): Promise<void> {
+    for (const file of await this.reviewScanner.scan()) {
+      if (this.stopping) return;
+      this.reviewScanner.forget(file.name);
+      const reviewer = /^(.+?)--./.exec(file.name)?.[1] ?? this.deps.settings.reviewer;
+      const claimId = newClaimId();
+      if (reviewer === undefined) {
+        await this.refuse({ id: claimId, original: file.name, path: file.path, claimedAt: Date.now() }, 'no reviewer is named: name the file <reviewer>--<name> (e.g. ratna--payouts.reconciled.xlsx), or set WATCH_REVIEWER', 'reviews');
+        continue;
+      }
+      let result: ReviewImport;
+      try {
+        result = await this.deps.importReview({ path: file.path, reviewer, source: `watch ${join(this.folders.reviews, file.name)}` });
+      } catch (error) {
+        if (error instanceof UsageError) await this.refuse({ id: claimId, original: file.name, path: file.path, claimedAt: Date.now() }, error.message, 'reviews');
+        else throw error;
+        continue;
+      }
+      await writeFile(join(this.folders.outbox, await freeName(this.folders.outbox, stemOf(file.name), '.review.txt', claimId)), describeReviewImport(file.name, reviewer, result, this.deps.showTime));
+      await rename(file.path, join(this.folders.archive, await freeName(this.folders.archive, stemOf(file.name), extname(file.name), claimId)));
+      this.log.info({ file: file.name, reviewer, recorded: result.recorded.length, unchanged: result.unchanged, refused: result.refused.length }, 'reviewed report recorded');
     }
   }
 
@@ -314,15 +369,15 @@ export class Watcher {
     this.log.info({ ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts }, first ? 'duplicate: report repeats the first file' : 'report written, input archived');
   }
 
-  /** Unreadable file, missing columns, not a CSV: to failed/ with the reason beside it. */
-  private async refuse(claim: Claim, reason: string): Promise<void> {
+  /** Unreadable file, missing columns, not a CSV (or, from reviews/, not a report): to failed/ with the reason beside it. */
+  private async refuse(claim: Claim, reason: string, folder = 'inbox'): Promise<void> {
     const name = await freeName(this.folders.failed, stemOf(claim.original), extname(claim.original), claim.id);
     const note = [
       `${claim.original} was not checked: ${reason}`,
       '',
       `received: ${new Date(claim.claimedAt).toISOString()}`,
       `refused:  ${new Date().toISOString()}`,
-      'Fix the file and drop it into the inbox again.',
+      `Fix the file and drop it into ${folder}/ again.`,
       '',
     ].join('\n');
     // The note first, then the move: a crash in between refuses the file again, to the same names.

@@ -117,10 +117,10 @@ describe('a batch through the API', () => {
     expect(queues.queues.every((queue) => queue.readOnlyMode)).toBe(true);
   });
 
-  it('refuses what is not a CSV, a file over the limit, and a cross-site upload', async () => {
-    const notCsv = await uploadCsv(serve!.url, 'payouts.xlsx', 'PK', bearer);
+  it('refuses what is not a CSV or a workbook, a file over the limit, and a cross-site upload', async () => {
+    const notCsv = await uploadCsv(serve!.url, 'payouts.pdf', '%PDF', bearer);
     expect(notCsv.status).toBe(415);
-    expect(((await notCsv.json()) as { error: string }).error).toContain('only CSV files');
+    expect(((await notCsv.json()) as { error: string }).error).toContain('only CSV (.csv) and Excel workbooks (.xlsx)');
     const big = await uploadCsv(serve!.url, 'big.csv', `bank_code,account_number\n${'014,0012345678\n'.repeat(1_000)}`, bearer);
     expect(big.status).toBe(413);
     const crossSite = await uploadCsv(serve!.url, 'x.csv', 'bank_code,account_number\n014,0012345678\n', { ...bearer, origin: 'http://elsewhere.example' });

@@ -61,7 +61,7 @@ describe('changes since the last check, and answer reuse', () => {
     const firstRun = await runCli(['run', join(folder, 'first.csv')], env);
     expect(firstRun.code, firstRun.stderr).toBe(0);
     const firstRows = byId(await readReport(join(folder, 'first.reconciled.csv')));
-    expect(Object.keys(firstRows.get('B-1')!).slice(-4)).toEqual(['checked_at', 'reason', 'change', 'account_number_checked']);
+    expect(Object.keys(firstRows.get('B-1')!).slice(-7)).toEqual(['checked_at', 'reason', 'change', 'account_number_checked', 'decision', 'decided_by', 'decided_at']);
     expect([...firstRows.values()].map((row) => [row.beneficiary_id, row.result, row.change])).toEqual([
       ['B-1', 'MATCH', 'NEW'],
       ['B-2', 'MATCH', 'NEW'],

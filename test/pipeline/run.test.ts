@@ -80,7 +80,7 @@ describe('input formats', () => {
     const result = await runCli(['run', file, '--out', out], providerEnv());
     expect(result.code).toBe(0);
     const raw = await readFile(out, 'utf8');
-    expect(raw.split('\r\n')[0]).toBe('\uFEFFNo Rekening;Kode Bank;Nama Pemilik;Catatan;result;name_score;account_holder;bank_name;fee;inquiry_status;inquiry_id;checked_at;reason;change;account_number_checked');
+    expect(raw.split('\r\n')[0]).toBe('\uFEFFNo Rekening;Kode Bank;Nama Pemilik;Catatan;result;name_score;account_holder;bank_name;fee;inquiry_status;inquiry_id;checked_at;reason;change;account_number_checked;decision;decided_by;decided_at');
     const rows = await readReport(out, ';');
     expect(rows.map((row) => row['No Rekening'])).toEqual(['0012345678', '0881234567', '0060009876543']);
     expect(rows[0]!.Catatan).toBe('baris satu\r\nbaris dua; dengan titik koma');

@@ -31,13 +31,16 @@ interface TestServer {
   output(): string;
 }
 
-async function startServers(prefix: string): Promise<{ directory: string; spawnServer(args: string[]): TestServer; stop(): Promise<void> }> {
+/** Nothing kept on disk: the servers of these tests are throw-away. */
+const NO_PERSISTENCE = ['--save', '', '--appendonly', 'no'];
+
+async function startServers(prefix: string): Promise<{ directory: string; spawnServer(args: string[], persistence?: string[]): TestServer; stop(): Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), prefix));
   const servers: ChildProcess[] = [];
   return {
     directory,
-    spawnServer(args) {
-      const server = spawn('redis-server', [...args, '--bind', '127.0.0.1', '--dir', directory, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    spawnServer(args, persistence = NO_PERSISTENCE) {
+      const server = spawn('redis-server', [...args, '--bind', '127.0.0.1', '--dir', directory, ...persistence, '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
       servers.push(server);
       let output = '';
       const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2_000));
@@ -142,6 +145,49 @@ export async function startLocalCluster(options: { tls?: boolean; password?: str
     await servers.stop();
     throw error;
   }
+}
+
+export interface DurableRedis extends RedisProcesses {
+  url: string;
+  /** Stops the server (SIGTERM: Redis's own shutdown, the append-only file flushed) and starts it again on its directory and port. */
+  restart(): Promise<void>;
+}
+
+/**
+ * A redis-server kept on disk as the compose file keeps its Redis: the append-only file on, fsync every
+ * second, no snapshots. `restart` stops it and starts it again from its files.
+ */
+export async function startDurableRedis(): Promise<DurableRedis> {
+  requireRedisTools();
+  const servers = await startServers('bc-durable-redis-');
+  const port = await freePort();
+  const persistence = ['--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'];
+  const start = async (): Promise<TestServer> => {
+    const server = servers.spawnServer(['--port', String(port)], persistence);
+    await waitForPing(server, { host: '127.0.0.1', port }, 'durable redis-server');
+    return server;
+  };
+  let server: TestServer;
+  try {
+    server = await start();
+  } catch (error) {
+    await servers.stop();
+    throw error;
+  }
+  return {
+    directory: servers.directory,
+    url: `redis://127.0.0.1:${port}`,
+    restart: async () => {
+      const exited = new Promise((resolve) => server.process.once('exit', resolve));
+      const stopper = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      stopper.on('error', () => undefined);
+      await stopper.call('SHUTDOWN').catch(() => undefined); // the connection closes as the server exits
+      stopper.disconnect();
+      await exited;
+      server = await start();
+    },
+    stop: servers.stop,
+  };
 }
 
 export interface TlsRedis extends RedisProcesses {

@@ -62,15 +62,17 @@ describe('pages', () => {
 });
 
 describe('uploads', () => {
-  it('accepts CSV names only and keeps them inside the reports folder', () => {
+  it('accepts CSV and XLSX names only and keeps them inside the reports folder', () => {
     expect(checkUploadName('Payouts.CSV')).toBe('Payouts.CSV');
-    expect(() => checkUploadName('payouts.xlsx')).toThrow('only CSV files');
+    expect(checkUploadName('payouts.xlsx')).toBe('payouts.xlsx');
+    expect(() => checkUploadName('payouts.xls')).toThrow('only CSV (.csv) and Excel workbooks (.xlsx)');
     expect(() => checkUploadName('')).toThrow('no file name');
     expect(safeFileName('../../etc/passwd.csv')).toBe('passwd.csv');
     expect(safeFileName('C:\\Users\\ops\\<evil>.csv')).toBe('_evil_.csv');
     const paths = uploadPaths('/srv/reports', '../x/partners.csv');
     expect(paths.inputPath).toMatch(/^\/srv\/reports\/inputs\/\d{8}T\d{6}Z-[0-9a-f]{6}--partners\.csv$/);
     expect(paths.reportPath).toMatch(/^\/srv\/reports\/\d{8}T\d{6}Z-[0-9a-f]{6}--partners\.reconciled\.csv$/);
+    expect(uploadPaths('/srv/reports', 'partners.xlsx', 'xlsx').reportPath).toMatch(/--partners\.reconciled\.xlsx$/);
   });
 });
 

@@ -85,10 +85,15 @@ describe('decideRowResult', () => {
       '',
       '',
       '',
+      '',
+      '',
+      '',
     ]);
     const cells = resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', 'standard'), change: 'UNCHANGED', accountNumberChecked: '0012345678' });
-    expect(cells.slice(-2)).toEqual(['UNCHANGED', '0012345678']);
-    expect(RESULT_COLUMNS.slice(-3)).toEqual(['reason', 'change', 'account_number_checked']);
+    expect(cells.slice(-5)).toEqual(['UNCHANGED', '0012345678', '', '', '']);
+    expect(RESULT_COLUMNS.slice(-6)).toEqual(['reason', 'change', 'account_number_checked', 'decision', 'decided_by', 'decided_at']);
+    const decided = resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', 'standard'), decision: { decision: 'APPROVED', decidedBy: 'ratna', decidedAt: '2026-11-21T13:52:03.120+07:00' } });
+    expect(decided.slice(-3)).toEqual(['APPROVED', 'ratna', '2026-11-21T13:52:03.120+07:00']);
   });
 
   it('caps a reason cell, saying it was cut', () => {

@@ -1,0 +1,102 @@
+import type { LuaCommand } from './define.js';
+
+// People's decisions (src/review/decision-store.ts). The standing decisions are one hash, a field per account
+// (a digest), whose value is a JSON array of that account's decisions, one per expected name:
+//   {"e": expected name key, "x": expected name, "h": holder name, "b": bank code, "a": account number,
+//    "v": environment, "d": "APPROVED" | "REJECTED", "by": person, "at": ms, "n": note}
+// The audit trail is a stream, one entry per decision recorded or changed. Both keys carry the hash tag
+// {decisions}, so these scripts are valid on a cluster.
+
+/** Keeps the entries of a standing value younger than `keep` ms (0: all). */
+const LIVE_ENTRIES = `
+local function liveEntries(stored, keep, nowMs)
+  local list = {}
+  if not stored then return list end
+  for _, entry in ipairs(cjson.decode(stored)) do
+    if keep == 0 or entry.at >= nowMs - keep then list[#list + 1] = entry end
+  end
+  return list
+end
+local function redisNowMs()
+  local now = redis.call('TIME')
+  return tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+end
+`;
+
+/**
+ * Records decisions, each atomically with its audit entry: several writers at once (the console, a `review`
+ * import) end with one standing decision per facts and every change in the trail, in the order made. A file's
+ * decisions are one call: all recorded, or none.
+ *
+ * KEYS: standing hash, trail stream.
+ * ARGV: keep ms (0: for ever), then per decision four values: the account field; the decision entry as JSON
+ * without `at` (without `n` when no note was given); the `at` (ms) of the decision the writer saw on its row,
+ * or '' when it saw none; the trail entry's own fields as a JSON array [name, value, ...].
+ * Reply: per decision {status, the earlier decision on the same expected name as JSON or '', at}, status
+ * `recorded` (at: its time, the ms of its trail id), `unchanged` (the same decision on the same holder already
+ * stands, with the same note when one was given: nothing written), `stale` (the writer saw a decision that no
+ * longer stands: nothing written).
+ */
+export const DECISIONS_RECORD: LuaCommand = {
+  name: 'bcDecisionsRecordV1',
+  numberOfKeys: 2,
+  lua: `${LIVE_ENTRIES}
+local keep = tonumber(ARGV[1])
+local nowMs = redisNowMs()
+local replies = {}
+for i = 2, #ARGV, 4 do
+  local field, new, seen = ARGV[i], cjson.decode(ARGV[i + 1]), ARGV[i + 2]
+  local list = liveEntries(redis.call('HGET', KEYS[1], field), keep, nowMs)
+  local index
+  for j, entry in ipairs(list) do
+    if entry.e == new.e then index = j end
+  end
+  local earlier = index and list[index]
+  local earlierJson = earlier and cjson.encode(earlier) or ''
+  if earlier and earlier.h == new.h and earlier.d == new.d and (new.n == nil or earlier.n == new.n) then
+    replies[#replies + 1] = {'unchanged', earlierJson, tostring(earlier.at)}
+  elseif seen ~= '' and (not earlier or earlier.at ~= tonumber(seen)) then
+    replies[#replies + 1] = {'stale', earlierJson, ''}
+  else
+    if new.n == nil then new.n = '' end
+    local fields = {'event', earlier and 'CHANGED' or 'RECORDED', 'previous_decision', earlier and earlier.d or '', 'previous_by', earlier and earlier.by or '', 'previous_at', earlier and tostring(earlier.at) or ''}
+    for _, value in ipairs(cjson.decode(ARGV[i + 3])) do fields[#fields + 1] = value end
+    local id = redis.call('XADD', KEYS[2], '*', unpack(fields))
+    new.at = tonumber(string.match(id, '^(%d+)'))
+    list[index or (#list + 1)] = new
+    redis.call('HSET', KEYS[1], field, cjson.encode(list))
+    replies[#replies + 1] = {'recorded', earlierJson, tostring(new.at)}
+  end
+end
+if keep > 0 then redis.call('XTRIM', KEYS[2], 'MINID', nowMs - keep) end
+return replies`,
+};
+
+/**
+ * DECISION_RETENTION_DAYS: drops the decisions older than `keep` from these account fields (a field left
+ * empty goes) and the audit entries older than it. KEYS: standing hash, trail stream. ARGV: keep ms (above 0),
+ * then account fields. Reply: decisions dropped.
+ */
+export const DECISIONS_SWEEP: LuaCommand = {
+  name: 'bcDecisionsSweepV1',
+  numberOfKeys: 2,
+  lua: `${LIVE_ENTRIES}
+local keep = tonumber(ARGV[1])
+local nowMs = redisNowMs()
+local dropped = 0
+for i = 2, #ARGV do
+  local stored = redis.call('HGET', KEYS[1], ARGV[i])
+  if stored then
+    local before = #cjson.decode(stored)
+    local list = liveEntries(stored, keep, nowMs)
+    if #list == 0 then
+      redis.call('HDEL', KEYS[1], ARGV[i])
+    elseif #list < before then
+      redis.call('HSET', KEYS[1], ARGV[i], cjson.encode(list))
+    end
+    dropped = dropped + before - #list
+  end
+end
+redis.call('XTRIM', KEYS[2], 'MINID', nowMs - keep)
+return dropped`,
+};

@@ -1,0 +1,251 @@
+import { headerKey, mapColumns, referenceColumn, type ColumnMapping, type ColumnOverrides } from '../csv/columns.js';
+import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
+import { UsageError } from '../errors.js';
+import { maskDigitRuns } from '../logging/logger.js';
+import { RESULT_COLUMNS } from '../report/row-result.js';
+import { DECIDABLE_RESULTS, expectedNameKey, judgeRow, parseDecisionValue, type Decision, type DecisionFacts, type DecisionValue } from './decision.js';
+import { accountField, type DecisionStore, type DecisionToRecord } from './decision-store.js';
+
+/** The file's rows, streamed, after a first pass proved that the whole file reads (an unreadable file records nothing). */
+export interface ReviewFileRows {
+  header: string[];
+  records: AsyncIterable<{ fields: string[] }>;
+}
+
+/** The last definitive answer this tool stored for an account, in any batch of the environment. */
+export interface KnownAnswer {
+  holderName: string | undefined;
+  answeredAt: number;
+}
+
+export interface ReviewImportDependencies {
+  /** Reads a CSV or an XLSX file, the same reader as `run` (a usage error, exit 2, for a file it cannot read). */
+  open(path: string): Promise<ReviewFileRows>;
+  decisions: Pick<DecisionStore, 'record' | 'onAccounts'>;
+  /** The last answers stored for these accounts (`bank:number`) in this environment. */
+  knownAnswers(environment: string, accountKeys: string[]): Promise<Map<string, KnownAnswer>>;
+  /** H2H_ENV: the environment whose answers the report shows. */
+  environment: string;
+  /** BANK_CODE_MAP: the bank code sent for a row is found as `run` found it. */
+  bankCodes: BankCodeMap;
+  showTime(at: number): string;
+}
+
+export interface ReviewImportRequest {
+  path: string;
+  /** The person who decided (`--by`, the reviewer of a watched file). */
+  reviewer: string;
+  /** For the audit trail: `review <file>`, `watch <folder>/reviews/<file>`. */
+  source: string;
+  /** The columns `run` was told with --bank-column etc., when the report's input columns need them again. */
+  columns?: ColumnOverrides;
+}
+
+export interface ReviewedRow {
+  /** 1-based data row of the file. */
+  row: number;
+  /** The row's reference (its first column that is not bank, account or name), digit runs masked. */
+  reference: string;
+}
+
+export interface ReviewImport {
+  recorded: Array<ReviewedRow & { decision: DecisionValue; replaced: Decision | undefined }>;
+  unchanged: number;
+  refused: Array<ReviewedRow & { reason: string }>;
+}
+
+/**
+ * Nobody decides more by hand: a file with more decision cells filled is refused whole (split it), so that it
+ * is recorded in one step, and what it holds stays small in memory.
+ */
+export const MAX_DECISIONS_PER_FILE = 10_000;
+const MAX_NOTE_CHARACTERS = 500;
+const MAX_NAME_CHARACTERS = 100;
+/** An optional column a reviewer may add beside `decision`. */
+const NOTE_COLUMN = 'decision_note';
+
+/**
+ * `review`: records the decisions a person wrote in a reconciliation report's `decision` column (a CSV or
+ * an XLSX, as the tool wrote it, edited in a spreadsheet). The report is read by its own columns: the
+ * product's columns (the last `result` ... `decided_at` run of the header) and, before them, the input
+ * columns found as `run` found them. Every new or changed decision is recorded, each row checked first:
+ * - only CLOSE_MATCH and NO_MATCH rows are decided (refused: MATCH, FAILED, ...; an unknown value);
+ * - its facts must be what this tool last stored for the account: the account as sent, and the holder name
+ *   of the last answer (a report older than a rename of the holder, or an edited cell, is refused);
+ * - a row that showed a decision (`decided_at` filled) changes it only if that decision still stands: a
+ *   report written before somebody else changed a decision does not change it back.
+ * All the file's decisions are recorded in one step, or none: an unreadable file records nothing.
+ */
+export async function importReviewFile(deps: ReviewImportDependencies, request: ReviewImportRequest): Promise<ReviewImport> {
+  const reviewer = request.reviewer.trim();
+  if (reviewer === '') throw new UsageError('a decision needs the name of the person who made it: --by NAME');
+  if (reviewer.length > MAX_NAME_CHARACTERS) throw new UsageError(`the reviewer's name is longer than ${MAX_NAME_CHARACTERS} characters`);
+  const file = await deps.open(request.path);
+  const layout = reportLayout(file.header, request.path, request.columns ?? {});
+  const result: ReviewImport = { recorded: [], unchanged: 0, refused: [] };
+  const candidates: Array<{ where: ReviewedRow; toRecord: DecisionToRecord }> = [];
+  let rowNumber = 0;
+  let written = 0;
+  for await (const { fields } of file.records) {
+    rowNumber += 1;
+    const value = (fields[layout.decision] ?? '').trim();
+    if (value === '') continue;
+    written += 1;
+    if (written > MAX_DECISIONS_PER_FILE) {
+      throw new UsageError(`${request.path} holds more than ${MAX_DECISIONS_PER_FILE.toLocaleString('en')} decisions: split it (nothing was recorded)`);
+    }
+    const where: ReviewedRow = { row: rowNumber, reference: maskDigitRuns(layout.reference === undefined ? '' : (fields[layout.reference] ?? '').trim()) };
+    const read = readDecision(fields, layout, value, deps);
+    if (typeof read === 'string') {
+      result.refused.push({ ...where, reason: read });
+      continue;
+    }
+    candidates.push({ where, toRecord: { ...read, decidedBy: reviewer, source: request.source, row: rowNumber } });
+  }
+  const accepted = await checkAgainstStore(candidates, deps, result);
+  const outcomes = await deps.decisions.record(accepted.map(({ toRecord }) => toRecord));
+  outcomes.forEach((outcome, index) => {
+    const { where, toRecord } = accepted[index]!;
+    if (outcome.status === 'recorded') result.recorded.push({ ...where, decision: toRecord.decision, replaced: outcome.earlier });
+    else if (outcome.status === 'unchanged') result.unchanged += 1;
+    else result.refused.push({ ...where, reason: staleReason(outcome.earlier, deps.showTime) });
+  });
+  result.refused.sort((a, b) => a.row - b.row);
+  return result;
+}
+
+/** Where the report keeps what `review` reads. */
+interface ReportLayout {
+  mapping: ColumnMapping;
+  /** Number of input columns (the product's columns start there). */
+  inputColumns: number;
+  result: number;
+  holderName: number;
+  accountChecked: number;
+  decision: number;
+  decidedAt: number;
+  note: number | undefined;
+  reference: number | undefined;
+}
+
+function reportLayout(header: readonly string[], path: string, overrides: ColumnOverrides): ReportLayout {
+  const keys = header.map(headerKey);
+  const product = RESULT_COLUMNS.map(headerKey);
+  // The product's columns are the last run of them: an input column may itself be called `result`.
+  let start = -1;
+  for (let index = keys.length - product.length; index >= 0 && start < 0; index -= 1) {
+    if (product.every((key, offset) => keys[index + offset] === key)) start = index;
+  }
+  if (start < 0) {
+    throw new UsageError(
+      `${path} is not a reconciliation report with a decision column: its header needs the report's own columns (${RESULT_COLUMNS.join(', ')}), as beneficiary-check wrote them; review the latest report`,
+    );
+  }
+  const at = (name: string) => start + RESULT_COLUMNS.indexOf(name as (typeof RESULT_COLUMNS)[number]);
+  const mapping = mapColumns(header.slice(0, start), overrides);
+  const note = keys.indexOf(headerKey(NOTE_COLUMN), start + product.length);
+  return {
+    mapping,
+    inputColumns: start,
+    result: at('result'),
+    holderName: at('account_holder'),
+    accountChecked: at('account_number_checked'),
+    decision: at('decision'),
+    decidedAt: at('decided_at'),
+    note: note < 0 ? undefined : note,
+    reference: referenceColumn(header.slice(0, start), mapping),
+  };
+}
+
+type ReadDecision = Pick<DecisionToRecord, 'facts' | 'decision' | 'note' | 'seenAt'>;
+
+/** The decision a row asks for, or why it is refused (from the row alone). */
+function readDecision(fields: readonly string[], layout: ReportLayout, written: string, deps: ReviewImportDependencies): ReadDecision | string {
+  const decision = parseDecisionValue(written);
+  if (decision === undefined) return `unknown decision ${JSON.stringify(written.slice(0, 40))}: write APPROVED or REJECTED (or leave the cell empty)`;
+  const result = (fields[layout.result] ?? '').trim();
+  if (!DECIDABLE_RESULTS.has(result as never)) {
+    return `a decision on a ${result === '' ? 'row without a result' : `${result} row`}: only CLOSE_MATCH and NO_MATCH rows are decided${
+      result === 'FAILED' || result === 'INPUT_INVALID' ? ' (nothing was verified)' : ''
+    }`;
+  }
+  const validation = validateRow(fields.slice(0, layout.inputColumns), layout.mapping, deps.bankCodes);
+  const expectedName = layout.mapping.expectedName === undefined ? '' : (fields[layout.mapping.expectedName] ?? '').trim();
+  const holderName = fields[layout.holderName] ?? '';
+  if (!validation.valid || validation.account.accountNumber !== (fields[layout.accountChecked] ?? '').trim() || expectedName === '' || holderName.trim() === '') {
+    return 'the row\'s bank code, account number, expected name or holder name is not as the report wrote it: decide on the report as written';
+  }
+  const decidedAt = (fields[layout.decidedAt] ?? '').trim();
+  const seenAt = decidedAt === '' ? undefined : Date.parse(decidedAt);
+  if (seenAt !== undefined && Number.isNaN(seenAt)) return `decided_at ${JSON.stringify(decidedAt.slice(0, 40))} is not as the report wrote it: leave decided_by and decided_at as they are`;
+  const note = layout.note === undefined ? undefined : (fields[layout.note] ?? '').trim().slice(0, MAX_NOTE_CHARACTERS);
+  const facts: DecisionFacts = { environment: deps.environment, ...validation.account, expectedName, holderName };
+  return { facts, decision, note, seenAt };
+}
+
+/**
+ * The checks that need what is stored: the same beneficiary decided twice in the file with different values
+ * (both refused); a decision that already stands as written (unchanged: a report re-imported, a row left as
+ * the report filled it); facts that are not the last answer stored for the account.
+ */
+async function checkAgainstStore(
+  candidates: Array<{ where: ReviewedRow; toRecord: DecisionToRecord }>,
+  deps: ReviewImportDependencies,
+  result: ReviewImport,
+): Promise<Array<{ where: ReviewedRow; toRecord: DecisionToRecord }>> {
+  const subjectOf = ({ facts }: DecisionToRecord) => `${accountField(facts)}|${expectedNameKey(facts.expectedName)}|${facts.holderName}`;
+  const standing = await deps.decisions.onAccounts(candidates.map(({ toRecord }) => toRecord.facts));
+  const bySubject = new Map<string, Array<{ where: ReviewedRow; toRecord: DecisionToRecord }>>();
+  for (const candidate of candidates) {
+    const subject = subjectOf(candidate.toRecord);
+    bySubject.set(subject, [...(bySubject.get(subject) ?? []), candidate]);
+  }
+  const known = await deps.knownAnswers(deps.environment, [...new Set(candidates.map(({ toRecord }) => accountKey(toRecord.facts)))]);
+  const accepted: Array<{ where: ReviewedRow; toRecord: DecisionToRecord }> = [];
+  for (const same of bySubject.values()) {
+    const values = new Set(same.map(({ toRecord }) => toRecord.decision));
+    if (values.size > 1) {
+      const rows = same.map(({ where }) => where.row).join(', ');
+      for (const { where } of same) result.refused.push({ ...where, reason: `the same beneficiary is decided differently in rows ${rows} of this file: decide it once` });
+      continue;
+    }
+    const [first, ...repeated] = same;
+    result.unchanged += repeated.length;
+    const { facts, decision, note } = first!.toRecord;
+    const state = judgeRow(facts, standing.get(accountField(facts)) ?? [], deps.showTime);
+    if (state.kind === 'stands' && state.decision.decision === decision && (note === undefined || note === state.decision.note)) {
+      result.unchanged += 1;
+      continue;
+    }
+    const answer = known.get(accountKey(facts));
+    if (answer === undefined) {
+      result.refused.push({ ...first!.where, reason: `no answer for this account is stored for the ${deps.environment} environment (H2H_ENV) any more: decide on a current report` });
+    } else if (answer.holderName !== facts.holderName) {
+      result.refused.push({
+        ...first!.where,
+        reason: `the bank's holder name for this account is now ${JSON.stringify(answer.holderName ?? '')} (checked ${deps.showTime(answer.answeredAt)}), not ${JSON.stringify(facts.holderName)} as in this file: decide on the latest report`,
+      });
+    } else {
+      accepted.push(first!);
+    }
+  }
+  return accepted;
+}
+
+function staleReason(standing: Decision | undefined, showTime: (at: number) => string): string {
+  return standing === undefined
+    ? 'the decision this row shows no longer stands: decide on the latest report'
+    : `the decision changed after this report was written (now ${standing.decision} by ${standing.decidedBy}, ${showTime(standing.decidedAt)}): decide on the latest report`;
+}
+
+/** What a review import did, for people: the counts, then a line per row recorded or refused. */
+export function describeReviewImport(path: string, reviewer: string, result: ReviewImport, showTime: (at: number) => string): string {
+  const lines = [`review of ${path} by ${reviewer}: ${result.recorded.length} recorded, ${result.unchanged} unchanged, ${result.refused.length} refused`];
+  const where = (row: ReviewedRow) => `  row ${row.row}${row.reference === '' ? '' : ` (${row.reference})`}`;
+  for (const row of result.recorded) {
+    const replaced = row.replaced === undefined ? '' : ` (was ${row.replaced.decision} by ${row.replaced.decidedBy}, ${showTime(row.replaced.decidedAt)})`;
+    lines.push(`${where(row)}: ${row.decision} recorded${replaced}`);
+  }
+  for (const row of result.refused) lines.push(`${where(row)}: refused: ${row.reason}`);
+  return `${lines.join('\n')}\n`;
+}
