@@ -1,4 +1,6 @@
 import { writeFile } from 'node:fs/promises';
+import { describeEndpoint, type Endpoint } from '../config/endpoint.js';
+import { describeRoles, roleColumns, type RoleColumns } from '../csv/columns.js';
 import { describeError, OutputPathError } from '../errors.js';
 import { CHANGE_VALUES } from '../history/change.js';
 import { RESULT_VALUES, type ResultValue } from '../report/row-result.js';
@@ -13,6 +15,12 @@ export interface BatchSummary {
   sourceFile: string;
   /** How the input's bytes were read: `utf-8`, `utf-16le`, `utf-16be` or `windows-1252`. */
   encoding: string;
+  /** Where every answer of the report comes from: the provider environment and base address (null: a batch made before it was recorded). */
+  endpoint: Endpoint | null;
+  /** The input column read for each role (null: the file has no expected-name column, rows are VERIFIED). */
+  columns: RoleColumns;
+  /** Columns of an earlier report the input carried: not read, not repeated (this report's own take their place). */
+  replacedColumns?: string[];
   report: string;
   rows: number;
   accounts: number;
@@ -64,6 +72,9 @@ export function buildSummary(
     batchId: batch.batchId,
     sourceFile: run.inputPath,
     encoding: batch.layout.encoding ?? 'utf-8',
+    endpoint: batch.endpoint ?? null,
+    columns: roleColumns(batch.header, batch.mapping),
+    ...(batch.replacedColumns.length > 0 && { replacedColumns: batch.replacedColumns }),
     report: reportPath,
     rows: written.rows,
     accounts: batch.accountCount,
@@ -96,6 +107,9 @@ export async function writeSummary(summary: BatchSummary, extras: Record<string,
   }
 }
 
+const describeColumnsRead = ({ columns, replacedColumns }: BatchSummary): string =>
+  `${describeRoles(columns)}${replacedColumns === undefined ? '' : `; the earlier report's ${replacedColumns.join(', ')} replaced`}`;
+
 export function formatSummary(summary: BatchSummary): string {
   const counts = RESULT_VALUES.map((value) => `  ${value.padEnd(16)}${summary.counts[value]}`).join('\n');
   const totals =
@@ -110,6 +124,8 @@ export function formatSummary(summary: BatchSummary): string {
     `changes: ${CHANGE_VALUES.map((value) => `${value} ${summary.changes[value]}`).join(', ')}${
       summary.reusedAnswers > 0 ? `; ${summary.reusedAnswers} answer(s) reused from earlier batches (calls saved)` : ''
     }`,
+    `endpoint: ${summary.endpoint === null ? 'not recorded (a batch made before endpoints were)' : describeEndpoint(summary.endpoint)}`,
+    `columns read: ${describeColumnsRead(summary)}`,
     `report: ${summary.report}`,
     ...(summary.changesReport === undefined ? [] : [`changed rows: ${summary.changesReport}`]),
     `summary: ${summaryPathFor(summary.report)}`,

@@ -1,4 +1,5 @@
 import { batchState, type BatchProgress, type BatchRecord, type BatchState, type BatchStore } from '../batch/batch-store.js';
+import type { Endpoint } from '../config/endpoint.js';
 import { NEEDS_A_PERSON, readDecidedRows } from '../batch/decided-rows.js';
 import { RowTally, zeroCounts, type ResultCounts } from '../batch/row-tally.js';
 import { maskAccountNumber, maskDigitRuns } from '../logging/logger.js';
@@ -8,6 +9,8 @@ import type { NameMatchPolicy } from '../matching/policy.js';
 export interface BatchView {
   batchId: string;
   source: { name: string; file: string };
+  /** Where the batch's answers come from (null: a batch made before it was recorded). */
+  endpoint: Endpoint | null;
   createdAt: string;
   rows: number;
   invalidRows: number;
@@ -119,6 +122,7 @@ export function batchView<C extends ResultCounts | null>(batch: BatchRecord, pro
   return {
     batchId: batch.batchId,
     source: { name: batch.sourceName, file: batch.sourceFile },
+    endpoint: batch.endpoint ?? null,
     createdAt: new Date(batch.createdAt).toISOString(),
     rows: batch.rowCount,
     invalidRows: batch.invalidCount,

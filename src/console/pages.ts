@@ -1,3 +1,4 @@
+import { describeEndpoint } from '../config/endpoint.js';
 import { RESULT_VALUES } from '../report/row-result.js';
 import type { CountedBatchView as BatchView } from './batch-views.js';
 import { html, raw, scriptJson, type Raw } from './html.js';
@@ -68,6 +69,7 @@ export function batchPage(context: PageContext, batch: BatchView): string {
   const id = encodeURIComponent(batch.batchId);
   const body = html`<section><h2>Batch ${batch.batchId}</h2><dl>
 <dt>Source</dt><dd>${batch.source.name}</dd><dt>Created (UTC)</dt><dd>${batch.createdAt.replace('T', ' ').slice(0, 19)}</dd>
+<dt>Endpoint</dt><dd id="endpoint">${batch.endpoint === null ? 'not recorded' : describeEndpoint(batch.endpoint)}</dd>
 <dt>Rows</dt><dd><span id="rows">${batch.rows}</span> (<span id="invalid">${batch.invalidRows}</span> invalid)</dd>
 <dt>Progress</dt><dd><progress id="progress" max="100" value="${batch.percent}"></progress> <span id="percent">${batch.percent}%</span> · <span id="answered">${batch.answered}</span>/<span id="accounts">${batch.accounts ?? '?'}</span> accounts · <span id="state">${batch.state}</span></dd>
 <dt>Report</dt><dd><a id="download" href="/api/batches/${id}/report.csv" download ${batch.state === 'reported' ? '' : raw('hidden')}>Download the reconciliation CSV</a> <a id="summary" href="/api/batches/${id}/summary.json" ${batch.state === 'reported' ? '' : raw('hidden')}>summary</a><span id="report-pending" class="hint" ${batch.state === 'reported' ? raw('hidden') : ''}>written when every account is answered</span></dd>

@@ -4,8 +4,8 @@ import type { InquiryOutcome } from '../provider/outcome.js';
 export const RESULT_VALUES = ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED'] as const;
 export type ResultValue = (typeof RESULT_VALUES)[number];
 
-/** The columns appended to every input row, in this order. */
-export const RESULT_COLUMNS = ['result', 'name_score', 'account_holder', 'bank_name', 'fee', 'inquiry_status', 'inquiry_id', 'checked_at', 'reason', 'change', 'account_number_checked'] as const;
+/** The columns appended to every input row, in this order (named with the other output columns, which input never reads). */
+export { RESULT_COLUMNS } from '../csv/report-columns.js';
 
 export interface RowResult {
   result: ResultValue;
