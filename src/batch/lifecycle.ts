@@ -8,7 +8,7 @@ import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
 import { contentAtEndpoint, newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
 import { decideContinuation, describeContinuation, type Continuation, type ContinuationPolicy } from './continuation.js';
-import { checkReportPath } from './output-path.js';
+import { checkReportPath, checkReportWidth } from './output-path.js';
 import type { InspectedFile, Producer } from './producer.js';
 import type { WrittenReport } from './report-writer.js';
 import { HandedBackError, type ProgressReport, type SettleResult } from './settle.js';
@@ -169,7 +169,10 @@ export class BatchLifecycle {
     const target = await this.resolveInput(request.input);
     const encoding = target.inspected?.file.encoding;
     if (encoding !== undefined && encoding !== 'utf-8') request.onNotice?.(`${target.inputPath} is read as ${ENCODING_NAMES[encoding]} text`);
-    if (request.reportPath !== undefined) await checkReportPath(request.reportPath, target.inputPath);
+    if (request.reportPath !== undefined) {
+      await checkReportPath(request.reportPath, target.inputPath);
+      checkReportWidth(request.reportPath, target.header);
+    }
     for (let attempt = 0; ; attempt += 1) {
       try {
         const { batchId, continuation, batch } = await this.underContentLease(target, request);
@@ -230,6 +233,7 @@ export class BatchLifecycle {
       );
     }
     await checkReportPath(reportPath, batch.sourceFile);
+    checkReportWidth(reportPath, batch.header);
     const continuation: Continuation = { kind: 'reuse', batchId };
     const run: RunStart = { inputPath: batch.sourceFile, startedAt: clock.now(), continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited };
     return this.report({ batchId, continuation, run, batch }, reportPath);
@@ -240,10 +244,10 @@ export class BatchLifecycle {
       const own = input.ownBatchId === undefined ? undefined : await this.findBatch(input.ownBatchId);
       // Taken up again only at its own endpoint: restarted for another one, the file is checked anew there.
       if (own !== undefined && own.queueName === this.deps.queueName) {
-        return { inputPath: input.path, contentHash: own.contentHash, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
+        return { inputPath: input.path, contentHash: own.contentHash, header: own.header, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
       }
       const inspected = await this.deps.inspect(input.path, input.columns);
-      return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, inspected, input };
+      return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, header: inspected.header, inspected, input };
     }
     const batch = await this.deps.store.get(input.batchId);
     if (batch.queueName !== this.deps.queueName) {
@@ -253,7 +257,7 @@ export class BatchLifecycle {
           'its answers belong to that endpoint. Resume it with the H2H_ENV and H2H_BASE_URL it was checked with, or run the file to check it here',
       );
     }
-    return { inputPath: batch.sourceFile, contentHash: batch.contentHash, input };
+    return { inputPath: batch.sourceFile, contentHash: batch.contentHash, header: batch.header, input };
   }
 
   private async findBatch(batchId: string): Promise<BatchRecord | undefined> {
@@ -400,6 +404,8 @@ const vanishedFromRedis = (error: unknown): unknown => (error instanceof BatchNo
 interface Target {
   inputPath: string;
   contentHash: string;
+  /** The input columns the report repeats. */
+  header: string[];
   inspected?: InspectedFile;
   input: BatchInput;
 }

@@ -7,10 +7,14 @@ import { CHANGE_VALUES, classifyChange, isNotableChange, withChangeNote, type Ch
 import { parseAccountKey } from '../csv/validation.js';
 import { bankTranslationNote, decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { openSink, type RowSink } from '../report/sink.js';
+import { PRIVATE_FOLDER_MODE } from '../report/temporary-file.js';
 import type { BatchStore } from './batch-store.js';
 import { HandedBackError } from './settle.js';
 
 const SLICE_ROWS = 1000;
+
+/** A report's header: the input's columns (those the batch repeats), then the product's own. */
+export const reportHeader = (inputHeader: readonly string[]): string[] => [...inputHeader, ...RESULT_COLUMNS];
 
 export interface WrittenReport {
   rows: number;
@@ -67,11 +71,11 @@ export async function writeReconciliation(
   try {
     for (const path of paths) {
       failingPath = path;
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: PRIVATE_FOLDER_MODE });
       sinks.push(await openSink(path, sinkOptions));
     }
     const [report, changed] = sinks as [RowSink, RowSink | undefined];
-    const header = [...batch.header, ...RESULT_COLUMNS];
+    const header = reportHeader(batch.header);
     for (const sink of sinks) await sink.write(header);
     const nameColumn = batch.mapping.expectedName;
     for (let start = 0; start < batch.rowCount; start += SLICE_ROWS) {

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { describeEndpoint, type Endpoint } from '../config/endpoint.js';
 import { describeRoles, roleColumns, type RoleColumns } from '../csv/columns.js';
 import { describeError, OutputPathError } from '../errors.js';
@@ -7,6 +7,7 @@ import { RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import type { BatchRecord } from './batch-store.js';
 import type { Continuation } from './continuation.js';
 import type { WrittenReport } from './report-writer.js';
+import { writeWholeFile } from '../report/temporary-file.js';
 
 /** Figures of one run (one command, one watched file, one nightly run), beside the batch's totals. */
 export interface BatchSummary {
@@ -97,12 +98,18 @@ export function buildSummary(
 /** `out/report.csv` (or `.xlsx`) -> `out/report.summary.json`. */
 export const summaryPathFor = (reportPath: string): string => `${reportPath.replace(/\.(csv|xlsx)$/i, '')}.summary.json`;
 
-/** The summary JSON beside the report; `extras` are fields of the entry point (input name, scheduled run, duplicate note). */
+/**
+ * The summary JSON beside the report; `extras` are fields of the entry point (input name, scheduled run,
+ * duplicate note). Written whole under a temporary name: a full disk leaves no 0-byte or cut summary. When
+ * it cannot be written, an earlier summary at that path is removed too: it describes an earlier report, not
+ * the one just written beside it (the batch is then not marked finished: the same command writes both again).
+ */
 export async function writeSummary(summary: BatchSummary, extras: Record<string, unknown> = {}): Promise<void> {
   const path = summaryPathFor(summary.report);
   try {
-    await writeFile(path, `${JSON.stringify({ ...summary, ...extras }, null, 2)}\n`);
+    await writeWholeFile(path, `${JSON.stringify({ ...summary, ...extras }, null, 2)}\n`);
   } catch (error) {
+    await rm(path, { force: true }).catch(() => undefined);
     throw new OutputPathError(`cannot write the summary ${path}: ${describeError(error)}`, { cause: error });
   }
 }
