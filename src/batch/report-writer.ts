@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { describeEndpoint } from '../config/endpoint.js';
 import { describeError, OutputPathError } from '../errors.js';
 import type { NameMatchPolicy } from '../matching/compare-names.js';
 import type { AccountHistory } from '../history/account-history.js';
@@ -65,7 +66,14 @@ export async function writeReconciliation(
   const paths = [outputs.reportPath, ...(outputs.changesPath === undefined ? [] : [outputs.changesPath])];
   let failingPath = outputs.reportPath;
   const cannotWrite = (error: unknown) => new OutputPathError(`cannot write the report ${failingPath}: ${describeError(error)}`, { cause: error });
-  const sinkOptions = { delimiter: batch.layout.delimiter, resultColumn: batch.header.length };
+  const sinkOptions = {
+    delimiter: batch.layout.delimiter,
+    resultColumn: batch.header.length,
+    about: {
+      title: `Reconciliation of ${batch.sourceName}`,
+      description: `batch ${batchId}: every answer from ${batch.endpoint === undefined ? 'one endpoint (not recorded)' : describeEndpoint(batch.endpoint)}`,
+    },
+  };
   const sinks: RowSink[] = [];
   let rows = 0;
   try {

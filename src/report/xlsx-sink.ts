@@ -41,11 +41,12 @@ export function fitCell(text: string): string {
  * as `<f>`, and a Text cell is not evaluated when edited either), so no neutralising apostrophe is added.
  * The header row is frozen and has an auto-filter; the `result` column is coloured by value.
  */
-export async function openXlsxSink(path: string, options: Pick<SinkOptions, 'resultColumn'>): Promise<RowSink> {
+export async function openXlsxSink(path: string, options: Pick<SinkOptions, 'resultColumn' | 'about'>): Promise<RowSink> {
   // Loaded on first use: exceljs takes about a second of CPU to load, which every CSV run would pay at start.
   const { default: ExcelJS } = await import('exceljs');
   const file = await openTemporaryFile(path);
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file.stream, useStyles: true, useSharedStrings: false });
+  if (options.about !== undefined) Object.assign(workbook, options.about);
   const sheet = workbook.addWorksheet('Reconciliation', { views: [{ state: 'frozen', ySplit: 1 }] });
   const resultColumn = options.resultColumn + 1;
   let header = true;

@@ -1,5 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { strFromU8, unzipSync } from 'fflate';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxAccount, type SandboxServer } from '../../src/sandbox/index.js';
@@ -117,6 +118,10 @@ describe('answers never cross endpoints', () => {
     expect(secondRun.stdout).toContain(`endpoint: ${secondEnvironment} ${second.url}`);
     const status = await runCli(['status', firstBatch, '--json'], firstEnv);
     expect(JSON.parse(status.stdout).endpoint).toEqual({ environment: 'sandbox', address: first.url });
+    // A workbook of the report says it in its properties (File > Info).
+    const book = join(workDir, `${secondEnvironment}-second.xlsx`);
+    expect((await runCli(['export', summary.batchId as string, '--out', book], secondEnv)).code).toBe(0);
+    expect(strFromU8(unzipSync(await readFile(book))['docProps/core.xml']!)).toContain(`every answer from ${secondEnvironment} ${second.url}`);
 
     // Back at the first endpoint: its own batch is continued (its FAILED rows asked again), never the other's answers.
     first.resetStats();
