@@ -15,10 +15,11 @@ export interface Endpoint {
 }
 
 /**
- * H2H_BASE_URL as one spelling per address: scheme and host lower-case, the scheme's default port, query
- * and trailing slashes dropped, so `https://API.example.com:443/` and `https://api.example.com` are one
- * endpoint. An address with credentials is refused: they belong in H2H_USERNAME / H2H_PASSWORD, and the
- * address is shown in summaries, the console and logs.
+ * H2H_BASE_URL as one spelling per address: scheme and host lower-case, the scheme's default port and
+ * trailing slashes dropped, so `https://API.example.com:443/` and `https://api.example.com` are one
+ * endpoint. Refused: an address with credentials (they belong in H2H_USERNAME / H2H_PASSWORD, and the address
+ * is shown in summaries, the console and logs), and one with a query or fragment (a base address has none:
+ * the inquiry path is appended to it).
  */
 export function normaliseBaseAddress(raw: string): string {
   let url: URL;
