@@ -15,6 +15,7 @@ import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/s
 import { systemClock, type Clock } from '../clock/clock.js';
 import { describeError } from '../errors.js';
 import type { Config, ProviderSettings } from '../config/index.js';
+import { endpointOf } from '../config/endpoint.js';
 import type { Logger } from '../logging/logger.js';
 import { CircuitBreaker } from '../provider/circuit-breaker.js';
 import { ProviderClient } from '../provider/client.js';
@@ -123,7 +124,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const lifecycle = new BatchLifecycle({
     store,
     producer,
-    contentLease: (contentHash) => new Lease(redis, keys.contentLease(contentHash), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
+    contentLease: (content) => new Lease(redis, keys.contentLease(content), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
     login: loginNow,
     settle: async (batchId, options) => {
       const ended = metrics.batchRunning();
@@ -142,6 +143,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     batchFinished: notices.enqueue,
     allowedRate: (since) => pacer.allowedRateSince(since),
     queueName,
+    endpoint: endpointOf(provider),
     throwAwayQueue: provider.builtinEmulator === true,
     clock,
     logger,

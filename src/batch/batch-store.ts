@@ -11,6 +11,7 @@ import { BatchNotFoundError } from '../errors.js';
 import { runCommand } from '../redis/commands/define.js';
 import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_SAVE_ANSWER, BATCH_SAVE_OUTCOME, BATCH_START_GENERATION, INDEX_DROP_CONTENT } from '../redis/commands/batch.js';
 import type { RedisKeys } from '../redis/keys.js';
+import type { Endpoint } from '../config/endpoint.js';
 
 export interface BatchRecord {
   batchId: string;
@@ -19,15 +20,21 @@ export interface BatchRecord {
   /** The name people know the input by (the file name dropped into the watched folder, say). */
   sourceName: string;
   contentHash: string;
+  /** The inquiry queue, one per endpoint: the identity of the endpoint whose answers the batch holds. */
   queueName: string;
+  /** That endpoint as people name it; undefined for a batch made before it was recorded. */
+  endpoint: Endpoint | undefined;
   /**
    * The queue belongs to the built-in emulator of one `run` (its address, hence its name, is that run's own):
    * nobody else ever uses it, so it is removed with the last batch that names it.
    */
   throwAwayQueue: boolean;
   layout: CsvLayout;
+  /** The input's columns the report repeats (without those of an earlier report: see readInputColumns). */
   header: string[];
   mapping: ColumnMapping;
+  /** Columns of an earlier report the input carried: not read, not repeated (this batch's report writes its own). */
+  replacedColumns: string[];
   /** Data rows: the inspected count until production ends, then the count of rows stored. */
   rowCount: number;
   createdAt: number;
@@ -53,8 +60,8 @@ export interface BatchRecord {
   reportCounts: Record<string, number> | undefined;
 }
 
-export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'rowCount' | 'createdAt'> &
-  Partial<Pick<BatchRecord, 'throwAwayQueue'>>;
+export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'replacedColumns' | 'rowCount' | 'createdAt'> &
+  Partial<Pick<BatchRecord, 'throwAwayQueue'>> & { endpoint: Endpoint };
 
 /** A row as stored: its input fields, its account key when valid, its INPUT_INVALID reason when not. */
 export interface StoredRow {
@@ -112,10 +119,12 @@ export class BatchStore {
         sourceName: record.sourceName,
         contentHash: record.contentHash,
         queueName: record.queueName,
+        endpoint: JSON.stringify(record.endpoint),
         ...(record.throwAwayQueue === true && { throwAwayQueue: 1 }),
         layout: JSON.stringify(record.layout),
         header: JSON.stringify(record.header),
         mapping: JSON.stringify(record.mapping),
+        ...(record.replacedColumns.length > 0 && { replacedColumns: JSON.stringify(record.replacedColumns) }),
         rowCount: record.rowCount,
         createdAt: record.createdAt,
         accountCount: 0,
@@ -128,7 +137,7 @@ export class BatchStore {
       .exec();
     // The index keys live outside the batch's slot, so they are written apart (after the record exists).
     await this.redis.zadd(this.keys.batches(), record.createdAt, record.batchId);
-    await this.redis.hset(this.keys.batchesByContent(), record.contentHash, record.batchId);
+    await this.redis.hset(this.keys.batchesByContent(), contentAtEndpoint(record.queueName, record.contentHash), record.batchId);
   }
 
   async get(batchId: string): Promise<BatchRecord> {
@@ -141,10 +150,12 @@ export class BatchStore {
       sourceName: fields.sourceName ?? '',
       contentHash: fields.contentHash ?? '',
       queueName: fields.queueName ?? '',
+      endpoint: fields.endpoint === undefined ? undefined : (JSON.parse(fields.endpoint) as Endpoint),
       throwAwayQueue: fields.throwAwayQueue === '1',
       layout: JSON.parse(fields.layout ?? '{"delimiter":","}') as CsvLayout,
       header: JSON.parse(fields.header ?? '[]') as string[],
       mapping: JSON.parse(fields.mapping ?? '{}') as ColumnMapping,
+      replacedColumns: JSON.parse(fields.replacedColumns ?? '[]') as string[],
       rowCount: Number(fields.rowCount ?? 0),
       createdAt: Number(fields.createdAt ?? 0),
       producedAt: optionalNumber(fields.producedAt),
@@ -161,12 +172,19 @@ export class BatchStore {
     };
   }
 
-  /** The latest batch made from this content, if it is still in Redis (an entry of an expired one is dropped). */
-  async latestByContent(contentHash: string): Promise<string | undefined> {
-    const batchId = await this.redis.hget(this.keys.batchesByContent(), contentHash);
-    if (batchId === null) return undefined;
-    if ((await this.redis.exists(this.keys.batch(batchId))) === 1) return batchId;
-    await dropContentEntry(this.redis, this.keys, contentHash, batchId);
+  /**
+   * The latest batch made from this content at this endpoint (`queueName`), if it is still in Redis (an
+   * entry of an expired one is dropped). An entry written before the index named the endpoint is taken
+   * only when its batch is of this endpoint.
+   */
+  async latestByContent(queueName: string, contentHash: string): Promise<string | undefined> {
+    const [current, legacy] = await this.redis.hmget(this.keys.batchesByContent(), contentAtEndpoint(queueName, contentHash), contentHash);
+    for (const batchId of [current, legacy]) {
+      if (batchId === null || batchId === undefined) continue;
+      const found = await this.redis.hget(this.keys.batch(batchId), 'queueName');
+      if (found === null) await dropContentEntry(this.redis, this.keys, queueName, contentHash, batchId);
+      else if (found === queueName) return batchId;
+    }
     return undefined;
   }
 
@@ -433,9 +451,19 @@ export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
   keys.reviewRows(batchId),
 ];
 
-/** Removes the content index entry, only while it still names this batch (a newer batch of that content keeps its own). */
-export const dropContentEntry = (redis: RedisClient, keys: RedisKeys, contentHash: string, batchId: string): Promise<number> =>
-  runCommand<number>(redis, INDEX_DROP_CONTENT, [keys.batchesByContent()], [contentHash, batchId]);
+/**
+ * A file's batch is found by its content at one endpoint (the inquiry queue name): the same file at another
+ * endpoint is another batch, which asks every account there. Also the name of the content's lease.
+ */
+export const contentAtEndpoint = (queueName: string, contentHash: string): string => `${queueName}/${contentHash}`;
+
+/**
+ * Removes the content index entry, only while it still names this batch (a newer batch of that content keeps
+ * its own); an entry of the index before it named the endpoint too.
+ */
+export async function dropContentEntry(redis: RedisClient, keys: RedisKeys, queueName: string, contentHash: string, batchId: string): Promise<void> {
+  for (const field of [contentAtEndpoint(queueName, contentHash), contentHash]) await runCommand<number>(redis, INDEX_DROP_CONTENT, [keys.batchesByContent()], [field, batchId]);
+}
 
 /**
  * Rows are stored in blocks of this many, one list element each: the JSON of the block's rows, deflated

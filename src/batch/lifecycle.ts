@@ -1,13 +1,14 @@
 import { basename } from 'node:path';
 import type { Clock } from '../clock/clock.js';
-import type { ColumnOverrides } from '../csv/columns.js';
+import { describeRoles, headerKey, roleColumns, type ColumnOverrides } from '../csv/columns.js';
 import type { TextEncoding } from '../csv/sniff.js';
-import { BatchNotFoundError, BatchUnfinishedError, BatchVanishedError, describeError, InputFileError, WorkTakenOverError } from '../errors.js';
+import { describeEndpoint, type Endpoint } from '../config/endpoint.js';
+import { BatchNotFoundError, BatchUnfinishedError, BatchVanishedError, describeError, InputFileError, UsageError, WorkTakenOverError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
-import { newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
+import { contentAtEndpoint, newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
 import { decideContinuation, describeContinuation, type Continuation, type ContinuationPolicy } from './continuation.js';
-import { checkReportPath } from './output-path.js';
+import { checkReportPath, checkReportWidth } from './output-path.js';
 import type { InspectedFile, Producer } from './producer.js';
 import type { WrittenReport } from './report-writer.js';
 import { HandedBackError, type ProgressReport, type SettleResult } from './settle.js';
@@ -25,7 +26,8 @@ export interface ContentLease {
 export interface LifecycleDependencies {
   store: Pick<BatchStore, 'get' | 'create' | 'latestByContent' | 'progress' | 'countFailedOutcomes' | 'forgetFailedOutcomes' | 'markReported'>;
   producer: Pick<Producer, 'produce' | 'requeueUnanswered'>;
-  contentLease(contentHash: string): ContentLease;
+  /** The lease on one content at this endpoint (`contentAtEndpoint`). */
+  contentLease(contentAtEndpoint: string): ContentLease;
   /** Logs in (trying a passing failure a few times): a wrong password stops the start before anything is queued. */
   login(): Promise<void>;
   settle(batchId: string, options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void }): Promise<SettleResult>;
@@ -39,7 +41,10 @@ export interface LifecycleDependencies {
   batchFinished?(finished: FinishedBatch): Promise<void>;
   /** The rate (calls/s) the provider allowed since `since`: the configured rate unless it answered 429 (the shared pacer slowed down). */
   allowedRate?(since: number): Promise<number>;
+  /** The inquiry queue of this process's endpoint: the identity of the endpoint a batch's answers come from. */
   queueName: string;
+  /** That endpoint as people name it (recorded with each new batch, shown in its summary). */
+  endpoint: Endpoint;
   /** The queue is the built-in emulator's of this process (see BatchRecord.throwAwayQueue). */
   throwAwayQueue?: boolean;
   clock: Clock;
@@ -164,11 +169,15 @@ export class BatchLifecycle {
     const target = await this.resolveInput(request.input);
     const encoding = target.inspected?.file.encoding;
     if (encoding !== undefined && encoding !== 'utf-8') request.onNotice?.(`${target.inputPath} is read as ${ENCODING_NAMES[encoding]} text`);
-    if (request.reportPath !== undefined) await checkReportPath(request.reportPath, target.inputPath);
+    if (request.reportPath !== undefined) {
+      await checkReportPath(request.reportPath, target.inputPath);
+      checkReportWidth(request.reportPath, target.header);
+    }
     for (let attempt = 0; ; attempt += 1) {
       try {
         const { batchId, continuation, batch } = await this.underContentLease(target, request);
         request.onNotice?.(describeContinuation(continuation, batchId));
+        request.onNotice?.(describeColumns(batch));
         return {
           batchId,
           continuation,
@@ -224,6 +233,7 @@ export class BatchLifecycle {
       );
     }
     await checkReportPath(reportPath, batch.sourceFile);
+    checkReportWidth(reportPath, batch.header);
     const continuation: Continuation = { kind: 'reuse', batchId };
     const run: RunStart = { inputPath: batch.sourceFile, startedAt: clock.now(), continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited };
     return this.report({ batchId, continuation, run, batch }, reportPath);
@@ -232,14 +242,22 @@ export class BatchLifecycle {
   private async resolveInput(input: BatchInput): Promise<Target> {
     if (input.kind === 'file') {
       const own = input.ownBatchId === undefined ? undefined : await this.findBatch(input.ownBatchId);
-      if (own !== undefined) {
-        return { inputPath: input.path, contentHash: own.contentHash, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
+      // Taken up again only at its own endpoint: restarted for another one, the file is checked anew there.
+      if (own !== undefined && own.queueName === this.deps.queueName) {
+        return { inputPath: input.path, contentHash: own.contentHash, header: own.header, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
       }
       const inspected = await this.deps.inspect(input.path, input.columns);
-      return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, inspected, input };
+      return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, header: inspected.header, inspected, input };
     }
     const batch = await this.deps.store.get(input.batchId);
-    return { inputPath: batch.sourceFile, contentHash: batch.contentHash, input };
+    if (batch.queueName !== this.deps.queueName) {
+      const there = batch.endpoint === undefined ? 'another endpoint' : describeEndpoint(batch.endpoint);
+      throw new UsageError(
+        `batch ${batch.batchId} was checked at ${there}, and this process asks ${describeEndpoint(this.deps.endpoint)}: ` +
+          'its answers belong to that endpoint. Resume it with the H2H_ENV and H2H_BASE_URL it was checked with, or run the file to check it here',
+      );
+    }
+    return { inputPath: batch.sourceFile, contentHash: batch.contentHash, header: batch.header, input };
   }
 
   private async findBatch(batchId: string): Promise<BatchRecord | undefined> {
@@ -257,7 +275,7 @@ export class BatchLifecycle {
     request: BatchRequest,
   ): Promise<{ batchId: string; continuation: Continuation; batch: BatchRecord }> {
     const { deps } = this;
-    const lease = deps.contentLease(target.contentHash);
+    const lease = deps.contentLease(contentAtEndpoint(deps.queueName, target.contentHash));
     let toldHolder = false;
     const acquired = await lease.acquireWhenFree({
       pollMs: LEASE_POLL_MS,
@@ -293,7 +311,7 @@ export class BatchLifecycle {
       if (retryFailed && failed > 0) return { kind: 'retry_failed', batchId };
       return batch.reportedAt === undefined ? { kind: 'continue', batchId, produce: !progress.produced, answered: progress.complete } : { kind: 'reuse', batchId };
     }
-    const earlierId = await store.latestByContent(target.contentHash);
+    const earlierId = await store.latestByContent(this.deps.queueName, target.contentHash);
     if (earlierId === undefined) return { kind: 'new' };
     const earlier = await store.get(earlierId).catch((error: unknown) => {
       if (!(error instanceof BatchNotFoundError)) throw error;
@@ -304,7 +322,8 @@ export class BatchLifecycle {
     if (earlier === undefined) return { kind: 'new' };
     const [progress, failedAccounts] = await Promise.all([store.progress(earlierId), store.countFailedOutcomes(earlierId)]);
     return decideContinuation(
-      { batchId: earlierId, produced: progress.produced, answered: progress.complete, reportedAt: earlier.reportedAt, failedAccounts },
+      { batchId: earlierId, endpoint: earlier.queueName, produced: progress.produced, answered: progress.complete, reportedAt: earlier.reportedAt, failedAccounts },
+      this.deps.queueName,
       target.input.policy,
       clock.now(),
     );
@@ -321,10 +340,12 @@ export class BatchLifecycle {
       sourceName: (input.kind === 'file' ? input.name : undefined) ?? basename(inspected.file.path),
       contentHash: inspected.file.contentHash,
       queueName: this.deps.queueName,
+      endpoint: this.deps.endpoint,
       throwAwayQueue: this.deps.throwAwayQueue === true,
       layout: { delimiter: inspected.file.delimiter, encoding: inspected.file.encoding, sepLine: inspected.file.sepLine },
-      header: inspected.file.header,
+      header: inspected.header,
       mapping: inspected.mapping,
+      replacedColumns: inspected.replaced,
       rowCount: inspected.file.rowCount,
       createdAt: this.deps.clock.now(),
     });
@@ -362,6 +383,17 @@ export class BatchLifecycle {
   }
 }
 
+/** Which input column is read for each role, and the columns of an earlier report set aside: a line for people. */
+function describeColumns(batch: BatchRecord): string {
+  const replaced =
+    batch.replacedColumns.length === 0
+      ? ''
+      : `; the columns of an earlier report (${batch.replacedColumns.join(', ')}) are not read, and this report's own take their place${
+          batch.replacedColumns.some((name) => headerKey(name) === 'decision') ? ' (decisions written in a report are recorded with `review`)' : ''
+        }`;
+  return `reading ${describeRoles(roleColumns(batch.header, batch.mapping))}${replaced}`;
+}
+
 /**
  * A batch that was there when this run took it up and is gone now was lost by Redis (restart without
  * persistence, flush, eviction): a systemic failure, not the user's unknown id.
@@ -372,6 +404,8 @@ const vanishedFromRedis = (error: unknown): unknown => (error instanceof BatchNo
 interface Target {
   inputPath: string;
   contentHash: string;
+  /** The input columns the report repeats. */
+  header: string[];
   inspected?: InspectedFile;
   input: BatchInput;
 }

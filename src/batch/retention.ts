@@ -122,7 +122,7 @@ export class BatchRetention {
     // One UNLINK of keys in one slot (one hash tag): the big ones are freed by a background thread.
     await this.redis.unlink(...batchKeyNames(this.keys, batch.batchId));
     await this.redis.zrem(this.keys.batches(), batch.batchId);
-    await dropContentEntry(this.redis, this.keys, batch.contentHash, batch.batchId);
+    await dropContentEntry(this.redis, this.keys, batch.queueName, batch.contentHash, batch.batchId);
     this.logger.debug({ batchId: batch.batchId }, 'batch removed from Redis');
   }
 

@@ -3,6 +3,7 @@ import { isTimeZone } from '../clock/local-time.js';
 import type { BankCodeMap } from '../csv/validation.js';
 import { ConfigError } from '../errors.js';
 import { readBankCodeMap } from './bank-code-map.js';
+import { normaliseBaseAddress } from './endpoint.js';
 import { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from '../matching/compare-names.js';
 import { parseRate, type Rate } from './rate.js';
 
@@ -250,7 +251,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     keyPrefix: optional(env.BC_KEY_PREFIX) ?? 'bc',
     provider: {
       environment: environmentName,
-      baseUrl: baseUrl?.replace(/\/+$/, ''),
+      baseUrl: baseUrl === undefined ? undefined : normaliseBaseAddress(baseUrl),
       username,
       password,
       requestTimeoutMs: positiveInteger('H2H_TIMEOUT_MS', env.H2H_TIMEOUT_MS, 15_000),

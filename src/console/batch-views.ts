@@ -1,6 +1,7 @@
 import { batchState, type BatchProgress, type BatchRecord, type BatchState, type BatchStore } from '../batch/batch-store.js';
 import type { DecidedRow } from '../batch/decided-rows.js';
 import { countReview } from '../batch/review-counts.js';
+import type { Endpoint } from '../config/endpoint.js';
 import { referenceColumn } from '../csv/columns.js';
 import { RowTally, zeroCounts, type ResultCounts } from '../batch/row-tally.js';
 import { maskAccountNumber, maskDigitRuns } from '../logging/logger.js';
@@ -12,6 +13,8 @@ import type { DecisionStore } from '../review/decision-store.js';
 export interface BatchView {
   batchId: string;
   source: { name: string; file: string };
+  /** Where the batch's answers come from (null: a batch made before it was recorded). */
+  endpoint: Endpoint | null;
   createdAt: string;
   rows: number;
   invalidRows: number;
@@ -121,6 +124,7 @@ export function batchView<C extends ResultCounts | null>(batch: BatchRecord, pro
   return {
     batchId: batch.batchId,
     source: { name: batch.sourceName, file: batch.sourceFile },
+    endpoint: batch.endpoint ?? null,
     createdAt: new Date(batch.createdAt).toISOString(),
     rows: batch.rowCount,
     invalidRows: batch.invalidCount,

@@ -24,10 +24,13 @@ export function redisKeys(prefix: string) {
     reviewRows: (batchId: string) => `${batch(batchId)}:review`,
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
-    /** Hash: content hash of an input file -> its latest batch id, to recognise the same file again. */
+    /**
+     * Hash: `<inquiry queue name>/<content hash>` of an input file -> its latest batch id at that endpoint, to
+     * recognise the same file again there (see contentAtEndpoint in batch-store.ts).
+     */
     batchesByContent: () => `${prefix}:batches:by-content`,
-    /** Lease: the one process deciding about, and producing, the batch of one file content. */
-    contentLease: (contentHash: string) => `${prefix}:lease:content:${contentHash}`,
+    /** Lease: the one process deciding about, and producing, the batch of one file content at one endpoint. */
+    contentLease: (contentAtEndpoint: string) => `${prefix}:lease:content:${contentAtEndpoint}`,
     /**
      * The shared provider session: one token per environment + base address + username. The identity is a
      * hash tag: the token and its login failure are written in one MULTI, which a cluster allows in one slot only.

@@ -4,7 +4,7 @@
  * when something sleeps, and a logger that records. No Redis, no network, no timers.
  */
 import { vi } from 'vitest';
-import type { BatchProgress, BatchRecord, NewBatch } from '../../src/batch/batch-store.js';
+import { contentAtEndpoint, type BatchProgress, type BatchRecord, type NewBatch } from '../../src/batch/batch-store.js';
 import type { ContentLease, LifecycleDependencies } from '../../src/batch/lifecycle.js';
 import type { InspectedFile } from '../../src/batch/producer.js';
 import type { Clock } from '../../src/clock/clock.js';
@@ -86,11 +86,11 @@ export class FakeStore {
       accounts: [],
       outcomes: new Map(),
     });
-    this.byContent.set(record.contentHash, record.batchId);
+    this.byContent.set(contentAtEndpoint(record.queueName, record.contentHash), record.batchId);
   }
 
-  async latestByContent(contentHash: string): Promise<string | undefined> {
-    const batchId = this.byContent.get(contentHash);
+  async latestByContent(queueName: string, contentHash: string): Promise<string | undefined> {
+    const batchId = this.byContent.get(contentAtEndpoint(queueName, contentHash));
     return batchId !== undefined && this.batches.has(batchId) ? batchId : undefined;
   }
 
@@ -138,16 +138,20 @@ export class FakeStore {
     reportedAt?: number;
     calls?: number;
     sourceFile?: string;
+    /** The endpoint it was checked at; this fake's lifecycle's own (`inquiries`) by default. */
+    queueName?: string;
   }): void {
     void this.create({
       batchId: options.batchId,
       sourceFile: options.sourceFile ?? `/data/${options.batchId}.csv`,
       sourceName: `${options.batchId}.csv`,
       contentHash: options.contentHash,
-      queueName: 'inquiries',
+      queueName: options.queueName ?? 'inquiries',
+      endpoint: { environment: 'sandbox', address: `http://${options.queueName ?? 'inquiries'}.test` },
       layout: { delimiter: ',' },
       header: ['bank_code', 'account_number', 'name'],
       mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 },
+      replacedColumns: [],
       rowCount: options.accounts.length,
       createdAt: this.clock.now(),
     });
@@ -266,6 +270,9 @@ export class FakeLeases {
 export function inspectedFile(path: string, contentHash: string, accounts: string[]): InspectedFile & { accounts: string[] } {
   return {
     file: { path, header: ['bank_code', 'account_number', 'name'], rowCount: accounts.length, contentHash, delimiter: ',' },
+    header: ['bank_code', 'account_number', 'name'],
+    positions: [0, 1, 2],
+    replaced: [],
     mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 },
     accounts,
   };
