@@ -1,5 +1,5 @@
 import { openRuntime } from '../app/runtime.js';
-import { checkBind } from '../console/access.js';
+import { checkBind, checkConsoleToken } from '../console/access.js';
 import { buildConsole } from '../console/server.js';
 import { BatchRunner } from '../console/uploads.js';
 import { openScheduleQueue } from '../schedule/scheduler.js';
@@ -28,6 +28,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     await shutdown();
   };
   try {
+    checkConsoleToken(app.config.console.token);
     checkBind(flags.host, app.config.console.token);
     await guard(app.startWorkers());
     const runner = new BatchRunner(app.lifecycle, app.logger);

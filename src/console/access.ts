@@ -24,6 +24,43 @@ export function checkBind(host: string, token: string | undefined): void {
   }
 }
 
+/** The shortest CONSOLE_TOKEN accepted: 32 random characters are beyond guessing, even unthrottled. */
+export const MIN_TOKEN_LENGTH = 32;
+
+/**
+ * A CONSOLE_TOKEN that a person made up, a placeholder or a short one is refused at start (exit 2), saying
+ * how to make one. Length and variety are what can be checked; randomness is the maker's part.
+ */
+export function checkConsoleToken(token: string | undefined): void {
+  if (token === undefined) return;
+  const make = 'make one with `openssl rand -hex 32`';
+  if (/change.?me/i.test(token)) throw new UsageError(`CONSOLE_TOKEN is still a placeholder ("change-me"): ${make}`);
+  if (token.length < MIN_TOKEN_LENGTH) throw new UsageError(`CONSOLE_TOKEN has ${token.length} characters; it needs at least ${MIN_TOKEN_LENGTH} random ones: ${make}`);
+  if (new Set(token).size < 8) throw new UsageError(`CONSOLE_TOKEN repeats a few characters (${new Set(token).size} different ones): it must be random; ${make}`);
+}
+
+/**
+ * The host a request was addressed to (its Host header without the port), lower case; undefined when it
+ * has none. `[::1]:8080` -> `::1`, `localhost:8080` -> `localhost`.
+ */
+export function requestedHost(hostHeader: string | undefined): string | undefined {
+  const host = hostHeader?.trim().toLowerCase();
+  if (host === undefined || host === '') return undefined;
+  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(host);
+  if (bracketed) return bracketed[1];
+  return host.replace(/:\d*$/, '');
+}
+
+/**
+ * Without CONSOLE_TOKEN the console answers only requests addressed to this machine by a loopback name or
+ * address. A page of another site that points its own name at 127.0.0.1 (DNS rebinding) sends its own
+ * name in Host: refused, so the browser never reads a page, a report or the API, nor uploads.
+ */
+export const isAddressedToLoopback = (hostHeader: string | undefined): boolean => {
+  const host = requestedHost(hostHeader);
+  return host !== undefined && isLoopback(host);
+};
+
 /** Digests first, so the comparison takes the same time whatever the length or content of the guess. */
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -36,7 +73,8 @@ export function isAuthorized(authorization: string | undefined, token: string): 
   return timingSafeEqual(digest(presented ?? ''), digest(token)) && presented !== undefined;
 }
 
-function presentedToken(authorization: string | undefined): string | undefined {
+/** The token a request presents (bearer, or basic password), whatever its worth; undefined when none. */
+export function presentedToken(authorization: string | undefined): string | undefined {
   if (authorization === undefined) return undefined;
   const [scheme, value] = authorization.trim().split(/\s+/, 2);
   if (value === undefined) return undefined;

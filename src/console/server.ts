@@ -9,7 +9,8 @@ import { summaryPathFor } from '../batch/summary.js';
 import type { ConsoleSettings } from '../config/index.js';
 import { BatchNotFoundError, describeError, SystemicError, UsageError } from '../errors.js';
 import { mergeExpositions } from '../metrics/metrics.js';
-import { isAuthorized, OPEN_PATHS } from './access.js';
+import { isAddressedToLoopback, isAuthorized, OPEN_PATHS, presentedToken } from './access.js';
+import { clientOf, FailedAttempts, FAILURE_REFILL_MS, FREE_FAILURES } from './failed-attempts.js';
 import { BatchViews } from './batch-views.js';
 import { mountQueueBoard } from './queue-board.js';
 import { batchPage, contentSecurityPolicy, indexPage } from './pages.js';
@@ -38,10 +39,23 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
   const views = new BatchViews(app.store, app.config.nameMatchPolicy);
   const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
 
+  const failedAttempts = new FailedAttempts();
   server.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0]!;
-    if (settings.token !== undefined && !OPEN_PATHS.has(path) && !isAuthorized(request.headers.authorization, settings.token)) {
-      return reply.code(401).header('www-authenticate', 'Basic realm="beneficiary-check", charset="UTF-8"').send({ error: 'this console needs CONSOLE_TOKEN: Authorization: Bearer <token>, or basic with the token as password' });
+    if (settings.token === undefined && !OPEN_PATHS.has(path) && !isAddressedToLoopback(request.headers.host)) {
+      return reply.code(421).send({
+        error: `this console has no CONSOLE_TOKEN, so it answers only requests addressed to this machine as localhost, 127.0.0.1 or [::1], not to ${JSON.stringify(request.headers.host ?? '')}: open it at http://127.0.0.1:<port>/, or set CONSOLE_TOKEN to reach it under another name`,
+      });
+    }
+    if (settings.token !== undefined && !OPEN_PATHS.has(path)) {
+      const waitMs = failedAttempts.waitFor(request.ip);
+      if (waitMs > 0) return tooManyWrongTokens(reply, waitMs);
+      if (!isAuthorized(request.headers.authorization, settings.token)) {
+        if (presentedToken(request.headers.authorization) !== undefined && failedAttempts.failed(request.ip)) {
+          request.log.warn({ client: clientOf(request.ip) }, `console: ${FREE_FAILURES} wrong tokens or more from ${clientOf(request.ip)}: its requests are refused (429) but one every ${FAILURE_REFILL_MS / 1000} s`);
+        }
+        return reply.code(401).header('www-authenticate', 'Basic realm="beneficiary-check", charset="UTF-8"').send({ error: 'this console needs CONSOLE_TOKEN: Authorization: Bearer <token>, or basic with the token as password' });
+      }
     }
     // A page of another site must not make a logged-in browser upload files here.
     if (request.method !== 'GET' && request.method !== 'HEAD' && isCrossSite(request)) {
@@ -128,6 +142,11 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
 
   const indexPageFor = async (nonce: string) => indexPage({ nonce }, await views.list(50), Math.round((settings.uploadMaxBytes / 1024 / 1024) * 10) / 10);
   return server;
+}
+
+function tooManyWrongTokens(reply: FastifyReply, waitMs: number): FastifyReply {
+  const seconds = Math.ceil(waitMs / 1000);
+  return reply.code(429).header('retry-after', String(seconds)).send({ error: `too many wrong tokens from this address: try again in ${seconds} s` });
 }
 
 async function page(reply: FastifyReply, render: (nonce: string) => string | Promise<string>): Promise<FastifyReply> {

@@ -6,10 +6,12 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { beneficiaryCsv, waitFor } from '../ops/ops-helpers.js';
-import { getJson, sample, startServe, stopServe, uploadCsv, type ServeProcess } from './console-helpers.js';
+import { Queue } from 'bullmq';
+import { redisKeys } from '../../src/redis/keys.js';
+import { getJson, rawRequest, sample, startServe, stopServe, uploadCsv, type ServeProcess } from './console-helpers.js';
 
 /** The console over HTTP on a non-local bind: the token, the API, /metrics moving with a batch, bull-board, upload limits. */
-const TOKEN = 'console-test-token-3f9a1c';
+const TOKEN = 'console-test-token-3f9a1c5e8b7d2046aa19';
 const bearer = { authorization: `Bearer ${TOKEN}` };
 const basic = { authorization: `Basic ${Buffer.from(`ops:${TOKEN}`).toString('base64')}` };
 
@@ -56,6 +58,79 @@ describe('access', () => {
     expect((await fetch(`${serve.url}/api/batches`, { headers: bearer })).status).toBe(200);
     expect((await fetch(`${serve.url}/api/batches`, { headers: basic })).status).toBe(200);
     expect((await uploadCsv(serve.url, 'x.csv', 'a,b\n')).status).toBe(401);
+  });
+});
+
+/** A multipart upload as a browser sends it (raw, so that its Host and Origin can be a foreign site's). */
+function multipartUpload(name: string, content: string): { body: string; contentType: string } {
+  const boundary = '----bc-test-boundary';
+  return {
+    body: `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: text/csv\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+describe('access without CONSOLE_TOKEN: loopback names only (DNS rebinding)', () => {
+  let local: ServeProcess | undefined;
+
+  afterAll(async () => {
+    await stopServe(local);
+  });
+
+  it('refuses (421) a request addressed to any other name, pages, API, report and upload alike; answers localhost, 127.0.0.1 and [::1]', async () => {
+    local = await startServe([], env({ CONSOLE_REPORTS_DIR: join(workDir, 'local-reports') }));
+    const port = new URL(local.url).port;
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'LOCALHOST']) {
+      expect((await rawRequest(`${local.url}/api/batches`, { headers: { host } })).status, host).toBe(200);
+    }
+    for (const host of [`attacker.example:${port}`, 'attacker.example', `127.0.0.1.nip.io:${port}`, `localhost.attacker.example:${port}`, `10.0.0.5:${port}`]) {
+      for (const path of ['/', '/api/batches', '/api/batches/b20261121-065203-3f9a1c/report.csv', '/queues', '/metrics']) {
+        const response = await rawRequest(`${local.url}${path}`, { headers: { host } });
+        expect(response.status, `${host} ${path}`).toBe(421);
+        expect(response.body, `${host} ${path}`).toContain('answers only requests addressed to this machine as localhost, 127.0.0.1 or [::1]');
+      }
+    }
+    // An upload from the rebound page: its Host and a matching Origin are the attacker's.
+    const upload = multipartUpload('payroll.csv', 'bank_code,account_number\n014,0012345678\n');
+    const refused = await rawRequest(`${local.url}/api/batches`, {
+      method: 'POST',
+      headers: { host: `attacker.example:${port}`, origin: `http://attacker.example:${port}`, 'content-type': upload.contentType },
+      body: upload.body,
+    });
+    expect(refused.status).toBe(421);
+    expect((await getJson<{ batches: unknown[] }>(`${local.url}/api/batches`)).batches).toEqual([]);
+    // The probes say nothing about any batch: open to any name.
+    expect((await rawRequest(`${local.url}/healthz`, { headers: { host: 'probe.example' } })).status).toBe(200);
+  });
+});
+
+describe('CONSOLE_TOKEN', () => {
+  it('a short, placeholder or repetitive token is refused at start (exit 2), saying how to make one, never echoing it', async () => {
+    for (const [token, says] of [
+      ['a', 'CONSOLE_TOKEN has 1 characters; it needs at least 32 random ones'],
+      ['change-me-console-token-change-me-please', 'CONSOLE_TOKEN is still a placeholder'],
+      ['ab'.repeat(20), 'CONSOLE_TOKEN repeats a few characters'],
+    ] as const) {
+      const result = await runCli(['serve', '--port', '0'], env({ CONSOLE_TOKEN: token }), 30_000);
+      expect(result.code, token).toBe(2);
+      expect(result.stderr).toContain(says);
+      expect(result.stderr).toContain('openssl rand -hex 32');
+      if (token.length > 1) expect(result.stderr).not.toContain(token);
+    }
+  });
+
+  it('wrong tokens are slowed down per client address: after 10, every request of that address is 429 with Retry-After (the right token too); another address is not', async () => {
+    const attacker = '127.0.0.3';
+    const wrong = async () => rawRequest(`${serve!.url}/api/batches`, { headers: { authorization: 'Bearer wrong-token-guess' }, localAddress: attacker });
+    for (let attempt = 1; attempt <= 10; attempt += 1) expect((await wrong()).status, `attempt ${attempt}`).toBe(401);
+    const slowed = await wrong();
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBeGreaterThan(0);
+    expect(slowed.body).toContain('too many wrong tokens from this address');
+    expect((await rawRequest(`${serve!.url}/api/batches`, { headers: bearer, localAddress: attacker })).status).toBe(429);
+    // Without any token it costs nothing (a browser's first visit), and another client is not held up.
+    expect((await rawRequest(`${serve!.url}/api/batches`, { headers: bearer, localAddress: '127.0.0.4' })).status).toBe(200);
+    expect((await fetch(`${serve!.url}/api/batches`, { headers: bearer })).status).toBe(200);
   });
 });
 
@@ -115,6 +190,19 @@ describe('a batch through the API', () => {
     expect(names.some((name) => name.startsWith('inquiries-sandbox-'))).toBe(true);
     expect(names).toContain('scheduled-validation');
     expect(queues.queues.every((queue) => queue.readOnlyMode)).toBe(true);
+  });
+
+  it('read-only is read-only: pause all, pause, retry and clean are refused (403) and nothing is paused', async () => {
+    const queues = await getJson<{ queues: Array<{ name: string }> }>(`${serve!.url}/queues/api/queues?activeQueue=&page=1&jobsPerPage=10`, bearer);
+    const inquiries = queues.queues.find((queue) => queue.name.startsWith('inquiries-sandbox-'))!.name;
+    for (const path of ['/queues/api/queues/pause', `/queues/api/queues/${inquiries}/pause`, `/queues/api/queues/${inquiries}/retry/failed`, `/queues/api/queues/${inquiries}/clean/completed`, '/queues/api/queues/resume']) {
+      const response = await fetch(`${serve!.url}${path}`, { method: 'PUT', headers: bearer });
+      expect(response.status, path).toBe(403);
+      expect(((await response.json()) as { error: string }).error).toContain('read-only: start `serve --queue-actions`');
+    }
+    const queue = new Queue(inquiries, { connection: redis, prefix: redisKeys(prefix).bullPrefix() });
+    expect(await queue.isPaused()).toBe(false);
+    await queue.close();
   });
 
   it('refuses what is not a CSV, a file over the limit, and a cross-site upload', async () => {
