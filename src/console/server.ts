@@ -8,6 +8,7 @@ import type { App } from '../app/app.js';
 import { summaryPathFor } from '../batch/summary.js';
 import type { ConsoleSettings } from '../config/index.js';
 import { BatchNotFoundError, describeError, SystemicError, UsageError } from '../errors.js';
+import { maskDigitRuns } from '../logging/logger.js';
 import { mergeExpositions } from '../metrics/metrics.js';
 import { isAddressedToLoopback, isAuthorized, OPEN_PATHS, presentedToken } from './access.js';
 import { clientOf, FailedAttempts, FAILURE_REFILL_MS, FREE_FAILURES } from './failed-attempts.js';
@@ -69,7 +70,7 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
   server.setErrorHandler((error, request, reply) => {
     const status = statusFor(error);
     if (status >= 500 && !(error instanceof SystemicError)) request.log.error({ err: error }, `console: ${describeError(error)}`);
-    return reply.code(status).send({ error: describeError(error) });
+    return reply.code(status).send({ error: maskDigitRuns(describeError(error)) });
   });
 
   server.get('/healthz', async () => ({ status: 'ok' }));
@@ -131,7 +132,7 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
       throw error;
     }
     if (request.query.then === 'page') return reply.code(303).header('location', `/batches/${encodeURIComponent(batchId)}`).send();
-    return reply.code(202).send({ batchId, report: upload.reportPath });
+    return reply.code(202).send({ batchId, report: maskDigitRuns(upload.reportPath) });
   });
 
   server.get('/', async (_request, reply) => page(reply, (nonce) => indexPageFor(nonce)));

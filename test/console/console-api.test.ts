@@ -181,6 +181,37 @@ describe('a batch through the API', () => {
     expect(await report.text()).toContain(fullAccount);
   });
 
+  it('masks account numbers in every free text it shows: written with separators in a reference, in the file name, in paths', async () => {
+    const csv = await beneficiaryCsv('MSK', 2);
+    const [, bank, account] = csv.lines[0]!.split(',');
+    // The reference column holds an account number written as the product itself accepts one: with spaces.
+    const text = `reference,bank_code,account_number,beneficiary_name\n"ref 5270 1234 56",${bank},${account},"Somebody Else Entirely"\n`;
+    const response = await uploadCsv(serve!.url, 'payroll 5270123456.csv', text, bearer);
+    expect(response.status).toBe(202);
+    const accepted = (await response.json()) as { batchId: string; report: string };
+    expect(accepted.report).toContain('payroll ******3456.reconciled.csv');
+    const { batchId } = accepted;
+    await waitFor(async () => (await getJson<{ state: string }>(`${serve!.url}/api/batches/${batchId}`, bearer)).state === 'reported', 60_000, 'the batch to be reported');
+    const shown = [
+      await (await fetch(`${serve!.url}/api/batches`, { headers: bearer })).text(),
+      await (await fetch(`${serve!.url}/api/batches/${batchId}`, { headers: bearer })).text(),
+      await (await fetch(`${serve!.url}/api/batches/${batchId}/review`, { headers: bearer })).text(),
+      await (await fetch(`${serve!.url}/`, { headers: bearer })).text(),
+      await (await fetch(`${serve!.url}/batches/${batchId}`, { headers: bearer })).text(),
+    ].join('\n');
+    expect(shown).not.toMatch(/5270123456|5270 1234 56/);
+    expect(shown).not.toContain(account!);
+    const view = await getJson<{ source: { name: string; file: string }; report: string }>(`${serve!.url}/api/batches/${batchId}`, bearer);
+    expect(view.source.name).toBe('payroll ******3456.csv');
+    expect(view.source.file).toMatch(/--payroll \*{6}3456\.csv$/);
+    expect(view.report).toMatch(/--payroll \*{6}3456\.reconciled\.csv$/);
+    const review = await getJson<{ rows: Array<{ reference: string }> }>(`${serve!.url}/api/batches/${batchId}/review`, bearer);
+    expect(review.rows[0]!.reference).toBe('ref ******3456');
+    // The download is the user's own full report, under its real name.
+    const report = await fetch(`${serve!.url}/api/batches/${batchId}/report.csv`, { headers: bearer });
+    expect(await report.text()).toContain('ref 5270 1234 56');
+  });
+
   it('serves bull-board at /queues, read-only, with account keys masked', async () => {
     const page = await fetch(`${serve!.url}/queues`, { headers: bearer });
     expect(page.status).toBe(200);

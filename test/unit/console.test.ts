@@ -6,7 +6,7 @@ import { escapeHtml, html, scriptJson } from '../../src/console/html.js';
 import { maskDigitRuns } from '../../src/logging/logger.js';
 import { maskJobData } from '../../src/console/queue-board.js';
 import { checkUploadName, safeFileName, uploadPaths } from '../../src/console/uploads.js';
-import { signBody } from '../../src/notify/notice.js';
+import { signNotice, webhookTarget } from '../../src/notify/notice.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('access', () => {
@@ -104,9 +104,15 @@ describe('uploads', () => {
 });
 
 describe('completion notice signature', () => {
-  it('is the hex HMAC-SHA256 of the exact body', () => {
+  it('is the hex HMAC-SHA256 of "<timestamp>.<exact body>"', () => {
     const body = '{"event":"batch.finished","batchId":"b1"}';
-    expect(signBody(body, 'k')).toBe(`sha256=${createHmac('sha256', 'k').update(body).digest('hex')}`);
-    expect(signBody(`${body} `, 'k')).not.toBe(signBody(body, 'k'));
+    expect(signNotice(body, 'k', 1_800_000_000)).toBe(`sha256=${createHmac('sha256', 'k').update(`1800000000.${body}`).digest('hex')}`);
+    expect(signNotice(`${body} `, 'k', 1_800_000_000)).not.toBe(signNotice(body, 'k', 1_800_000_000));
+    expect(signNotice(body, 'k', 1_800_000_001)).not.toBe(signNotice(body, 'k', 1_800_000_000));
+  });
+
+  it('sends the userinfo of the webhook URL as HTTP basic credentials, never in the URL', () => {
+    expect(webhookTarget('https://hooks.example/in?x=1')).toEqual({ url: 'https://hooks.example/in?x=1', authorization: undefined });
+    expect(webhookTarget('https://ops:p%40ss@hooks.example/in')).toEqual({ url: 'https://hooks.example/in', authorization: `Basic ${Buffer.from('ops:p@ss').toString('base64')}` });
   });
 });
