@@ -17,6 +17,10 @@ export function redisKeys(prefix: string) {
      * BatchStore.saveOutcome). Written once per account (HSETNX).
      */
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
+    /** SCAN pattern of every key of every batch (the record and its rows, accounts, outcomes). */
+    batchPattern: () => `${prefix}:batch:{*`,
+    /** The batch id a key of `batchPattern` belongs to (its hash tag); undefined for another key. */
+    batchIdOf: (key: string): string | undefined => (key.startsWith(`${prefix}:batch:{`) ? /^\{([^}]*)\}/.exec(key.slice(prefix.length + 7))?.[1] : undefined),
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
     /** Hash: content hash of an input file -> its latest batch id, to recognise the same file again. */
