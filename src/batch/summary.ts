@@ -5,6 +5,7 @@ import { RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import type { BatchRecord } from './batch-store.js';
 import type { Continuation } from './continuation.js';
 import type { WrittenReport } from './report-writer.js';
+import { PRIVATE_FILE_MODE } from '../host/private-files.js';
 
 /** Figures of one run (one command, one watched file, one nightly run), beside the batch's totals. */
 export interface BatchSummary {
@@ -90,7 +91,7 @@ export const summaryPathFor = (reportPath: string): string => `${reportPath.repl
 export async function writeSummary(summary: BatchSummary, extras: Record<string, unknown> = {}): Promise<void> {
   const path = summaryPathFor(summary.report);
   try {
-    await writeFile(path, `${JSON.stringify({ ...summary, ...extras }, null, 2)}\n`);
+    await writeFile(path, `${JSON.stringify({ ...summary, ...extras }, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   } catch (error) {
     throw new OutputPathError(`cannot write the summary ${path}: ${describeError(error)}`, { cause: error });
   }

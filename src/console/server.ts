@@ -15,7 +15,8 @@ import { clientOf, FailedAttempts, FAILURE_REFILL_MS, FREE_FAILURES } from './fa
 import { BatchViews } from './batch-views.js';
 import { mountQueueBoard } from './queue-board.js';
 import { batchPage, contentSecurityPolicy, indexPage } from './pages.js';
-import { BatchRunner, checkUploadName, saveUpload, UploadRefusedError, uploadPaths } from './uploads.js';
+import { BatchRunner, checkUploadName, inputsFolder, removeExpiredUploads, saveUpload, UploadRefusedError, uploadPaths } from './uploads.js';
+import { makePrivateFolder } from '../host/private-files.js';
 import { redisHealth } from '../redis/supervisor.js';
 
 export interface ConsoleOptions {
@@ -27,6 +28,8 @@ export interface ConsoleOptions {
 }
 
 const PROBE_TIMEOUT_MS = 1_000;
+/** How often uploads past the retention are looked for (and once at start). */
+const UPLOAD_SWEEP_MS = 3600_000;
 const QUEUE_METRICS_TIMEOUT_MS = 3_000;
 
 /**
@@ -36,7 +39,20 @@ const QUEUE_METRICS_TIMEOUT_MS = 3_000;
  */
 export async function buildConsole(app: App, runner: BatchRunner, options: ConsoleOptions): Promise<FastifyInstance> {
   const { settings } = options;
+  await prepareUploadFolders(settings.reportsDir);
   const server = Fastify({ loggerInstance: quietLogger(app, 'console'), bodyLimit: 64 * 1024 });
+  // Uploads go with their batches: past the retention, Redis has forgotten the batch and its rows.
+  const sweepUploads = async () => {
+    try {
+      const removed = await removeExpiredUploads(settings.reportsDir, app.config.retention.batchMs, Date.now());
+      if (removed > 0) app.logger.info({ removed, folder: inputsFolder(settings.reportsDir) }, `removed ${removed} upload(s) older than BATCH_RETENTION_DAYS`);
+    } catch (error) {
+      app.logger.warn({ err: error }, `could not remove old uploads: ${describeError(error)}`);
+    }
+  };
+  await sweepUploads();
+  const sweeping = setInterval(() => void sweepUploads(), UPLOAD_SWEEP_MS).unref();
+  server.addHook('onClose', async () => clearInterval(sweeping));
   const views = new BatchViews(app.store, app.config.nameMatchPolicy);
   const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
 
@@ -143,6 +159,16 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
 
   const indexPageFor = async (nonce: string) => indexPage({ nonce }, await views.list(50), Math.round((settings.uploadMaxBytes / 1024 / 1024) * 10) / 10);
   return server;
+}
+
+/** The reports folder (0700 when made here) and its `inputs/` (always 0700): uploads and reports are the owner's alone. */
+async function prepareUploadFolders(reportsDir: string): Promise<void> {
+  try {
+    await makePrivateFolder(reportsDir);
+    await makePrivateFolder(inputsFolder(reportsDir), true);
+  } catch (error) {
+    throw new UsageError(`cannot make the console's reports folder CONSOLE_REPORTS_DIR=${reportsDir}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`, { cause: error });
+  }
 }
 
 function tooManyWrongTokens(reply: FastifyReply, waitMs: number): FastifyReply {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { continuationPolicy } from '../batch/continuation.js';
@@ -9,6 +9,7 @@ import type { BatchLifecycle } from '../batch/lifecycle.js';
 import { finishOrHandBack, progressLogger } from '../batch/progress-log.js';
 import { HandedBackError } from '../batch/settle.js';
 import { describeError, UsageError } from '../errors.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../host/private-files.js';
 import type { Logger } from '../logging/logger.js';
 
 /** An upload refused before anything was queued: the HTTP status says why. */
@@ -40,15 +41,15 @@ export function safeFileName(name: string): string {
 }
 
 /**
- * `<dir>/inputs/<upload id>--<name>.csv` (kept: a batch whose rows were not all stored is read again from
- * it) and `<dir>/<upload id>--<name>.reconciled.csv` with its `.summary.json`.
+ * `<dir>/inputs/<upload id>--<name>.csv` (kept for the batch retention: a batch whose rows were not all
+ * stored is read again from it) and `<dir>/<upload id>--<name>.reconciled.csv` with its `.summary.json`.
  */
 export function uploadPaths(reportsDir: string, clientName: string): UploadPaths {
   const uploadId = newUploadId();
   const name = safeFileName(clientName);
   const stem = basename(name, extname(name));
   const dir = resolve(reportsDir);
-  return { uploadId, name, inputPath: join(dir, 'inputs', `${uploadId}--${name}`), reportPath: join(dir, `${uploadId}--${stem}.reconciled.csv`) };
+  return { uploadId, name, inputPath: join(inputsFolder(dir), `${uploadId}--${name}`), reportPath: join(dir, `${uploadId}--${stem}.reconciled.csv`) };
 }
 
 /** A CSV upload for now (XLSX joins when the reader does): judged by its name, as spreadsheets save it. */
@@ -64,10 +65,10 @@ export function checkUploadName(clientName: string | undefined): string {
  */
 export async function saveUpload(file: Readable & { truncated?: boolean }, inputPath: string, maxBytes: number): Promise<void> {
   const partial = `${inputPath}.part`;
-  await mkdir(join(inputPath, '..'), { recursive: true });
+  await makePrivateFolder(dirname(inputPath), true);
   const tooLarge = () => new UploadRefusedError(`the file is larger than the upload limit of ${formatBytes(maxBytes)} (CONSOLE_UPLOAD_MAX_MB)`, 413);
   try {
-    await pipeline(file, createWriteStream(partial));
+    await pipeline(file, createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
   } catch (error) {
     await rm(partial, { force: true });
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
@@ -78,6 +79,26 @@ export async function saveUpload(file: Readable & { truncated?: boolean }, input
     throw tooLarge();
   }
   await rename(partial, inputPath);
+}
+
+/** The folder of the console's uploads under the reports folder. */
+export const inputsFolder = (reportsDir: string): string => join(resolve(reportsDir), 'inputs');
+
+/**
+ * Uploads kept past the batch retention (BATCH_RETENTION_DAYS, by their last change): removed, as Redis
+ * forgets their batches by then (half-written `.part` files of a stopped console too). Returns how many.
+ */
+export async function removeExpiredUploads(reportsDir: string, retentionMs: number, now: number): Promise<number> {
+  const folder = inputsFolder(reportsDir);
+  let removed = 0;
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const path = join(folder, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined || !info.isFile() || info.mtimeMs > now - retentionMs) continue;
+    await rm(path, { force: true });
+    removed += 1;
+  }
+  return removed;
 }
 
 const formatBytes = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${bytes} bytes`);

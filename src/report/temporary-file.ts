@@ -3,6 +3,7 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isProcessAlive } from '../host/process.js';
+import { PRIVATE_FILE_MODE } from '../host/private-files.js';
 
 /** `report.csv.tmp-<pid>-<random>`: whose it is, so a later writer can remove what a dead process left. */
 const TEMPORARY = /^(.*)\.tmp-(\d+)-[0-9a-f]+$/;
@@ -23,7 +24,8 @@ export interface TemporaryFile {
 export async function openTemporaryFile(path: string): Promise<TemporaryFile> {
   await removeAbandonedTemporaries(path);
   const temporaryPath = `${path}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const stream = createWriteStream(temporaryPath);
+  // Created private: the renamed file keeps the mode, so a report is never readable by others, not even while written.
+  const stream = createWriteStream(temporaryPath, { mode: PRIVATE_FILE_MODE });
   const failed = new Promise<never>((_, reject) => stream.once('error', reject));
   failed.catch(() => undefined);
   return {

@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
@@ -101,6 +101,54 @@ describe('access without CONSOLE_TOKEN: loopback names only (DNS rebinding)', ()
     expect((await getJson<{ batches: unknown[] }>(`${local.url}/api/batches`)).batches).toEqual([]);
     // The probes say nothing about any batch: open to any name.
     expect((await rawRequest(`${local.url}/healthz`, { headers: { host: 'probe.example' } })).status).toBe(200);
+  });
+});
+
+describe('files of the console', () => {
+  let local: ServeProcess | undefined;
+  const mode = async (path: string) => (await stat(path)).mode & 0o777;
+  // A prefix of its own: its login (the shared token) must not stand in for the token console's own below.
+  const filesPrefix = testKeyPrefix();
+
+  afterEach(async () => {
+    await stopServe(local);
+    local = undefined;
+  });
+
+  afterAll(async () => {
+    await deleteKeys(redis, filesPrefix);
+  });
+
+  it('keeps uploads, reports and summaries private: files 0600 in 0700 folders', async () => {
+    const reports = join(workDir, 'private-reports');
+    local = await startServe([], env({ CONSOLE_REPORTS_DIR: reports, BC_KEY_PREFIX: filesPrefix }));
+    const response = await uploadCsv(local.url, 'private.csv', (await beneficiaryCsv('PRV', 2)).text);
+    expect(response.status).toBe(202);
+    const { batchId } = (await response.json()) as { batchId: string };
+    await waitFor(async () => (await getJson<{ state: string }>(`${local!.url}/api/batches/${batchId}`)).state === 'reported', 60_000, 'the upload to be reported');
+    expect(await mode(reports)).toBe(0o700);
+    expect(await mode(join(reports, 'inputs'))).toBe(0o700);
+    const [input] = await readdir(join(reports, 'inputs'));
+    expect(await mode(join(reports, 'inputs', input!))).toBe(0o600);
+    const written = (await readdir(reports)).filter((name) => name !== 'inputs');
+    expect(written.some((name) => name.endsWith('.reconciled.csv'))).toBe(true);
+    for (const name of written) expect(await mode(join(reports, name)), name).toBe(0o600);
+  });
+
+  it('removes uploads older than BATCH_RETENTION_DAYS (at start, then hourly); younger ones stay', async () => {
+    const reports = join(workDir, 'sweep-reports');
+    await mkdir(join(reports, 'inputs'), { recursive: true, mode: 0o755 });
+    const old = join(reports, 'inputs', '20261001T000000Z-aaaaaa--old.csv');
+    const young = join(reports, 'inputs', '20261120T000000Z-bbbbbb--young.csv');
+    await writeFile(old, 'bank_code,account_number\n014,0012345678\n');
+    await writeFile(young, 'bank_code,account_number\n014,0012345678\n');
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600_000);
+    await utimes(old, daysAgo(31), daysAgo(31));
+    await utimes(young, daysAgo(29), daysAgo(29));
+    local = await startServe([], env({ CONSOLE_REPORTS_DIR: reports, BATCH_RETENTION_DAYS: '30', LOG_LEVEL: 'info', BC_KEY_PREFIX: filesPrefix }));
+    expect(await readdir(join(reports, 'inputs'))).toEqual(['20261120T000000Z-bbbbbb--young.csv']);
+    expect(await mode(join(reports, 'inputs'))).toBe(0o700);
+    expect(local.output().stderr).toContain('removed 1 upload(s) older than BATCH_RETENTION_DAYS');
   });
 });
 
