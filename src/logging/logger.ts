@@ -88,9 +88,11 @@ export function maskAccountNumber(accountNumber: string): string {
 /**
  * What free text may hold that is no account number, though it has digits: this tool's own ids (batch ids,
  * inquiry job ids, watch claim and upload ids), 16-digit hex digests (queue names, folder ids), ISO
- * timestamps and IPv4 addresses. Each is a fixed shape an account number is not written in.
+ * timestamps, IPv4 addresses and process ids (`pid 4194301`). Each is a fixed shape an account number is
+ * not written in.
  */
 const NOT_AN_ACCOUNT = [
+  String.raw`\bpid \d+`,
   String.raw`b\d{8}-\d{6}-[0-9a-f]{6}(?:\.[0-9a-f]{16}(?:\.r\d+)?)?`,
   String.raw`\d{8}T\d{6}Z-[0-9a-f]{6}`,
   String.raw`(?<![0-9A-Za-z])(?=[0-9a-f]{0,15}[a-f])[0-9a-f]{16}(?![0-9A-Za-z])`,

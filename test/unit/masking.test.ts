@@ -23,6 +23,7 @@ describe('free text is masked the way the product reads an account number', () =
       'queue inquiries-sandbox-1234567890abcdef',
       'received 2026-11-21T06:52:03.120Z, finished 2026-11-21T06:52:09Z',
       'from 192.168.100.200 and http://127.0.0.1:6379',
+      'worker process 2 (pid 4194301) exited',
     ];
     for (const text of kept) expect(maskDigitRuns(text)).toBe(text);
     // An account number beside them is still masked.
