@@ -10,8 +10,6 @@ export interface CompletionNoticeDependencies {
   timeoutMs: number;
   /** The HTTP call (Node's fetch; a test may hand in its own). */
   post?: typeof fetch;
-  /** Seconds since the epoch for the signature's timestamp (a test may hand in its own clock). */
-  now?: () => number;
   onDelivered?: () => void;
   onAttemptFailed?: () => void;
   logger: Logger;
@@ -32,12 +30,11 @@ export class NoticeNotDeliveredError extends Error {
  */
 export function createCompletionNoticeProcessor(deps: CompletionNoticeDependencies) {
   const post = deps.post ?? fetch;
-  const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const target = webhookTarget(deps.url);
   return async function deliverCompletionNotice(job: Job<CompletionNoticeJobData>): Promise<{ status: number }> {
     const { batchId, body } = job.data;
     const attempt = `${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
-    const timestamp = now();
+    const timestamp = Math.floor(Date.now() / 1000);
     let status: number;
     try {
       const response = await post(target.url, {

@@ -10,13 +10,11 @@ import type { ConsoleSettings } from '../config/index.js';
 import { BatchNotFoundError, describeError, SystemicError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import { mergeExpositions } from '../metrics/metrics.js';
-import { isAddressedToLoopback, isAuthorized, OPEN_PATHS, presentedToken } from './access.js';
-import { clientOf, FailedAttempts, FAILURE_REFILL_MS, FREE_FAILURES } from './failed-attempts.js';
+import { consoleAccess } from './access.js';
 import { BatchViews } from './batch-views.js';
 import { mountQueueBoard } from './queue-board.js';
 import { batchPage, contentSecurityPolicy, indexPage } from './pages.js';
-import { BatchRunner, checkUploadName, inputsFolder, removeExpiredUploads, saveUpload, UploadRefusedError, uploadPaths } from './uploads.js';
-import { makePrivateFolder } from '../host/private-files.js';
+import { BatchRunner, checkUploadName, prepareUploadFolders, saveUpload, sweepExpiredUploads, UploadRefusedError, uploadPaths } from './uploads.js';
 import { redisHealth } from '../redis/supervisor.js';
 
 export interface ConsoleOptions {
@@ -28,8 +26,6 @@ export interface ConsoleOptions {
 }
 
 const PROBE_TIMEOUT_MS = 1_000;
-/** How often uploads past the retention are looked for (and once at start). */
-const UPLOAD_SWEEP_MS = 3600_000;
 const QUEUE_METRICS_TIMEOUT_MS = 3_000;
 
 /**
@@ -40,40 +36,16 @@ const QUEUE_METRICS_TIMEOUT_MS = 3_000;
 export async function buildConsole(app: App, runner: BatchRunner, options: ConsoleOptions): Promise<FastifyInstance> {
   const { settings } = options;
   await prepareUploadFolders(settings.reportsDir);
+  const stopSweeping = await sweepExpiredUploads(settings.reportsDir, app.config.retention.batchMs, app.logger);
   const server = Fastify({ loggerInstance: quietLogger(app, 'console'), bodyLimit: 64 * 1024 });
-  // Uploads go with their batches: past the retention, Redis has forgotten the batch and its rows.
-  const sweepUploads = async () => {
-    try {
-      const removed = await removeExpiredUploads(settings.reportsDir, app.config.retention.batchMs, Date.now());
-      if (removed > 0) app.logger.info({ removed, folder: inputsFolder(settings.reportsDir) }, `removed ${removed} upload(s) older than BATCH_RETENTION_DAYS`);
-    } catch (error) {
-      app.logger.warn({ err: error }, `could not remove old uploads: ${describeError(error)}`);
-    }
-  };
-  await sweepUploads();
-  const sweeping = setInterval(() => void sweepUploads(), UPLOAD_SWEEP_MS).unref();
-  server.addHook('onClose', async () => clearInterval(sweeping));
+  server.addHook('onClose', async () => stopSweeping());
   const views = new BatchViews(app.store, app.config.nameMatchPolicy);
   const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
 
-  const failedAttempts = new FailedAttempts();
+  const accessRefusal = consoleAccess(settings.token, (message, client) => app.logger.warn({ component: 'console', client }, message));
   server.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0]!;
-    if (settings.token === undefined && !OPEN_PATHS.has(path) && !isAddressedToLoopback(request.headers.host)) {
-      return reply.code(421).send({
-        error: `this console has no CONSOLE_TOKEN, so it answers only requests addressed to this machine as localhost, 127.0.0.1 or [::1], not to ${JSON.stringify(request.headers.host ?? '')}: open it at http://127.0.0.1:<port>/, or set CONSOLE_TOKEN to reach it under another name`,
-      });
-    }
-    if (settings.token !== undefined && !OPEN_PATHS.has(path)) {
-      const waitMs = failedAttempts.waitFor(request.ip);
-      if (waitMs > 0) return tooManyWrongTokens(reply, waitMs);
-      if (!isAuthorized(request.headers.authorization, settings.token)) {
-        if (presentedToken(request.headers.authorization) !== undefined && failedAttempts.failed(request.ip)) {
-          request.log.warn({ client: clientOf(request.ip) }, `console: ${FREE_FAILURES} wrong tokens or more from ${clientOf(request.ip)}: its requests are refused (429) but one every ${FAILURE_REFILL_MS / 1000} s`);
-        }
-        return reply.code(401).header('www-authenticate', 'Basic realm="beneficiary-check", charset="UTF-8"').send({ error: 'this console needs CONSOLE_TOKEN: Authorization: Bearer <token>, or basic with the token as password' });
-      }
-    }
+    const refusal = accessRefusal(request);
+    if (refusal !== undefined) return reply.code(refusal.status).headers(refusal.headers ?? {}).send({ error: refusal.error });
     // A page of another site must not make a logged-in browser upload files here.
     if (request.method !== 'GET' && request.method !== 'HEAD' && isCrossSite(request)) {
       return reply.code(403).send({ error: 'cross-site request refused' });
@@ -159,21 +131,6 @@ export async function buildConsole(app: App, runner: BatchRunner, options: Conso
 
   const indexPageFor = async (nonce: string) => indexPage({ nonce }, await views.list(50), Math.round((settings.uploadMaxBytes / 1024 / 1024) * 10) / 10);
   return server;
-}
-
-/** The reports folder (0700 when made here) and its `inputs/` (always 0700): uploads and reports are the owner's alone. */
-async function prepareUploadFolders(reportsDir: string): Promise<void> {
-  try {
-    await makePrivateFolder(reportsDir);
-    await makePrivateFolder(inputsFolder(reportsDir), true);
-  } catch (error) {
-    throw new UsageError(`cannot make the console's reports folder CONSOLE_REPORTS_DIR=${reportsDir}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`, { cause: error });
-  }
-}
-
-function tooManyWrongTokens(reply: FastifyReply, waitMs: number): FastifyReply {
-  const seconds = Math.ceil(waitMs / 1000);
-  return reply.code(429).header('retry-after', String(seconds)).send({ error: `too many wrong tokens from this address: try again in ${seconds} s` });
 }
 
 async function page(reply: FastifyReply, render: (nonce: string) => string | Promise<string>): Promise<FastifyReply> {

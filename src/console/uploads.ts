@@ -82,23 +82,46 @@ export async function saveUpload(file: Readable & { truncated?: boolean }, input
 }
 
 /** The folder of the console's uploads under the reports folder. */
-export const inputsFolder = (reportsDir: string): string => join(resolve(reportsDir), 'inputs');
+const inputsFolder = (reportsDir: string): string => join(resolve(reportsDir), 'inputs');
+
+/** The reports folder (0700 when made here) and its `inputs/` (always 0700): uploads and reports are the owner's alone. */
+export async function prepareUploadFolders(reportsDir: string): Promise<void> {
+  try {
+    await makePrivateFolder(reportsDir);
+    await makePrivateFolder(inputsFolder(reportsDir), true);
+  } catch (error) {
+    throw new UsageError(`cannot make the console's reports folder CONSOLE_REPORTS_DIR=${reportsDir}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`, { cause: error });
+  }
+}
+
+/** How often uploads past the retention are looked for (and once at start). */
+const UPLOAD_SWEEP_MS = 3600_000;
 
 /**
- * Uploads kept past the batch retention (BATCH_RETENTION_DAYS, by their last change): removed, as Redis
- * forgets their batches by then (half-written `.part` files of a stopped console too). Returns how many.
+ * Uploads go with their batches: one kept past the batch retention (BATCH_RETENTION_DAYS, by its last
+ * change) is removed, as Redis has forgotten its batch by then (half-written `.part` files of a stopped
+ * console too). Now, then every hour; returns the function that stops it.
  */
-export async function removeExpiredUploads(reportsDir: string, retentionMs: number, now: number): Promise<number> {
+export async function sweepExpiredUploads(reportsDir: string, retentionMs: number, logger: Logger): Promise<() => void> {
   const folder = inputsFolder(reportsDir);
-  let removed = 0;
-  for (const name of await readdir(folder).catch(() => [] as string[])) {
-    const path = join(folder, name);
-    const info = await stat(path).catch(() => undefined);
-    if (info === undefined || !info.isFile() || info.mtimeMs > now - retentionMs) continue;
-    await rm(path, { force: true });
-    removed += 1;
-  }
-  return removed;
+  const sweep = async () => {
+    let removed = 0;
+    try {
+      for (const name of await readdir(folder)) {
+        const path = join(folder, name);
+        const info = await stat(path).catch(() => undefined);
+        if (info === undefined || !info.isFile() || info.mtimeMs > Date.now() - retentionMs) continue;
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    } catch (error) {
+      logger.warn({ err: error, folder }, `could not remove old uploads: ${describeError(error)}`);
+    }
+    if (removed > 0) logger.info({ removed, folder }, `removed ${removed} upload(s) older than BATCH_RETENTION_DAYS`);
+  };
+  await sweep();
+  const timer = setInterval(() => void sweep(), UPLOAD_SWEEP_MS).unref();
+  return () => clearInterval(timer);
 }
 
 const formatBytes = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${bytes} bytes`);

@@ -3,13 +3,11 @@ import { createHmac } from 'node:crypto';
 /**
  * The header that carries `sha256=<hex HMAC-SHA256 of "<timestamp>.<exact body>">`, keyed with
  * NOTIFY_WEBHOOK_SECRET: the timestamp is signed with the body, so a recorded notice replayed later fails a
- * receiver's tolerance check (as Stripe's and Slack's signatures do).
+ * receiver's tolerance check (5 minutes, README: Completion notices; as Stripe's and Slack's signatures do).
  */
 export const SIGNATURE_HEADER = 'X-Beneficiary-Check-Signature';
 /** The header that carries the attempt's time, in whole seconds since the epoch (signed with the body). */
 export const TIMESTAMP_HEADER = 'X-Beneficiary-Check-Timestamp';
-/** How far from its own clock a receiver should accept a notice's timestamp (README: Completion notices). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** The notice's own id (stable across retries): a receiver that sees it twice has seen the same notice. */
 export const DELIVERY_HEADER = 'X-Beneficiary-Check-Delivery';
 
