@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 export function redisKeys(prefix: string) {
   // The batch id is a hash tag: every key of one batch lives in one Redis Cluster slot, so the Lua
   // commands and MULTI blocks that touch several of them stay valid on a cluster.
-  const batch = (batchId: string) => `${prefix}:batch:{${batchId}}`;
+  const batchKeyStart = `${prefix}:batch:`;
+  const batch = (batchId: string) => `${batchKeyStart}{${batchId}}`;
   return {
     /** Hash: the batch record (see BatchRecord). */
     batch,
@@ -18,9 +19,9 @@ export function redisKeys(prefix: string) {
      */
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /** SCAN pattern of every key of every batch (the record and its rows, accounts, outcomes). */
-    batchPattern: () => `${prefix}:batch:{*`,
+    batchPattern: () => `${batchKeyStart}{*`,
     /** The batch id a key of `batchPattern` belongs to (its hash tag); undefined for another key. */
-    batchIdOf: (key: string): string | undefined => (key.startsWith(`${prefix}:batch:{`) ? /^\{([^}]*)\}/.exec(key.slice(prefix.length + 7))?.[1] : undefined),
+    batchIdOf: (key: string): string | undefined => (key.startsWith(batchKeyStart) ? /^\{([^}]*)\}/.exec(key.slice(batchKeyStart.length))?.[1] : undefined),
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
     /** Hash: content hash of an input file -> its latest batch id, to recognise the same file again. */

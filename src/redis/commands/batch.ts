@@ -153,7 +153,7 @@ return 1`,
 export const BATCH_SAVE_ANSWER: LuaCommand = {
   name: 'bcBatchSaveAnswerV3',
   numberOfKeys: 5,
-  lua: `${RECORD_ENTRY}${BATCH_GONE}
+  lua: `${RECORD_ENTRY}${BATCH_GONE}${KEEP_BATCH}
 if batchGone(KEYS[3]) then return -1 end
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
 local before = redis.call('HGET', KEYS[2], ARGV[3])
@@ -163,7 +163,8 @@ if before then
   if at ~= nil and at >= tonumber(ARGV[4]) - tonumber(ARGV[5]) then snapshot = cjson.encode(before) end
 end
 redis.call('HSET', KEYS[1], ARGV[1], string.sub(ARGV[2], 1, -2) .. ',' .. snapshot .. ',0]')
-for _, key in ipairs({KEYS[1], KEYS[3], KEYS[4], KEYS[5]}) do redis.call('PEXPIRE', key, ARGV[7]) end
+keepBatch(1, 1, ARGV[7])
+keepBatch(3, 5, ARGV[7])
 record(KEYS[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 return 1`,
 };
