@@ -101,10 +101,12 @@ const NOT_AN_ACCOUNT = [
 ].join('|');
 
 /**
- * Digits as the product reads an account number (src/csv/validation.ts): groups with one kind of separator
- * typed between them, spaces (a spreadsheet's wide ones too), dots or dashes: `5270 1234 56`, `5270-1234-56`.
+ * Digits with the separators the product reads in an account number (src/csv/validation.ts) between them:
+ * spaces (a spreadsheet's wide ones too), dots or dashes, `5270 1234 56`, `5270-1234-56`. Taken more widely
+ * than the product reads them (up to three separators, mixed: `5270  1234-56`), so that a number typed
+ * carelessly in a reference is hidden too: masking a little more is the safe side.
  */
-const DIGIT_GROUPS = String.raw`\d+(?:(?:[ \u00A0\u2007\u202F]\d+)+|(?:\.\d+)+|(?:-\d+)+)?`;
+const DIGIT_GROUPS = String.raw`\d+(?:[ .\-\u00A0\u2007\u202F]{1,3}\d+)*`;
 
 const FREE_TEXT = new RegExp(`(${NOT_AN_ACCOUNT})|${DIGIT_GROUPS}`, 'g');
 

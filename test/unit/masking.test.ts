@@ -11,6 +11,8 @@ describe('free text is masked the way the product reads an account number', () =
     expect(maskDigitRuns('/data/inbox/payroll 5270 1234 56.csv')).toBe('/data/inbox/payroll ******3456.csv');
     expect(maskDigitRuns('rek\u00A05270\u00A01234\u00A056')).toBe('rek\u00A0******3456');
     expect(maskDigitRuns('acct5270123456x')).toBe('acct******3456x');
+    // Typed carelessly: two spaces, separators mixed.
+    expect(maskDigitRuns('ref 5270  1234-56.')).toBe('ref ******3456.');
     // Short groups stay: counts, codes, a few digits of a reference.
     expect(maskDigitRuns('SEL-0001, 28 characters, bank 014, row 12 of 345')).toBe('SEL-0001, 28 characters, bank 014, row 12 of 345');
   });
