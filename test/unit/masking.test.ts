@@ -39,6 +39,8 @@ describe('URLs as they may be shown', () => {
     expect(redactUrl('https://ops:s3cret-pw@hooks.example/in?token=abc123&batch=1')).toBe('https://ops:***@hooks.example/in?token=***&batch=1');
     expect(redactUrl('https://hooks.example/in?api_key=k&sig=s&code=c')).toBe('https://hooks.example/in?api_key=***&sig=***&code=***');
     expect(redactUrl('https://hooks.example/in')).toBe('https://hooks.example/in');
+    expect(redactUrl('https://t0ken-as-user@hooks.example/in')).toBe('https://***@hooks.example/in');
+    expect(redactUrl('htp//t0ken-as-user@host')).toBe('htp//***@host');
     expect(redactUrl('htp//ops:s3cret-pw@host')).toBe('htp//ops:***@host');
     expect(redactUrls('Request cannot be constructed from a URL that includes credentials: http://ops:s3cret-pw@127.0.0.1:9/hook')).toBe(
       'Request cannot be constructed from a URL that includes credentials: http://ops:***@127.0.0.1:9/hook',
