@@ -13,10 +13,10 @@ import { localTime } from '../clock/local-time.js';
 import { writeReconciliation } from '../batch/report-writer.js';
 import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/settle.js';
 import { systemClock, type Clock } from '../clock/clock.js';
-import { describeError } from '../errors.js';
+import { BatchNotFoundError, describeError } from '../errors.js';
 import type { Config, ProviderSettings } from '../config/index.js';
 import { endpointOf } from '../config/endpoint.js';
-import type { Logger } from '../logging/logger.js';
+import { maskAccountKey, type Logger } from '../logging/logger.js';
 import { CircuitBreaker } from '../provider/circuit-breaker.js';
 import { ProviderClient } from '../provider/client.js';
 import { ensureLogin } from '../provider/ensure-login.js';
@@ -170,6 +170,8 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   // The batch's call counters, added to in bulk rather than one round trip per call.
   const tally = new CallTally((batchId, field, by) => store.countCalls(batchId, field, by));
   const concurrencies: AdaptiveConcurrency[] = [];
+  /** Batches this process found gone while answering (said once each). */
+  const goneBatches = new Set<string>();
   const startWorkers = async (): Promise<Worker<InquiryJobData>> => {
     const ceiling = queueCeiling(config.inquiry.rate);
     // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
@@ -191,7 +193,16 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       saveOutcome: async (batchId, accountKey, outcome) => {
         // The counts go out before the outcome on the same connection: a batch is never complete with a call uncounted.
         const counted = tally.flush();
-        await saveAnswer(batchId, accountKey, outcome);
+        try {
+          await saveAnswer(batchId, accountKey, outcome);
+        } catch (error) {
+          if (!(error instanceof BatchNotFoundError)) throw error;
+          // Deleted, or lost by Redis: nothing of it is written again (no key without an expiry), and the job ends.
+          if (!goneBatches.has(batchId)) {
+            goneBatches.add(batchId);
+            logger.warn({ batchId, account: maskAccountKey(accountKey) }, `batch ${batchId} is gone from Redis (deleted, or lost by a restart without persistence): answers for it are not stored`);
+          }
+        }
         await counted;
       },
       countCall: async (batchId, field) => {

@@ -9,7 +9,17 @@ import type { DefinitiveOutcome, HistoryEntry, HistoryWrite, PreviousAnswer } fr
 import { decodeHistoryEntry, encodeHistoryEntry } from '../history/entry-codec.js';
 import { BatchNotFoundError } from '../errors.js';
 import { runCommand } from '../redis/commands/define.js';
-import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_SAVE_ANSWER, BATCH_SAVE_OUTCOME, BATCH_START_GENERATION, INDEX_DROP_CONTENT } from '../redis/commands/batch.js';
+import {
+  BATCH_APPEND_ROWS,
+  BATCH_COMMIT_REVIEW_ROWS,
+  BATCH_COUNT,
+  BATCH_MARK_PRODUCED,
+  BATCH_MARK_REPORTED,
+  BATCH_SAVE_ANSWER,
+  BATCH_SAVE_OUTCOME,
+  BATCH_START_GENERATION,
+  INDEX_DROP_CONTENT,
+} from '../redis/commands/batch.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { Endpoint } from '../config/endpoint.js';
 
@@ -97,10 +107,14 @@ export class ProductionFencedError extends Error {
   override name = 'ProductionFencedError';
 }
 
+/** What the batch commands answer when the batch record is gone (see commands/batch.ts): nothing was written. */
+const GONE = -1;
+
 /**
  * Everything the tool keeps about a batch lives in Redis, so any process can continue or report it. Redis is
- * working state: a finished batch expires `retentionMs` after its last report (the report on disk is the
- * record); an unfinished one is kept until it is finished or deleted.
+ * working state: every key of a batch expires `retentionMs` after the last write to it (a finished batch:
+ * after its last report; the report on disk is the record), and nothing is written to a batch whose record
+ * is gone, so no key of it is ever left without an expiry.
  */
 export class BatchStore {
   constructor(
@@ -134,6 +148,7 @@ export class BatchStore {
         generation: 0,
         round: 0,
       })
+      .pexpire(this.keys.batch(record.batchId), this.retentionMs)
       .exec();
     // The index keys live outside the batch's slot, so they are written apart (after the record exists).
     await this.redis.zadd(this.keys.batches(), record.createdAt, record.batchId);
@@ -216,7 +231,9 @@ export class BatchStore {
 
   /** Takes the next producer generation, dropping the rows of any earlier production. */
   async startGeneration(batchId: string): Promise<number> {
-    return runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId), [ROWS_PER_BLOCK]);
+    const generation = await runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId), [ROWS_PER_BLOCK, this.retentionMs]);
+    if (generation === GONE) throw new BatchNotFoundError(batchId);
+    return generation;
   }
 
   /**
@@ -229,16 +246,19 @@ export class BatchStore {
     if (rows.length > ROWS_PER_BLOCK) throw new Error(`at most ${ROWS_PER_BLOCK} rows are appended at a time, not ${rows.length}`);
     const reply = await runCommand<[number, string[]?]>(this.redis, BATCH_APPEND_ROWS, this.batchKeys(batchId), [
       generation,
+      this.retentionMs,
       await encodeBlock(rows),
       rows.length,
       ...rows.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])),
     ]);
+    if (reply[0] === GONE) throw new BatchNotFoundError(batchId);
     if (reply[0] !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
     return reply[1] ?? [];
   }
 
   async markProduced(batchId: string, generation: number, invalidCount: number): Promise<void> {
     const marked = await runCommand<number>(this.redis, BATCH_MARK_PRODUCED, this.batchKeys(batchId), [generation, invalidCount, Date.now()]);
+    if (marked === GONE) throw new BatchNotFoundError(batchId);
     if (marked !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
   }
 
@@ -246,15 +266,13 @@ export class BatchStore {
    * The batch is finished: a report with every row answered was written. Returns the finish time when this
    * call finished it, undefined when it was finished already (a report written again, a second process
    * that joined the same batch): one finish, one completion notice. Every key of the batch now expires
-   * after the retention, counted from this (last) report; all in one MULTI of one slot.
+   * after the retention, counted from this (last) report; all in one script of one slot.
    */
   async markReported(batchId: string, reportPath: string, counts: Record<string, number>): Promise<number | undefined> {
     const now = Date.now();
-    const key = this.keys.batch(batchId);
-    const transaction = this.redis.multi().hsetnx(key, 'reportedAt', now).hset(key, { lastReport: reportPath, reportCounts: JSON.stringify(counts) });
-    for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.pexpire(batchKey, this.retentionMs);
-    const replies = await transaction.exec();
-    return replies?.[0]?.[1] === 1 ? now : undefined;
+    const finished = await runCommand<number>(this.redis, BATCH_MARK_REPORTED, batchKeyNames(this.keys, batchId), [now, reportPath, JSON.stringify(counts), this.retentionMs]);
+    if (finished === GONE) throw new BatchNotFoundError(batchId);
+    return finished === 1 ? now : undefined;
   }
 
   /** Rows `start` to `start + count - 1` in file order (fewer at the end of what is stored). */
@@ -275,28 +293,33 @@ export class BatchStore {
 
   /**
    * Stores the first outcome for an account, with `previous` (what the history said before it) when it
-   * is a definitive answer; a job that runs again cannot replace either.
+   * is a definitive answer; a job that runs again cannot replace either. Throws BatchNotFoundError, having
+   * written nothing, when the batch is gone.
    */
   async saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer): Promise<boolean> {
     const reused = previous?.reused === true ? 1 : 0;
-    return (await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, [this.keys.outcomes(batchId), this.keys.batch(batchId)], [accountKey, encodeAnswer({ outcome, previous }), reused])) === 1;
+    const keys = [this.keys.outcomes(batchId), this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)];
+    return stored(batchId, await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, keys, [accountKey, encodeAnswer({ outcome, previous }), reused, this.retentionMs]));
   }
 
   /**
    * A definitive answer in one round trip (standalone Redis only: the history bucket is in another cluster
    * slot): stores the first outcome for the account with its history entry as it was, then records `write`
-   * as the new entry (BATCH_SAVE_ANSWER). False, and nothing written, when the account had an outcome.
+   * as the new entry (BATCH_SAVE_ANSWER). False, and nothing written, when the account had an outcome;
+   * BatchNotFoundError, nothing written, when the batch is gone.
    */
   async saveAnswerWithHistory(batchId: string, accountKey: string, outcome: DefinitiveOutcome, write: HistoryWrite): Promise<boolean> {
-    return (
-      (await runCommand<number>(this.redis, BATCH_SAVE_ANSWER, [this.keys.outcomes(batchId), write.key], [
+    return stored(
+      batchId,
+      await runCommand<number>(this.redis, BATCH_SAVE_ANSWER, [this.keys.outcomes(batchId), write.key, this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)], [
         accountKey,
         JSON.stringify(outcomeValues(outcome)),
         write.field,
         write.answeredAt,
         write.keepMs,
         write.entry,
-      ])) === 1
+        this.retentionMs,
+      ]),
     );
   }
 
@@ -332,11 +355,8 @@ export class BatchStore {
         written += entries.length;
       },
       commit: async () => {
-        const transaction = this.redis.multi();
-        if (written === 0) transaction.unlink(final);
-        // The list lives as long as the batch: markReported gives both the retention.
-        else transaction.rename(temporary, final).persist(final);
-        await transaction.hset(this.keys.batch(batchId), 'reviewRowsWritten', 1).exec();
+        const reply = await runCommand<number>(this.redis, BATCH_COMMIT_REVIEW_ROWS, [this.keys.batch(batchId), temporary, final], [this.retentionMs, written]);
+        if (reply === GONE) throw new BatchNotFoundError(batchId);
       },
       discard: async () => void (await this.redis.unlink(temporary)),
     };
@@ -355,9 +375,9 @@ export class BatchStore {
     return Number((await this.redis.hget(this.keys.batch(batchId), 'reusedAnswers')) ?? 0);
   }
 
-  /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally). */
+  /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally); nothing once the batch is gone. */
   async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors', by: number): Promise<void> {
-    await this.redis.hincrby(this.keys.batch(batchId), field, by);
+    await runCommand<number>(this.redis, BATCH_COUNT, [this.keys.batch(batchId)], [field, by]);
   }
 
   async progress(batchId: string): Promise<BatchProgress> {
@@ -417,9 +437,9 @@ export class BatchStore {
       forgotten += failed.length;
     }
     if (forgotten > 0) {
-      // Unfinished again: it must not expire while it is worked on.
+      // Unfinished again: it lives the retention from now, as an unfinished batch does from each write.
       const transaction = this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt');
-      for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.persist(batchKey);
+      for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.pexpire(batchKey, this.retentionMs);
       await transaction.exec();
     }
     return forgotten;
@@ -440,6 +460,12 @@ export interface ReviewRowsWriter {
   /** Puts the list in place (an empty one removes the last). */
   commit(): Promise<void>;
   discard(): Promise<void>;
+}
+
+/** A save command's reply: stored (1), the account had an outcome (0), or the batch is gone (thrown). */
+function stored(batchId: string, reply: number): boolean {
+  if (reply === GONE) throw new BatchNotFoundError(batchId);
+  return reply === 1;
 }
 
 /** Every key of one batch (one hash tag, one slot): what expires with it and what deleting it removes. */

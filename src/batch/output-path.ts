@@ -3,7 +3,7 @@ import { access, mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { OutputPathError } from '../errors.js';
 import { reportFormatOf } from '../report/sink.js';
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../report/temporary-file.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../host/private-files.js';
 import { XLSX_MAX_COLUMNS } from '../report/xlsx-sink.js';
 import { reportHeader } from './report-writer.js';
 

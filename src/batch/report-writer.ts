@@ -10,7 +10,7 @@ import { isoInZone, localTime } from '../clock/local-time.js';
 import { environmentOfQueue } from '../queue/inquiry-queue.js';
 import { bankTranslationNote, decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { openSink, type RowSink } from '../report/sink.js';
-import { PRIVATE_FOLDER_MODE } from '../report/temporary-file.js';
+import { PRIVATE_FOLDER_MODE } from '../host/private-files.js';
 import { countReviewState, decidableFacts, zeroReviewCounts, type ReviewCounts } from '../review/decision.js';
 import type { DecisionStore } from '../review/decision-store.js';
 import type { BatchStore, ReviewRowEntry } from './batch-store.js';

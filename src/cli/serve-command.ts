@@ -1,5 +1,5 @@
 import { openRuntime } from '../app/runtime.js';
-import { checkBind } from '../console/access.js';
+import { checkBind, checkConsoleToken } from '../console/access.js';
 import { buildConsole } from '../console/server.js';
 import { BatchRunner } from '../console/uploads.js';
 import { openScheduleQueue } from '../schedule/scheduler.js';
@@ -29,6 +29,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     await shutdown();
   };
   try {
+    checkConsoleToken(app.config.console.token);
     checkBind(flags.host, app.config.console.token);
     // Without the provider's settings the console still shows every batch, report and decision: it only
     // cannot check new files (a review desk that holds no provider credentials is a fine thing to run).

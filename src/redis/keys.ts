@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 export function redisKeys(prefix: string) {
   // The batch id is a hash tag: every key of one batch lives in one Redis Cluster slot, so the Lua
   // commands and MULTI blocks that touch several of them stay valid on a cluster.
-  const batch = (batchId: string) => `${prefix}:batch:{${batchId}}`;
+  const batchKeyStart = `${prefix}:batch:`;
+  const batch = (batchId: string) => `${batchKeyStart}{${batchId}}`;
   return {
     /** Hash: the batch record (see BatchRecord). */
     batch,
@@ -22,6 +23,10 @@ export function redisKeys(prefix: string) {
      * report: how many still need a person is counted from it, without reading (and matching) every row again.
      */
     reviewRows: (batchId: string) => `${batch(batchId)}:review`,
+    /** SCAN pattern of every key of every batch (the record and its rows, accounts, outcomes). */
+    batchPattern: () => `${batchKeyStart}{*`,
+    /** The batch id a key of `batchPattern` belongs to (its hash tag); undefined for another key. */
+    batchIdOf: (key: string): string | undefined => (key.startsWith(batchKeyStart) ? /^\{([^}]*)\}/.exec(key.slice(batchKeyStart.length))?.[1] : undefined),
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
     /**

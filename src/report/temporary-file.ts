@@ -4,13 +4,7 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isProcessAlive } from '../host/process.js';
-
-/**
- * Reports hold full account numbers and holder names: created readable by their owner only, in folders
- * created for them likewise (folders that exist keep their own permissions).
- */
-export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_FOLDER_MODE = 0o700;
+import { PRIVATE_FILE_MODE } from '../host/private-files.js';
 
 /** `report.csv.tmp-<pid>-<random>`: whose it is, so a later writer can remove what a dead process left. */
 const TEMPORARY = /^(.*)\.tmp-(\d+)-[0-9a-f]+$/;
@@ -31,6 +25,7 @@ export interface TemporaryFile {
 export async function openTemporaryFile(path: string): Promise<TemporaryFile> {
   await removeAbandonedTemporaries(path);
   const temporaryPath = `${path}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
+  // Created private: the renamed file keeps the mode, so a report is never readable by others, not even while written.
   const stream = createWriteStream(temporaryPath, { mode: PRIVATE_FILE_MODE });
   const failed = new Promise<never>((_, reject) => stream.once('error', reject));
   failed.catch(() => undefined);
