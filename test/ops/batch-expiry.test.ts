@@ -53,7 +53,7 @@ const row = (index: number): StoredRow => ({ fields: [`R${index}`, '014', `52701
 const verified = { verdict: 'VERIFIED', reason: '', holderName: 'ANDI WIJAYA KUSUMA', bankName: 'BCA', fee: '0', inquiryStatus: 'SUCCESS', inquiryId: '1', checkedAt: '2026-11-23T01:36:10Z' } as const;
 
 async function producedBatch(w: ReturnType<typeof world>, batchId: string): Promise<void> {
-  await w.store.create({ batchId, sourceFile: '/in/payroll.csv', sourceName: 'payroll.csv', contentHash: batchId, queueName: 'q', layout: { delimiter: ',' }, header: ['id', 'bank', 'account', 'name'], mapping: { bankCode: 1, accountNumber: 2, expectedName: 3 }, rowCount: 3, createdAt: Date.now() });
+  await w.store.create({ batchId, sourceFile: '/in/payroll.csv', sourceName: 'payroll.csv', contentHash: batchId, queueName: 'q', endpoint: { environment: 'sandbox', address: 'http://q.test' }, layout: { delimiter: ',' }, header: ['id', 'bank', 'account', 'name'], mapping: { bankCode: 1, accountNumber: 2, expectedName: 3 }, replacedColumns: [], rowCount: 3, createdAt: Date.now() });
   const generation = await w.store.startGeneration(batchId);
   await w.store.appendRows(batchId, generation, [row(1), row(2), row(3)]);
   await w.store.markProduced(batchId, generation, 0);
