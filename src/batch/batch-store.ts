@@ -41,6 +41,12 @@ export interface BatchRecord {
   rateLimited: number;
   /** Inquiry jobs that met a bug in this tool (their rows are FAILED saying so). */
   internalErrors: number;
+  /**
+   * Calls answered in the provider's protocol, over all its runs: VERIFIED, ACCOUNT_INVALID, or FAILED for
+   * what the record says (a status other than SUCCESS...). A run whose calls got none had no usable answer
+   * from the provider (see BatchLifecycle.check).
+   */
+  usableAnswers: number;
   /** The producer generation that may write rows (see BATCH_START_GENERATION). */
   generation: number;
   /** Bumped each time FAILED answers are forgotten to be asked again: part of the job ids of that round. */
@@ -153,6 +159,7 @@ export class BatchStore {
       calls: Number(fields.calls ?? 0),
       rateLimited: Number(fields.rateLimited ?? 0),
       internalErrors: Number(fields.internalErrors ?? 0),
+      usableAnswers: Number(fields.usableAnswers ?? 0),
       generation: Number(fields.generation ?? 0),
       round: Number(fields.round ?? 0),
       reportedAt: optionalNumber(fields.reportedAt),
@@ -293,7 +300,7 @@ export class BatchStore {
   }
 
   /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally). */
-  async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors', by: number): Promise<void> {
+  async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors' | 'usableAnswers', by: number): Promise<void> {
     await this.redis.hincrby(this.keys.batch(batchId), field, by);
   }
 

@@ -43,8 +43,11 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     process.stdout.write(`operations console at http://${shown}:${bound}/ (queues at /queues, metrics at /metrics)\n`);
     app.logger.info({ host: flags.host, port: bound, access: app.config.console.token === undefined ? 'open (loopback)' : 'CONSOLE_TOKEN', reports: app.config.console.reportsDir }, 'console started');
     onShutdownSignal(async () => {
+      // One SHUTDOWN_TIMEOUT_SECONDS for the whole stop: the uploaded batches, then the inquiries in flight.
+      const stopBy = performance.now() + app.config.shutdownTimeoutMs;
       await server.close();
       await runner.stop(app.config.shutdownTimeoutMs);
+      await app.stopWorkers(stopBy - performance.now());
       await closeAll();
     });
     // Runs until a signal; or until Redis refuses writes (full): its typed error ends the console.
