@@ -24,6 +24,7 @@ import { inquiryQueueName, openInquiryQueue, queueCeiling, type InquiryJobData }
 import { findLostInquiryJobs } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
+import { RateCeiling } from '../queue/rate-ceiling.js';
 import { CallTally, TALLY_FLUSH_MS, type CallField } from '../queue/call-tally.js';
 import { AccountHistory } from '../history/account-history.js';
 import { answerRecorder, answerReuser, type AnswerDependencies } from '../history/answers.js';
@@ -157,7 +158,10 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     await job.moveToDelayed(Date.now() + ms, token);
     throw new DelayedError();
   };
+  const rateCeiling = new RateCeiling(redis, keys.rateCeiling(queueName), config.inquiry.rate, logger);
   const startWorkers = async (): Promise<Worker<InquiryJobData>> => {
+    // One rate for every worker of the queue: another rate alive there refuses this start (ConfigError).
+    if (workers.length === 0) await rateCeiling.join();
     const ceiling = queueCeiling(config.inquiry.rate);
     // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
     await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
@@ -282,6 +286,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     clock,
     close: async () => {
       await stopWorkers();
+      if (workers.length > 0) await rateCeiling.leave().catch((error: unknown) => logger.warn({ err: error }, `could not withdraw this process's rate (it expires by itself): ${describeError(error)}`));
       await tally.flush().catch((error: unknown) => logger.error({ err: error }, `the call counts of the last ${TALLY_FLUSH_MS} ms could not be written: ${describeError(error)}`));
       await notices.close();
       await queue.close();
