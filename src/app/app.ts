@@ -256,8 +256,10 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   };
 
   let stoppingWorkers: Promise<void> | undefined;
-  const stopWorkers = (withinMs = config.shutdownTimeoutMs): Promise<void> =>
-    (stoppingWorkers ??= (async () => {
+  const stopWorkers = async (withinMs = config.shutdownTimeoutMs): Promise<void> => {
+    // Before any worker started there is nothing to wait for, and nothing to remember: a later stop waits for the workers then.
+    if (workers.length === 0) return;
+    return (stoppingWorkers ??= (async () => {
       const closing = Promise.all(workers.map((worker) => worker.close()));
       // Jobs still waiting for their send slot (a 429's hold can last minutes) go back to the queue now;
       // the calls already sent are waited for.
@@ -267,6 +269,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
         `inquiries still in flight after SHUTDOWN_TIMEOUT_SECONDS (${Math.round(config.shutdownTimeoutMs / 1000)} s): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
       );
     })());
+  };
 
   return {
     config,

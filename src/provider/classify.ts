@@ -138,6 +138,6 @@ function recordFields(record: Json): Omit<InquiryOutcome, 'verdict' | 'reason'> 
  */
 function unverifiedFields(record: Json | undefined): Omit<InquiryOutcome, 'verdict' | 'reason'> {
   if (record === undefined) return {};
-  const { holderName: _holder, inquiryStatus, ...rest } = recordFields(record);
-  return { ...rest, ...(inquiryStatus !== undefined && inquiryStatus.trim().toUpperCase() !== 'SUCCESS' && { inquiryStatus }) };
+  const { bankName, fee, inquiryStatus, inquiryId, checkedAt } = recordFields(record);
+  return { bankName, fee, inquiryId, checkedAt, ...(inquiryStatus !== undefined && inquiryStatus.trim().toUpperCase() !== 'SUCCESS' && { inquiryStatus }) };
 }

@@ -110,8 +110,8 @@ export class SharedTokenSession {
   }
 
   /**
-   * The provider answered an inquiry (anything but a 401) made with `token`: it accepts that token. A 401
-   * for one account with a token accepted for others is about that account, not the token (ProviderClient).
+   * The provider answered an inquiry made with `token` in its own protocol: it accepts that token. A 401 for
+   * one account with a token accepted for others is about that account, not the token (ProviderClient).
    */
   accepted(token: string): void {
     const id = this.seal.id(token);

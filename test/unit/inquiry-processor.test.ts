@@ -80,7 +80,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
     },
     breaker,
     reportOutage: async (_, reason) => void outages.push(reason),
-    clearOutage: async () => onClear(),
+    clearOutage: async () => void onClear(),
     logger,
   };
   return { deps, onClear: (listener: () => unknown) => void (onClear = listener), process: createInquiryProcessor(deps), outcomes, counted, holds, heldBehind, sendHolds, heldTickets, asked, outages, lines, breaker, preCalls, worked, slotsTaken: () => slots };
