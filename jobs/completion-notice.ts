@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import { timerDelay } from '../src/clock/clock.js';
 import type { Logger } from '../src/logging/logger.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signBody, type CompletionNoticeJobData } from '../src/notify/notice.js';
 
@@ -41,7 +42,7 @@ export function createCompletionNoticeProcessor(deps: CompletionNoticeDependenci
           [DELIVERY_HEADER]: job.id ?? batchId,
         },
         body,
-        signal: AbortSignal.timeout(deps.timeoutMs),
+        signal: AbortSignal.timeout(timerDelay(deps.timeoutMs)),
         redirect: 'error',
       });
       status = response.status;

@@ -45,13 +45,16 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 
-/** Retry-After is whole seconds or an HTTP date (read against this machine's clock); as asked, not capped. */
+/**
+ * Retry-After is whole seconds or an HTTP date; as asked, not capped. A date is read against this machine's
+ * clock: one already past (or a clock ahead of the provider's) says nothing usable, and gets the default hold.
+ */
 export function parseRetryAfter(header: string | undefined, now = Date.now()): number | undefined {
   if (header === undefined || header.trim() === '') return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
   const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) || date <= now ? undefined : date - now;
 }
 
 function providerMessage(body: unknown): string {

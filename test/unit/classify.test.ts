@@ -181,6 +181,8 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('0.5')).toBe(500);
     expect(parseRetryAfter('Sat, 21 Nov 2026 06:00:10 GMT', Date.parse('Sat, 21 Nov 2026 06:00:00 GMT'))).toBe(10_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
+    // A date already past on this machine's clock (maybe ahead of the provider's) says nothing: the default hold.
+    expect(parseRetryAfter('Sat, 21 Nov 2026 06:00:00 GMT', Date.parse('Sat, 21 Nov 2026 08:00:00 GMT'))).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
   });
 });
