@@ -194,10 +194,11 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
       case 'rate_limited': {
         await deps.countCall(batchId, 'rateLimited');
         const retryAfterMs = decision.retryAfterMs ?? DEFAULT_RATE_LIMIT_HOLD_MS;
+        // The hold first: every call paced meanwhile would meet the provider's limit too.
+        await deps.holdSending(retryAfterMs, ticket);
         rateLimitedSince ??= Date.now();
         outageReported = true;
         await deps.reportOutage(rateLimitedSince, `HTTP 429 (rate limit), ${describeRetryAfter(decision)}`);
-        await deps.holdSending(retryAfterMs, ticket);
         return deps.holdEveryWorker(retryAfterMs);
       }
       case 'transient': {
