@@ -5,7 +5,7 @@ import { BatchRunner } from '../console/uploads.js';
 import { openScheduleQueue } from '../schedule/scheduler.js';
 import type { CommonFlags } from './commands.js';
 import { parsePort } from './metrics-endpoint.js';
-import { onShutdownSignal } from './signals.js';
+import { onShutdownSignal, stopInTurn } from './signals.js';
 
 export interface ServeFlags extends CommonFlags {
   port: string;
@@ -43,11 +43,8 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     process.stdout.write(`operations console at http://${shown}:${bound}/ (queues at /queues, metrics at /metrics)\n`);
     app.logger.info({ host: flags.host, port: bound, access: app.config.console.token === undefined ? 'open (loopback)' : 'CONSOLE_TOKEN', reports: app.config.console.reportsDir }, 'console started');
     onShutdownSignal(async () => {
-      // One SHUTDOWN_TIMEOUT_SECONDS for the whole stop: the uploaded batches, then the inquiries in flight.
-      const stopBy = performance.now() + app.config.shutdownTimeoutMs;
       await server.close();
-      await runner.stop(app.config.shutdownTimeoutMs);
-      await app.stopWorkers(stopBy - performance.now());
+      await stopInTurn(app.config.shutdownTimeoutMs, (timeoutMs) => runner.stop(timeoutMs), (withinMs) => app.stopWorkers(withinMs));
       await closeAll();
     });
     // Runs until a signal; or until Redis refuses writes (full): its typed error ends the console.

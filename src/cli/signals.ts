@@ -57,3 +57,14 @@ export function onShutdownSignal(stop: (signal: StopSignal) => Promise<void>, or
   if (!process.connected) orphaned();
   else process.once('disconnect', orphaned);
 }
+
+/**
+ * A long-running command's stop within one SHUTDOWN_TIMEOUT_SECONDS: the batches it checks first, given the
+ * whole timeout (they may finish, else they are handed back), then the inquiries still in flight, given what
+ * is left of it (app.stopWorkers). Without the shared deadline each took the timeout in turn.
+ */
+export async function stopInTurn(timeoutMs: number, stopBatches: (timeoutMs: number) => Promise<void>, stopInquiries: (withinMs: number) => Promise<void>): Promise<void> {
+  const stopBy = performance.now() + timeoutMs;
+  await stopBatches(timeoutMs);
+  await stopInquiries(stopBy - performance.now());
+}
