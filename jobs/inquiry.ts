@@ -40,7 +40,8 @@ export interface InquiryJobDependencies {
   /** Hands the job back to the queue without spending an attempt, for any worker to take (never returns). */
   handBack(job: Job<InquiryJobData>, token: string | undefined): Promise<never>;
   breaker: CircuitBreaker;
-  reportOutage(since: number, reason: string): Promise<void>;
+  /** Posts the provider failing since `since` (wall time); `holdUntil`: a 429's hold, during which nothing is asked. */
+  reportOutage(since: number, reason: string, holdUntil?: number): Promise<void>;
   clearOutage(): Promise<void>;
   logger: Logger;
 }
@@ -198,7 +199,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         await deps.holdSending(retryAfterMs, ticket);
         rateLimitedSince ??= Date.now();
         outageReported = true;
-        await deps.reportOutage(rateLimitedSince, `HTTP 429 (rate limit), ${describeRetryAfter(decision)}`);
+        await deps.reportOutage(rateLimitedSince, `HTTP 429 (rate limit), ${describeRetryAfter(decision)}`, Date.now() + retryAfterMs);
         return deps.holdEveryWorker(retryAfterMs);
       }
       case 'transient': {

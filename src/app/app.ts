@@ -223,7 +223,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       },
       handBack: (job, token) => putBack(job, token, 0),
       breaker,
-      reportOutage: (since, reason) => outages.report(since, reason),
+      reportOutage: (since, reason, holdUntil) => outages.report(since, reason, holdUntil),
       clearOutage: () => outages.clear(),
       logger,
     });

@@ -115,7 +115,7 @@ export async function settleBatch(
     if (loginFailure?.rejected && loginFailure.at >= startedAt - 60_000) throw new RejectedByProviderError(loginFailure.message);
 
     const idleMs = now - lastAnsweredElapsed;
-    const trouble = idleMs >= Math.min(settings.stallNoticeMs, settings.outageBudgetMs) ? await describeTrouble(deps, lastAnsweredAt, loginFailure) : undefined;
+    const trouble = idleMs >= Math.min(settings.stallNoticeMs, settings.outageBudgetMs) ? await describeTrouble(deps, lastAnsweredAt, clock.now(), loginFailure) : undefined;
     options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: trouble?.waitingFor });
     if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs) {
       const reason = `no answer from the provider since ${new Date(lastAnsweredAt).toISOString()}: ${trouble.waitingFor}`;
@@ -137,14 +137,16 @@ export async function settleBatch(
 
 /**
  * Why nothing is answered. Only what happened since the last answer counts: an outage posted by a process
- * that died, or one the provider has recovered from, is history. When the provider failed and then the
- * login failed too (a token ran out during the outage), the login is what holds the batch now: login
- * trouble never turns rows FAILED.
+ * that died, or one the provider has recovered from, is history; unless it is a 429's hold still in force
+ * (a Retry-After of minutes, met by an earlier run), during which nothing is asked at all. When the provider
+ * failed and then the login failed too (a token ran out during the outage), the login is what holds the
+ * batch now: login trouble never turns rows FAILED.
  */
-async function describeTrouble(deps: SettleDependencies, lastAnsweredAt: number, loginFailure: LoginFailureRecord | undefined): Promise<Trouble> {
+async function describeTrouble(deps: SettleDependencies, lastAnsweredAt: number, now: number, loginFailure: LoginFailureRecord | undefined): Promise<Trouble> {
   const outage = await deps.providerOutage();
   const login = loginFailure !== undefined && loginFailure.at >= lastAnsweredAt ? loginFailure : undefined;
-  if (outage !== undefined && outage.lastFailureAt >= lastAnsweredAt && (login === undefined || login.at < outage.lastFailureAt)) {
+  const outageNow = outage !== undefined && (outage.lastFailureAt >= lastAnsweredAt || (outage.holdUntil ?? 0) > now);
+  if (outage !== undefined && outageNow && (login === undefined || login.at < outage.lastFailureAt)) {
     return { kind: 'provider', waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing` };
   }
   if (login !== undefined) return { kind: 'login', waitingFor: `a login: ${login.message}` };

@@ -98,6 +98,20 @@ describe('a provider answering 429 with a huge Retry-After', () => {
     expect(provider.counts.inquiries - before).toBeLessThanOrEqual(ACCOUNTS.length);
   });
 
+  it('a run started while an earlier run\'s hold is in force asks nothing and stops at the outage budget, naming the rate limit', async () => {
+    provider.answerWith(rateLimited('2592000'));
+    const env = environment({ INQUIRY_OUTAGE_BUDGET_S: '3' });
+    const first = await beneficiaries('held-first');
+    expect((await runCli(['run', first.file, '--out', first.out], env)).code).toBe(1);
+    const before = provider.counts.inquiries;
+    const second = await beneficiaries('held-second', ['0012345611', '0012345612']);
+    const result = await runCli(['run', second.file, '--out', second.out], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/stopped: no answer from the provider since .*HTTP 429 \(rate limit\).*capped at 600 s/);
+    expect((await reportRows(second.out, ['0012345611', '0012345612'])).every((row) => row.result === 'FAILED')).toBe(true);
+    expect(provider.counts.inquiries).toBe(before);
+  });
+
   it.each([
     ['run', 143],
     ['worker', 0],

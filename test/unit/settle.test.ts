@@ -196,4 +196,21 @@ describe('settleBatch', () => {
     own.state.loginFailure = refused('b1');
     await expect(settleBatch(own.deps, SETTINGS, 'b1')).rejects.toThrow('for account 014:******9999 of batch b1');
   });
+
+  it('a 429 hold still in force, posted before this wait began, is the provider\'s trouble: past the budget the rows are FAILED naming it', async () => {
+    const w = batchWorld();
+    // An earlier run met a Retry-After of 10 minutes: nothing is asked until it ends, so nothing fails either.
+    w.state.outage = { since: T0 - 60_000, reason: 'HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s', lastFailureAt: T0 - 60_000, holdUntil: T0 + 540_000 };
+    const result = await settleBatch(w.deps, SETTINGS, 'b1');
+    expect(result.kind === 'gave_up' && result.reason).toContain('HTTP 429 (rate limit)');
+    expect([...w.outcomes.values()].every((outcome) => outcome.verdict === 'FAILED')).toBe(true);
+
+    // Once the hold is over, the same board is history: silence, never FAILED rows by itself.
+    const later = batchWorld();
+    later.state.outage = { ...w.state.outage, holdUntil: T0 - 1_000 };
+    later.clock.onSleep = (clock) => {
+      if (clock.now() - T0 >= 2 * SETTINGS.outageBudgetMs) ACCOUNTS.forEach(later.answer);
+    };
+    expect(await settleBatch(later.deps, SETTINGS, 'b1')).toEqual({ kind: 'complete' });
+  });
 });
