@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import { timerDelay } from '../src/clock/clock.js';
 import type { Logger } from '../src/logging/logger.js';
 import { redactUrls } from '../src/logging/redact-url.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signNotice, TIMESTAMP_HEADER, webhookTarget, type CompletionNoticeJobData } from '../src/notify/notice.js';
@@ -48,7 +49,7 @@ export function createCompletionNoticeProcessor(deps: CompletionNoticeDependenci
           ...(target.authorization !== undefined && { authorization: target.authorization }),
         },
         body,
-        signal: AbortSignal.timeout(deps.timeoutMs),
+        signal: AbortSignal.timeout(timerDelay(deps.timeoutMs)),
         redirect: 'error',
       });
       status = response.status;

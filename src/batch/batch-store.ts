@@ -58,6 +58,12 @@ export interface BatchRecord {
   rateLimited: number;
   /** Inquiry jobs that met a bug in this tool (their rows are FAILED saying so). */
   internalErrors: number;
+  /**
+   * Calls answered in the provider's protocol, over all its runs: VERIFIED, ACCOUNT_INVALID, or FAILED for
+   * what the record says (a status other than SUCCESS...). A run whose calls got none had no usable answer
+   * from the provider (see BatchLifecycle.check).
+   */
+  usableAnswers: number;
   /** The producer generation that may write rows (see BATCH_START_GENERATION). */
   generation: number;
   /** Bumped each time FAILED answers are forgotten to be asked again: part of the job ids of that round. */
@@ -179,6 +185,7 @@ export class BatchStore {
       calls: Number(fields.calls ?? 0),
       rateLimited: Number(fields.rateLimited ?? 0),
       internalErrors: Number(fields.internalErrors ?? 0),
+      usableAnswers: Number(fields.usableAnswers ?? 0),
       generation: Number(fields.generation ?? 0),
       round: Number(fields.round ?? 0),
       reportedAt: optionalNumber(fields.reportedAt),
@@ -376,7 +383,7 @@ export class BatchStore {
   }
 
   /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally); nothing once the batch is gone. */
-  async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors', by: number): Promise<void> {
+  async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors' | 'usableAnswers', by: number): Promise<void> {
     await runCommand<number>(this.redis, BATCH_COUNT, [this.keys.batch(batchId)], [field, by]);
   }
 

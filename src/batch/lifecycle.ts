@@ -24,7 +24,7 @@ export interface ContentLease {
 
 /** What the lifecycle needs, narrowly; the app wires it to Redis, the queue, the provider and the file system. */
 export interface LifecycleDependencies {
-  store: Pick<BatchStore, 'get' | 'create' | 'latestByContent' | 'progress' | 'countFailedOutcomes' | 'forgetFailedOutcomes' | 'markReported'>;
+  store: Pick<BatchStore, 'get' | 'create' | 'latestByContent' | 'progress' | 'countFailedOutcomes' | 'forgetFailedOutcomes' | 'markReported' | 'failedAccounts' | 'getOutcomes'>;
   producer: Pick<Producer, 'produce' | 'requeueUnanswered'>;
   /** The lease on one content at this endpoint (`contentAtEndpoint`). */
   contentLease(contentAtEndpoint: string): ContentLease;
@@ -120,7 +120,10 @@ export interface FinishedBatch {
 
 export interface CheckedBatch extends StartedBatch {
   summary: BatchSummary;
-  /** Set when the provider stayed unavailable past the outage budget: the remaining rows are FAILED. */
+  /**
+   * Set when the provider failed the run: it stayed unavailable past the outage budget (the remaining rows
+   * are FAILED), or none of the run's calls got a usable answer. A systemic failure (`run`: exit 1).
+   */
   gaveUp: string | undefined;
 }
 
@@ -152,8 +155,8 @@ export class BatchLifecycle {
     try {
       await request.onStarted?.(started);
       const settled = await this.deps.settle(started.batchId, { signal: request.signal, onProgress: request.onProgress });
-      const gaveUp = settled.kind === 'gave_up' ? settled.reason : undefined;
       await request.onSettled?.();
+      const gaveUp = settled.kind === 'gave_up' ? settled.reason : await this.noUsableAnswer(started);
       const extras = typeof summaryExtras === 'function' ? summaryExtras(started) : summaryExtras;
       const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras, changesPath: request.changesPath });
       return { ...started, summary, gaveUp };
@@ -166,6 +169,7 @@ export class BatchLifecycle {
   async start(request: BatchRequest): Promise<StartedBatch> {
     const { deps } = this;
     const startedAt = deps.clock.now();
+    const startedElapsed = deps.clock.monotonic();
     const target = await this.resolveInput(request.input);
     const encoding = target.inspected?.file.encoding;
     if (encoding !== undefined && encoding !== 'utf-8') request.onNotice?.(`${target.inputPath} is read as ${ENCODING_NAMES[encoding]} text`);
@@ -181,7 +185,7 @@ export class BatchLifecycle {
         return {
           batchId,
           continuation,
-          run: { inputPath: target.inputPath, startedAt, continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited },
+          run: { inputPath: target.inputPath, startedAt, startedElapsed, continuation, ...figuresBefore(batch) },
           batch,
         };
       } catch (error) {
@@ -208,7 +212,7 @@ export class BatchLifecycle {
     const batch = await deps.store.get(started.batchId);
     const allowedRate = await deps.allowedRate?.(started.run.startedAt);
     const summary: BatchSummary = {
-      ...buildSummary(started.run, batch, written, reportPath, deps.clock.now(), allowedRate),
+      ...buildSummary(started.run, batch, written, reportPath, { at: deps.clock.now(), elapsed: deps.clock.monotonic() }, allowedRate),
       ...(options.gaveUp !== undefined && { incomplete: options.gaveUp }),
     };
     await writeSummary(summary, options.extras);
@@ -235,8 +239,27 @@ export class BatchLifecycle {
     await checkReportPath(reportPath, batch.sourceFile);
     checkReportWidth(reportPath, batch.header);
     const continuation: Continuation = { kind: 'reuse', batchId };
-    const run: RunStart = { inputPath: batch.sourceFile, startedAt: clock.now(), continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited };
+    const run: RunStart = { inputPath: batch.sourceFile, startedAt: clock.now(), startedElapsed: clock.monotonic(), continuation, ...figuresBefore(batch) };
     return this.report({ batchId, continuation, run, batch }, reportPath);
+  }
+
+  /**
+   * A run whose calls got no usable answer at all (none in the provider's protocol: an HTML page from a
+   * captive proxy, bodies too large to read, 5xx or timeouts past the attempts, another 4xx, 401s for every
+   * account) asked a provider that is not there. Its rows are FAILED with the reason, and that is a systemic
+   * failure, as an outage past the budget is: otherwise a provider that never answered looked like a run
+   * that went well (exit 0). Undefined when the run made no call, or got one usable answer.
+   */
+  private async noUsableAnswer(started: StartedBatch): Promise<string | undefined> {
+    const { store } = this.deps;
+    const batch = await store.get(started.batchId);
+    const calls = batch.calls - started.run.callsBefore;
+    if (calls === 0 || batch.usableAnswers > started.run.usableAnswersBefore) return undefined;
+    for await (const failed of store.failedAccounts(started.batchId)) {
+      const example = (await store.getOutcomes(started.batchId, failed.slice(0, 1))).values().next().value;
+      if (example !== undefined) return `the provider gave no usable answer: none of the ${calls} calls of this run was answered in its protocol (a FAILED row says: ${example.reason})`;
+    }
+    return undefined;
   }
 
   private async resolveInput(input: BatchInput): Promise<Target> {
@@ -399,6 +422,9 @@ function describeColumns(batch: BatchRecord): string {
  * persistence, flush, eviction): a systemic failure, not the user's unknown id.
  */
 const vanishedFromRedis = (error: unknown): unknown => (error instanceof BatchNotFoundError ? new BatchVanishedError(error.batchId, { cause: error }) : error);
+
+/** The batch's counters as a run found them: what the run adds to them is its own. */
+const figuresBefore = (batch: BatchRecord) => ({ callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited, usableAnswersBefore: batch.usableAnswers });
 
 /** What a start works on: the input resolved, the file inspected when it is read (not for a batch by id). */
 interface Target {

@@ -61,9 +61,12 @@ export interface BatchSummary {
 export interface RunStart {
   inputPath: string;
   startedAt: number;
+  /** The same moment on the monotonic clock: the run's duration is measured on it (a step of the wall clock is no time). */
+  startedElapsed: number;
   continuation: Continuation;
   callsBefore: number;
   rateLimitedBefore: number;
+  usableAnswersBefore: number;
 }
 
 export function buildSummary(
@@ -71,7 +74,7 @@ export function buildSummary(
   batch: BatchRecord,
   written: WrittenReport,
   reportPath: string,
-  finishedAt: number,
+  finished: { at: number; elapsed: number },
   allowedRate?: number,
 ): BatchSummary {
   return {
@@ -95,8 +98,8 @@ export function buildSummary(
     rateLimited: batch.rateLimited - run.rateLimitedBefore,
     ...(allowedRate !== undefined && { allowedRate: Math.round(allowedRate * 100) / 100 }),
     startedAt: new Date(run.startedAt).toISOString(),
-    finishedAt: new Date(finishedAt).toISOString(),
-    durationSeconds: Math.round((finishedAt - run.startedAt) / 100) / 10,
+    finishedAt: new Date(finished.at).toISOString(),
+    durationSeconds: Math.round((finished.elapsed - run.startedElapsed) / 100) / 10,
     batch: { createdAt: new Date(batch.createdAt).toISOString(), calls: batch.calls, rateLimited: batch.rateLimited, sourceFile: batch.sourceFile },
   };
 }

@@ -106,6 +106,9 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
   const stoppedBy = onStopSignal((signal) => {
     notice(`${signal}: stopping (send it again to exit at once)`);
     stop.abort();
+    // No new inquiry from here; the ones in flight get SHUTDOWN_TIMEOUT_SECONDS, counted from the signal.
+    // A failure to close is thrown again by the shutdown below, which awaits the same stop.
+    void app.stopWorkers().catch(() => undefined);
     void workerProcesses?.stop();
   });
   // The NO_MATCH and FAILED counts so far: a running tally, advanced at most once a second (see RowTally).

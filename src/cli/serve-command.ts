@@ -5,7 +5,7 @@ import { BatchRunner } from '../console/uploads.js';
 import { openScheduleQueue } from '../schedule/scheduler.js';
 import type { CommonFlags } from './commands.js';
 import { parsePort } from './metrics-endpoint.js';
-import { onShutdownSignal } from './signals.js';
+import { onShutdownSignal, stopInTurn } from './signals.js';
 
 export interface ServeFlags extends CommonFlags {
   port: string;
@@ -55,7 +55,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     if (persistence !== undefined) app.logger.warn(persistence);
     onShutdownSignal(async () => {
       await server.close();
-      await runner?.stop(app.config.shutdownTimeoutMs);
+      await stopInTurn(app.config.shutdownTimeoutMs, async (timeoutMs) => runner?.stop(timeoutMs), (withinMs) => app.stopWorkers(withinMs));
       await closeAll();
     });
     // Runs until a signal; or until Redis refuses writes (full): its typed error ends the console.

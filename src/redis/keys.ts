@@ -56,6 +56,8 @@ export function redisKeys(prefix: string) {
     scheduleRuns: () => `${prefix}:schedule:runs`,
     /** The next free send slot of the pacer, one per queue (that is, per provider endpoint). */
     pacer: (queueName: string) => `${prefix}:pacer:${queueName}`,
+    /** Sorted set: the rate each live worker process of one queue was started with, scored by expiry (see RateCeiling). */
+    rateCeiling: (queueName: string) => `${prefix}:rate-ceiling:${queueName}`,
     /**
      * Where the last definitive answer for one account at one provider endpoint (the inquiry queue name:
      * environment + base address) is kept: a field of one of 65,536 hashes of the endpoint, both

@@ -278,6 +278,7 @@ describe('BatchLifecycle: finished means reported', () => {
     w.store.seed({ batchId: 'b-run', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' }, calls: 7 });
     w.settle.mockImplementationOnce(async () => {
       w.clock.current += 12_000;
+      w.clock.elapsed += 12_000;
       w.store.answer('b-run', '014:0002');
       w.store.answer('b-run', '009:0003');
       w.store.addCalls('b-run', 2);
@@ -316,6 +317,38 @@ describe('BatchLifecycle: finished means reported', () => {
     expect(checked.gaveUp).toBe('no answer from the provider since 02:00');
     expect(checked.summary.incomplete).toBe('no answer from the provider since 02:00');
     expect(w.writeReport).toHaveBeenCalledOnce();
+  });
+
+  it('check: a run whose calls got no usable answer is a systemic failure, the report written with the reason', async () => {
+    const w = world();
+    w.store.seed({ batchId: 'b-html', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' } });
+    w.settle.mockImplementationOnce(async () => {
+      w.store.answer('b-html', '014:0002', 'FAILED', 'no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html)');
+      w.store.answer('b-html', '009:0003', 'FAILED', 'no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html)');
+      w.store.addCalls('b-html', 4);
+      return { kind: 'complete' };
+    });
+    const checked = await w.lifecycle.check(w.request());
+    expect(checked.gaveUp).toBe(
+      'the provider gave no usable answer: none of the 4 calls of this run was answered in its protocol (a FAILED row says: no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html))',
+    );
+    expect(checked.summary.incomplete).toBe(checked.gaveUp);
+    expect(w.writeReport).toHaveBeenCalledOnce();
+  });
+
+  it('check: one usable answer among FAILED ones, or no call at all, is no systemic failure', async () => {
+    const w = world();
+    w.settle.mockImplementationOnce(async () => {
+      const [batch] = w.store.batches.values();
+      w.store.answer(batch!.record.batchId, '014:0001', 'ACCOUNT_INVALID');
+      w.store.answer(batch!.record.batchId, '014:0002', 'FAILED');
+      w.store.answer(batch!.record.batchId, '009:0003', 'FAILED');
+      w.store.addCalls(batch!.record.batchId, 3);
+      return { kind: 'complete' };
+    });
+    expect((await w.lifecycle.check(w.request())).gaveUp).toBeUndefined();
+    // The same content again: every account answered already, nothing asked.
+    expect((await w.lifecycle.check(w.request())).gaveUp).toBeUndefined();
   });
 
   it('check: login trouble out of settle writes no report and leaves the batch unfinished', async () => {
