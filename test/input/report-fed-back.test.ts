@@ -69,7 +69,7 @@ describe('a report fed back as input', () => {
     expect((await readReport(day2Report)).map((row) => [row.beneficiary_id, row.result, row.name_score, row.account_holder])).toEqual([
       ['B-1', 'NO_MATCH', '0', 'ANDI WIJAYA KUSUMA'],
       ['B-2', 'MATCH', '100', 'DEWI LESTARI'],
-      ['B-3', 'FAILED', '', ''] // an unfinished answer (PENDING) never shows a holder name,
+      ['B-3', 'FAILED', '', ''], // an unfinished answer (PENDING) never shows a holder name
     ]);
 
     // Which column was read for each role: on the progress output, in the printed summary and the JSON.
