@@ -134,9 +134,12 @@ export async function replayStage(stage: Stage, options: ReplayOptions): Promise
         replayed.workdir = posix.resolve(replayed.workdir, args);
         await mkdir(inRoot('.'), { recursive: true });
         break;
-      case 'ENV':
-        for (const [, key, value] of args.matchAll(/(\w+)=("[^"]*"|\S*)/g)) replayed.env[key!] = value!.replace(/^"(.*)"$/, '$1');
+      case 'ENV': {
+        const pairs = [...args.matchAll(/(\w+)=("[^"]*"|\S*)/g)];
+        if (pairs.length === 0) throw new Error(`${stage.name}: ENV ${args}: only the KEY=value form is replayed`);
+        for (const [, key, value] of pairs) replayed.env[key!] = value!.replace(/^"(.*)"$/, '$1');
         break;
+      }
       case 'COPY':
         await copy(args, flags.from, options, replayed, inRoot);
         break;
