@@ -1,6 +1,8 @@
 import type { Job } from 'bullmq';
+import { timerDelay } from '../src/clock/clock.js';
 import type { Logger } from '../src/logging/logger.js';
-import { DELIVERY_HEADER, SIGNATURE_HEADER, signBody, type CompletionNoticeJobData } from '../src/notify/notice.js';
+import { redactUrls } from '../src/logging/redact-url.js';
+import { DELIVERY_HEADER, SIGNATURE_HEADER, signNotice, TIMESTAMP_HEADER, webhookTarget, type CompletionNoticeJobData } from '../src/notify/notice.js';
 
 /** What a notice job is given: where to POST, the key to sign with, and narrow callbacks. */
 export interface CompletionNoticeDependencies {
@@ -20,28 +22,34 @@ export class NoticeNotDeliveredError extends Error {
 }
 
 /**
- * POSTs the stored body as it is, signed with HMAC-SHA256 over those exact bytes. Any 2xx is a delivery;
+ * POSTs the stored body as it is, signed with HMAC-SHA256 over the attempt's timestamp and those exact
+ * bytes (a fresh timestamp per attempt: a retry is no replay). Credentials in the URL's userinfo go as HTTP
+ * basic authentication. Any 2xx is a delivery;
  * anything else (an answer, a timeout, a refused connection) throws, so BullMQ retries the job. Delivery
  * is at least once: a receiver that took the notice but answered too late gets it again, with the same
  * delivery id header.
  */
 export function createCompletionNoticeProcessor(deps: CompletionNoticeDependencies) {
   const post = deps.post ?? fetch;
+  const target = webhookTarget(deps.url);
   return async function deliverCompletionNotice(job: Job<CompletionNoticeJobData>): Promise<{ status: number }> {
     const { batchId, body } = job.data;
     const attempt = `${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
+    const timestamp = Math.floor(Date.now() / 1000);
     let status: number;
     try {
-      const response = await post(deps.url, {
+      const response = await post(target.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           'user-agent': 'beneficiary-check',
-          [SIGNATURE_HEADER]: signBody(body, deps.secret),
+          [TIMESTAMP_HEADER]: String(timestamp),
+          [SIGNATURE_HEADER]: signNotice(body, deps.secret, timestamp),
           [DELIVERY_HEADER]: job.id ?? batchId,
+          ...(target.authorization !== undefined && { authorization: target.authorization }),
         },
         body,
-        signal: AbortSignal.timeout(deps.timeoutMs),
+        signal: AbortSignal.timeout(timerDelay(deps.timeoutMs)),
         redirect: 'error',
       });
       status = response.status;
@@ -64,8 +72,9 @@ export function createCompletionNoticeProcessor(deps: CompletionNoticeDependenci
   };
 }
 
+/** Why an attempt failed, never with a secret of the URL (an HTTP client's error may quote the address). */
 const describe = (error: unknown): string => {
-  if (!(error instanceof Error)) return String(error);
+  if (!(error instanceof Error)) return redactUrls(String(error));
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
+  return redactUrls(`${error.message}${cause}`);
 };

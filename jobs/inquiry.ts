@@ -1,10 +1,11 @@
 import type { Job } from 'bullmq';
-import { describeError, SystemicError } from '../src/errors.js';
+import { describeError, SystemicError, TokenRejectedError } from '../src/errors.js';
 import { maskAccountKey, type Logger } from '../src/logging/logger.js';
 import type { CircuitBreaker } from '../src/provider/circuit-breaker.js';
 import type { InquiryDecision, SendHooks } from '../src/provider/client.js';
 import type { InquiryOutcome } from '../src/provider/outcome.js';
 import type { AccountQuery } from '../src/csv/validation.js';
+import type { CallField } from '../src/queue/call-tally.js';
 import { accountOf, type InquiryJobData } from '../src/queue/inquiry-queue.js';
 import type { PreCall, SendTicket } from '../src/queue/pacer.js';
 
@@ -17,9 +18,9 @@ export interface InquiryJobDependencies {
   preCall(batchId: string, accountKey: string): Promise<PreCall>;
   /** Stores the first answer; a later one for the same account is ignored. */
   saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
-  countCall(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors'): Promise<void>;
-  /** One inquiry with the shared token; the hooks pace each HTTP call and count it as it goes out. */
-  inquire(account: AccountQuery, hooks: SendHooks): Promise<InquiryDecision>;
+  countCall(batchId: string, field: CallField): Promise<void>;
+  /** One inquiry for the batch with the shared token; the hooks pace each HTTP call and count it as it goes out. */
+  inquire(account: AccountQuery, hooks: SendHooks, batchId: string): Promise<InquiryDecision>;
   /**
    * How long an answered job held its worker slot, the wait for its send slot left out: the pre-call, the
    * token, the HTTP call and the outcome's save. The concurrency is sized from it (src/queue/concurrency.ts).
@@ -31,8 +32,16 @@ export interface InquiryJobDependencies {
   holdSending(ms: number, ticket: SendTicket | undefined): Promise<void>;
   /** Holds every worker of the queue for `ms` and hands the job back without spending an attempt (never returns). */
   holdEveryWorker(ms: number): Promise<never>;
+  /**
+   * Holds every worker for `ms` like holdEveryWorker, but puts this job behind the others (delayed by `ms`)
+   * instead of first in line: its trouble may be its own (never returns; `token` is the job's lock token).
+   */
+  holdEveryWorkerBehind(job: Job<InquiryJobData>, token: string | undefined, ms: number): Promise<never>;
+  /** Hands the job back to the queue without spending an attempt, for any worker to take (never returns). */
+  handBack(job: Job<InquiryJobData>, token: string | undefined): Promise<never>;
   breaker: CircuitBreaker;
-  reportOutage(since: number, reason: string): Promise<void>;
+  /** Posts the provider failing since `since` (wall time); `holdUntil`: a 429's hold, during which nothing is asked. */
+  reportOutage(since: number, reason: string, holdUntil?: number): Promise<void>;
   clearOutage(): Promise<void>;
   logger: Logger;
 }
@@ -42,28 +51,65 @@ export class TransientInquiryError extends Error {
   override name = 'TransientInquiryError';
 }
 
+/** The worker is stopping while this job waited for its send slot: nothing was sent, the job goes back. */
+class StoppedBeforeSendingError extends Error {
+  override name = 'StoppedBeforeSendingError';
+}
+
+/** `slot`, unless `stop` aborts first (a 429's hold can keep a job waiting for minutes). */
+function unlessStopped<T>(slot: Promise<T>, stop: AbortSignal | undefined): Promise<T> {
+  if (stop === undefined) return slot;
+  if (stop.aborted) return Promise.reject(new StoppedBeforeSendingError());
+  return new Promise<T>((resolve, reject) => {
+    const stopped = () => reject(new StoppedBeforeSendingError());
+    stop.addEventListener('abort', stopped, { once: true });
+    slot.then(resolve, reject).finally(() => stop.removeEventListener('abort', stopped));
+  });
+}
+
 const LOGIN_HOLD_MS = { first: 1_000, max: 60_000 };
+/** A 429 without Retry-After holds this long. */
+const DEFAULT_RATE_LIMIT_HOLD_MS = 1_000;
 
 /** Redis itself failed (connection, OOM): not a bug in the processor; BullMQ retries the job. */
 const isRedisFailure = (error: unknown): boolean =>
   error instanceof Error && (error.name === 'ReplyError' || error.name === 'MaxRetriesPerRequestError' || /Connection is closed|ECONNREFUSED|ECONNRESET/.test(error.message));
+
+/** The wall time (for people, and for `run` in another process) of a moment on the monotonic clock. */
+const wallTimeOf = (monotonicMs: number): number => Date.now() - (performance.now() - monotonicMs);
+
+/** `Retry-After 2 s`, or `Retry-After 2592000 s, capped at 600 s` (classify.ts, MAX_RETRY_AFTER_MS). */
+function describeRetryAfter(decision: Extract<InquiryDecision, { kind: 'rate_limited' }>): string {
+  if (decision.retryAfterMs === undefined) return `no Retry-After (held ${DEFAULT_RATE_LIMIT_HOLD_MS / 1000} s)`;
+  const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+  return decision.askedMs === undefined ? `Retry-After ${seconds(decision.retryAfterMs)}` : `Retry-After ${seconds(decision.askedMs)}, capped at ${seconds(decision.retryAfterMs)}`;
+}
 
 /**
  * Asks the provider about one account of one batch and stores the outcome. The outcome is written once
  * and checked before calling, so a job that runs twice neither asks twice nor answers twice.
  *
  * - Login and token trouble is nobody's row: every worker is held, with a backoff that grows with the
- *   length of the trouble; the circuit breaker does not see it (the provider is not down).
+ *   length of the trouble; the circuit breaker does not see it (the provider is not down). A fresh token
+ *   refused for one account puts that job behind the others: one batch's bad row never blocks another.
+ * - A 429 holds every worker for its Retry-After (capped) and is posted as an outage until an answer
+ *   comes: a provider that answers nothing but 429 is down for `run`'s outage budget like any other.
  * - A transient failure is retried by BullMQ; the last attempt always stores a FAILED outcome.
  * - An unexpected error is a bug: logged with its stack once per process, counted on the batch, and the
  *   row ends FAILED saying so. It is not retried (a bug does not go away, and a retry could pay twice) and
  *   does not trip the breaker.
+ * - A stop (`stop` aborts) hands back a job still waiting for its send slot at once; a call on its way is
+ *   waited for (by the worker's close, within SHUTDOWN_TIMEOUT_SECONDS).
+ *
+ * Durations (the length of login trouble, the breaker's pauses) are on the monotonic clock.
  */
 export function createInquiryProcessor(deps: InquiryJobDependencies) {
   const { breaker, logger } = deps;
   let loginTroubleSince: number | undefined;
-  let lastLoginLogAt = 0;
+  let lastLoginLogAt = -Infinity;
   let outageReported = false;
+  /** Since when (wall time) every call of this process was answered 429. */
+  let rateLimitedSince: number | undefined;
   const bugsLogged = new Set<string>();
 
   const reportBug = async (job: Job<InquiryJobData>, error: unknown): Promise<void> => {
@@ -80,7 +126,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     });
   };
 
-  const ask = async (job: Job<InquiryJobData>): Promise<void> => {
+  const ask = async (job: Job<InquiryJobData>, lockToken: string | undefined, stop: AbortSignal | undefined): Promise<void> => {
     const { batchId, accountKey } = job.data;
     const started = performance.now();
     const pre = await deps.preCall(batchId, accountKey);
@@ -95,31 +141,38 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     let ticket: SendTicket | undefined;
     let pacedMs = 0;
     try {
-      decision = await deps.inquire(accountOf(job.data), {
-        waitForTurn: async () => {
-          const waitFrom = performance.now();
-          ticket = await pre.nextSlot();
-          pacedMs += performance.now() - waitFrom;
+      decision = await deps.inquire(
+        accountOf(job.data),
+        {
+          waitForTurn: async () => {
+            const waitFrom = performance.now();
+            ticket = await unlessStopped(pre.nextSlot(), stop);
+            pacedMs += performance.now() - waitFrom;
+          },
+          onSend: () => deps.countCall(batchId, 'calls'),
+          // Not waited for: the call is on its way. A Redis that failed here fails the outcome's save too.
+          onWritten: () =>
+            void (ticket && deps.sendLeft(ticket))?.catch((error: unknown) =>
+              logger.warn({ err: error, account: maskAccountKey(accountKey) }, `could not move the pacer's record of a late send: ${describeError(error)}`),
+            ),
         },
-        onSend: () => deps.countCall(batchId, 'calls'),
-        // Not waited for: the call is on its way. A Redis that failed here fails the outcome's save too.
-        onWritten: () =>
-          void (ticket && deps.sendLeft(ticket))?.catch((error: unknown) =>
-            logger.warn({ err: error, account: maskAccountKey(accountKey) }, `could not move the pacer's record of a late send: ${describeError(error)}`),
-          ),
-      });
+        batchId,
+      );
     } catch (error) {
       // No verdict on the provider: a probe that met login trouble or a bug must not hold every call for good.
       if (gate.probe) breaker.abandonProbe();
+      if (error instanceof StoppedBeforeSendingError) return deps.handBack(job, lockToken);
       if (!(error instanceof SystemicError)) throw error;
       // The hold grows with the length of the trouble, not with the number of jobs that met it.
-      const now = Date.now();
+      const now = performance.now();
       loginTroubleSince ??= now;
       const holdMs = Math.min(Math.max(now - loginTroubleSince, LOGIN_HOLD_MS.first), LOGIN_HOLD_MS.max);
       if (now - lastLoginLogAt > 30_000) {
         logger.error({ holdMs }, `${error.message}; holding inquiries and retrying`);
         lastLoginLogAt = now;
       }
+      // A refused fresh token was met on this account: the next job (maybe another batch's) shows whether it is the account's.
+      if (error instanceof TokenRejectedError) return deps.holdEveryWorkerBehind(job, lockToken, holdMs);
       return deps.holdEveryWorker(holdMs);
     }
     loginTroubleSince = undefined;
@@ -128,25 +181,32 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
 
     switch (decision.kind) {
       case 'answer': {
+        rateLimitedSince = undefined;
         if (outageReported && breaker.outageSince === undefined) {
           outageReported = false;
           await deps.clearOutage();
         }
+        // Counted before the save, which sends the counts first: a batch is never complete with its answer uncounted.
+        if (decision.unusable !== true) await deps.countCall(batchId, 'usableAnswers');
         await deps.saveOutcome(batchId, accountKey, decision.outcome);
         deps.observeWork(performance.now() - started - pacedMs);
         return;
       }
       case 'rate_limited': {
         await deps.countCall(batchId, 'rateLimited');
-        const retryAfterMs = decision.retryAfterMs ?? 1_000;
+        const retryAfterMs = decision.retryAfterMs ?? DEFAULT_RATE_LIMIT_HOLD_MS;
+        // The hold first: every call paced meanwhile would meet the provider's limit too.
         await deps.holdSending(retryAfterMs, ticket);
+        rateLimitedSince ??= Date.now();
+        outageReported = true;
+        await deps.reportOutage(rateLimitedSince, `HTTP 429 (rate limit), ${describeRetryAfter(decision)}`, Date.now() + retryAfterMs);
         return deps.holdEveryWorker(retryAfterMs);
       }
       case 'transient': {
         const since = breaker.outageSince;
         if (since !== undefined) {
           outageReported = true;
-          await deps.reportOutage(since, decision.reason);
+          await deps.reportOutage(wallTimeOf(since), decision.reason);
         }
         const attempts = job.opts.attempts ?? 1;
         logger.warn({ account: maskAccountKey(accountKey), attempt: job.attemptsMade + 1, attempts }, `inquiry failed: ${decision.reason}`);
@@ -159,13 +219,17 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     }
   };
 
-  return async function processInquiry(job: Job<InquiryJobData>): Promise<void> {
+  /** BullMQ's processor: `lockToken` and `stop` (aborted by Worker.cancelAllJobs when the worker stops) are its own arguments. */
+  return async function processInquiry(job: Job<InquiryJobData>, lockToken?: string, stop?: AbortSignal): Promise<void> {
     try {
-      await ask(job);
+      await ask(job, lockToken, stop);
     } catch (error) {
-      // BullMQ's own control flow (the rate-limit hand-back) and retries pass through; Redis failures are retried.
-      if (error instanceof TransientInquiryError || (error instanceof Error && error.name === 'RateLimitError') || isRedisFailure(error)) throw error;
+      // BullMQ's own control flow (the rate-limit hand-back, a delay) and retries pass through; Redis failures are retried.
+      if (error instanceof TransientInquiryError || (error instanceof Error && HANDED_BACK.has(error.name)) || isRedisFailure(error)) throw error;
       await reportBug(job, error);
     }
   };
 }
+
+/** BullMQ's errors that hand a job back to the queue (see holdEveryWorker, holdEveryWorkerBehind). */
+const HANDED_BACK = new Set(['RateLimitError', 'DelayedError']);

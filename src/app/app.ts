@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { MetricsTime, Worker, type Queue } from 'bullmq';
+import { DelayedError, MetricsTime, Worker, type Job, type Queue } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
 import { createMetrics, type ProductMetrics } from '../metrics/metrics.js';
@@ -12,10 +12,11 @@ import { knownAnswers } from '../batch/known-answers.js';
 import { localTime } from '../clock/local-time.js';
 import { writeReconciliation } from '../batch/report-writer.js';
 import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/settle.js';
-import { systemClock, type Clock } from '../clock/clock.js';
-import { describeError } from '../errors.js';
+import { settledWithin, systemClock, type Clock } from '../clock/clock.js';
+import { BatchNotFoundError, describeError } from '../errors.js';
 import type { Config, ProviderSettings } from '../config/index.js';
-import type { Logger } from '../logging/logger.js';
+import { endpointOf } from '../config/endpoint.js';
+import { maskAccountKey, type Logger } from '../logging/logger.js';
 import { CircuitBreaker } from '../provider/circuit-breaker.js';
 import { ProviderClient } from '../provider/client.js';
 import { ensureLogin } from '../provider/ensure-login.js';
@@ -28,7 +29,8 @@ import { inquiryQueueName, openInquiryQueue, queueCeiling, type InquiryJobData }
 import { findLostInquiryJobs } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
-import { CallTally, TALLY_FLUSH_MS } from '../queue/call-tally.js';
+import { RateCeiling } from '../queue/rate-ceiling.js';
+import { CallTally, TALLY_FLUSH_MS, type CallField } from '../queue/call-tally.js';
 import { AccountHistory } from '../history/account-history.js';
 import { answerRecorder, answerReuser, type AnswerDependencies } from '../history/answers.js';
 import { isConnectionFailure, isRedisFull } from '../redis/failures.js';
@@ -61,6 +63,13 @@ export interface App {
   startWorkers(): Promise<Worker<InquiryJobData>>;
   /** The highest inquiry concurrency this process's workers reached (adapted to the work time of a job); undefined before startWorkers. */
   concurrencyReached(): number | undefined;
+  /**
+   * Stops this process's inquiry workers from taking jobs and waits for the inquiries in flight at most
+   * `withinMs` (SHUTDOWN_TIMEOUT_SECONDS unless a stop already spent part of it): past that they are left
+   * behind, and their jobs come back to the queue when their locks expire. The first call's wait counts; a
+   * later one (`close`) waits for the same.
+   */
+  stopWorkers(withinMs?: number): Promise<void>;
   /** This process's Prometheus metrics. */
   metrics: ProductMetrics;
   /** Completion notices: the queue (when NOTIFY_WEBHOOK_URL is set) and a bounded wait for this process's own. */
@@ -123,7 +132,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const lifecycle = new BatchLifecycle({
     store,
     producer,
-    contentLease: (contentHash) => new Lease(redis, keys.contentLease(contentHash), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
+    contentLease: (content) => new Lease(redis, keys.contentLease(content), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
     login: loginNow,
     settle: async (batchId, options) => {
       const ended = metrics.batchRunning();
@@ -142,6 +151,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     batchFinished: notices.enqueue,
     allowedRate: (since) => pacer.allowedRateSince(since),
     queueName,
+    endpoint: endpointOf(provider),
     throwAwayQueue: provider.builtinEmulator === true,
     clock,
     logger,
@@ -168,7 +178,22 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   // The batch's call counters, added to in bulk rather than one round trip per call.
   const tally = new CallTally((batchId, field, by) => store.countCalls(batchId, field, by));
   const concurrencies: AdaptiveConcurrency[] = [];
+  /** Batches this process found gone while answering (said once each). */
+  const goneBatches = new Set<string>();
+  /**
+   * The job goes to BullMQ's delayed set for `ms` without spending an attempt, then to the back of the line.
+   * Not the rate-limit hand-back: a worker that meets that error while it closes waits out the queue's rate
+   * limit (up to BullMQ's 30 s) before it notices it is closing.
+   */
+  const putBack = async (job: Job<InquiryJobData>, token: string | undefined, ms: number): Promise<never> => {
+    // Delayed jobs are due by the wall clock: BullMQ's convention.
+    await job.moveToDelayed(Date.now() + ms, token);
+    throw new DelayedError();
+  };
+  const rateCeiling = new RateCeiling(redis, keys.rateCeiling(queueName), config.inquiry.rate, logger);
   const startWorkers = async (): Promise<Worker<InquiryJobData>> => {
+    // One rate for every worker of the queue: another rate alive there refuses this start (ConfigError).
+    if (workers.length === 0) await rateCeiling.join();
     const ceiling = queueCeiling(config.inquiry.rate);
     // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
     await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
@@ -189,24 +214,37 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       saveOutcome: async (batchId, accountKey, outcome) => {
         // The counts go out before the outcome on the same connection: a batch is never complete with a call uncounted.
         const counted = tally.flush();
-        await saveAnswer(batchId, accountKey, outcome);
+        try {
+          await saveAnswer(batchId, accountKey, outcome);
+        } catch (error) {
+          if (!(error instanceof BatchNotFoundError)) throw error;
+          // Deleted, or lost by Redis: nothing of it is written again (no key without an expiry), and the job ends.
+          if (!goneBatches.has(batchId)) {
+            goneBatches.add(batchId);
+            logger.warn({ batchId, account: maskAccountKey(accountKey) }, `batch ${batchId} is gone from Redis (deleted, or lost by a restart without persistence): answers for it are not stored`);
+          }
+        }
         await counted;
       },
       countCall: async (batchId, field) => {
         countCallMetric(metrics, field);
         tally.add(batchId, field);
       },
-      inquire: async (account, hooks) => {
+      inquire: async (account, hooks, batchId) => {
         // Latency from the call going out (after pacing and the token) to its classified answer.
         let sentAt = performance.now();
-        const decision = await client.inquire(account, {
-          waitForTurn: () => hooks.waitForTurn(),
-          onSend: async () => {
-            await hooks.onSend();
-            sentAt = performance.now();
+        const decision = await client.inquire(
+          account,
+          {
+            waitForTurn: () => hooks.waitForTurn(),
+            onSend: async () => {
+              await hooks.onSend();
+              sentAt = performance.now();
+            },
+            onWritten: () => hooks.onWritten(),
           },
-          onWritten: () => hooks.onWritten(),
-        });
+          batchId,
+        );
         metrics.inquiryLatency((performance.now() - sentAt) / 1000, decision.kind);
         return decision;
       },
@@ -220,8 +258,13 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
         await queue.rateLimit(Math.max(1, Math.round(ms)));
         throw Worker.RateLimitError();
       },
+      holdEveryWorkerBehind: async (job, token, ms) => {
+        await queue.rateLimit(Math.max(1, Math.round(ms)));
+        return putBack(job, token, ms);
+      },
+      handBack: (job, token) => putBack(job, token, 0),
       breaker,
-      reportOutage: (since, reason) => outages.report(since, reason),
+      reportOutage: (since, reason, holdUntil) => outages.report(since, reason, holdUntil),
       clearOutage: () => outages.clear(),
       logger,
     });
@@ -253,6 +296,22 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     return worker;
   };
 
+  let stoppingWorkers: Promise<void> | undefined;
+  const stopWorkers = async (withinMs = config.shutdownTimeoutMs): Promise<void> => {
+    // Before any worker started there is nothing to wait for, and nothing to remember: a later stop waits for the workers then.
+    if (workers.length === 0) return;
+    return (stoppingWorkers ??= (async () => {
+      const closing = Promise.all(workers.map((worker) => worker.close()));
+      // Jobs still waiting for their send slot (a 429's hold can last minutes) go back to the queue now;
+      // the calls already sent are waited for.
+      for (const worker of workers) worker.cancelAllJobs('this process is stopping');
+      if (await settledWithin(closing, withinMs)) return;
+      logger.warn(
+        `inquiries still in flight after SHUTDOWN_TIMEOUT_SECONDS (${Math.round(config.shutdownTimeoutMs / 1000)} s): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
+      );
+    })());
+  };
+
   return {
     config,
     provider,
@@ -266,12 +325,14 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     lifecycle,
     login: loginNow,
     startWorkers,
+    stopWorkers,
     concurrencyReached: () => (concurrencies.length === 0 ? undefined : Math.max(...concurrencies.map((each) => each.peak))),
     metrics,
     notices,
     clock,
     close: async () => {
-      await Promise.all(workers.map((worker) => worker.close()));
+      await stopWorkers();
+      if (workers.length > 0) await rateCeiling.leave().catch((error: unknown) => logger.warn({ err: error }, `could not withdraw this process's rate (it expires by itself): ${describeError(error)}`));
       await tally.flush().catch((error: unknown) => logger.error({ err: error }, `the call counts of the last ${TALLY_FLUSH_MS} ms could not be written: ${describeError(error)}`));
       await notices.close();
       await queue.close();
@@ -281,8 +342,8 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
 
 const round = (rate: number): number => Math.round(rate * 100) / 100;
 
-function countCallMetric(metrics: ProductMetrics, field: 'calls' | 'rateLimited' | 'internalErrors'): void {
+function countCallMetric(metrics: ProductMetrics, field: CallField): void {
   if (field === 'calls') metrics.inquiryCall();
   else if (field === 'rateLimited') metrics.rateLimited();
-  else metrics.internalError();
+  else if (field === 'internalErrors') metrics.internalError();
 }

@@ -3,7 +3,7 @@ import type { RedisClient } from '../redis/connection.js';
 import { createCompletionNoticeProcessor, NoticeNotDeliveredError } from '../../jobs/completion-notice.js';
 import type { FinishedBatch } from '../batch/lifecycle.js';
 import type { NotifySettings } from '../config/index.js';
-import type { Logger } from '../logging/logger.js';
+import { maskDigitRuns, type Logger } from '../logging/logger.js';
 import type { ProductMetrics } from '../metrics/metrics.js';
 import { noticeJobData, type CompletionNotice, type CompletionNoticeJobData } from '../notify/notice.js';
 import { noticeJobOptions, NOTICE_JOB, openNoticeQueue } from '../notify/notice-queue.js';
@@ -26,18 +26,19 @@ export interface Notices {
 const NOTICE_CONCURRENCY = 4;
 const AWAIT_POLL_MS = 200;
 
+/** The notice of a finished batch. Its file names and paths are free text, masked as everywhere (the batch id finds the report). */
 export function buildNotice(finished: FinishedBatch, environment: string): CompletionNotice {
   const { summary, batch } = finished;
   return {
     event: 'batch.finished',
     batchId: summary.batchId,
-    source: { file: summary.sourceFile, name: batch.sourceName },
+    source: { file: maskDigitRuns(summary.sourceFile), name: maskDigitRuns(batch.sourceName) },
     rows: summary.rows,
     counts: summary.counts,
     needsReview: summary.needsReview,
     approved: summary.approved,
     rejected: summary.rejected,
-    report: summary.report,
+    report: maskDigitRuns(summary.report),
     startedAt: summary.startedAt,
     finishedAt: new Date(finished.finishedAt).toISOString(),
     environment,

@@ -79,11 +79,8 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
       cleanups.push(() => privateServer.stop());
       target = { kind: 'server', url: privateServer.url };
       privateRedisUrl = privateServer.url;
-      notice(
-        config.privateRedis === 'always'
-          ? `PRIVATE_REDIS=always: started a private redis-server at ${privateServer.url} for this run (nothing is kept after it)`
-          : `no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: started a private redis-server at ${privateServer.url} for this run (nothing is kept after it)`,
-      );
+      const started = `started a private redis-server for this run on the unix socket ${privateServer.url} (no TCP port: only this user can reach it; nothing is kept after it)`;
+      notice(config.privateRedis === 'always' ? `PRIVATE_REDIS=always: ${started}` : `no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: ${started}`);
     }
     const redis = await connectRedis(target);
     cleanups.push(async () => void redis.disconnect());

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { settledWithin } from '../clock/clock.js';
 import type { RunWorkerProcesses } from '../config/index.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -117,11 +118,8 @@ async function stopChild(child: ChildProcess, timeoutMs: number): Promise<void> 
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const overstayed = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
-  if (await Promise.race([exited.then(() => false), overstayed])) {
+  if (!(await settledWithin(exited, timeoutMs))) {
     child.kill('SIGKILL');
     await exited;
   }
-  clearTimeout(timer);
 }

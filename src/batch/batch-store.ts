@@ -9,8 +9,19 @@ import type { DefinitiveOutcome, HistoryEntry, HistoryWrite, PreviousAnswer } fr
 import { decodeHistoryEntry, encodeHistoryEntry } from '../history/entry-codec.js';
 import { BatchNotFoundError } from '../errors.js';
 import { runCommand } from '../redis/commands/define.js';
-import { BATCH_APPEND_ROWS, BATCH_MARK_PRODUCED, BATCH_SAVE_ANSWER, BATCH_SAVE_OUTCOME, BATCH_START_GENERATION, INDEX_DROP_CONTENT } from '../redis/commands/batch.js';
+import {
+  BATCH_APPEND_ROWS,
+  BATCH_COMMIT_REVIEW_ROWS,
+  BATCH_COUNT,
+  BATCH_MARK_PRODUCED,
+  BATCH_MARK_REPORTED,
+  BATCH_SAVE_ANSWER,
+  BATCH_SAVE_OUTCOME,
+  BATCH_START_GENERATION,
+  INDEX_DROP_CONTENT,
+} from '../redis/commands/batch.js';
 import type { RedisKeys } from '../redis/keys.js';
+import type { Endpoint } from '../config/endpoint.js';
 
 export interface BatchRecord {
   batchId: string;
@@ -19,15 +30,21 @@ export interface BatchRecord {
   /** The name people know the input by (the file name dropped into the watched folder, say). */
   sourceName: string;
   contentHash: string;
+  /** The inquiry queue, one per endpoint: the identity of the endpoint whose answers the batch holds. */
   queueName: string;
+  /** That endpoint as people name it; undefined for a batch made before it was recorded. */
+  endpoint: Endpoint | undefined;
   /**
    * The queue belongs to the built-in emulator of one `run` (its address, hence its name, is that run's own):
    * nobody else ever uses it, so it is removed with the last batch that names it.
    */
   throwAwayQueue: boolean;
   layout: CsvLayout;
+  /** The input's columns the report repeats (without those of an earlier report: see readInputColumns). */
   header: string[];
   mapping: ColumnMapping;
+  /** Columns of an earlier report the input carried: not read, not repeated (this batch's report writes its own). */
+  replacedColumns: string[];
   /** Data rows: the inspected count until production ends, then the count of rows stored. */
   rowCount: number;
   createdAt: number;
@@ -41,6 +58,12 @@ export interface BatchRecord {
   rateLimited: number;
   /** Inquiry jobs that met a bug in this tool (their rows are FAILED saying so). */
   internalErrors: number;
+  /**
+   * Calls answered in the provider's protocol, over all its runs: VERIFIED, ACCOUNT_INVALID, or FAILED for
+   * what the record says (a status other than SUCCESS...). A run whose calls got none had no usable answer
+   * from the provider (see BatchLifecycle.check).
+   */
+  usableAnswers: number;
   /** The producer generation that may write rows (see BATCH_START_GENERATION). */
   generation: number;
   /** Bumped each time FAILED answers are forgotten to be asked again: part of the job ids of that round. */
@@ -53,8 +76,8 @@ export interface BatchRecord {
   reportCounts: Record<string, number> | undefined;
 }
 
-export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'rowCount' | 'createdAt'> &
-  Partial<Pick<BatchRecord, 'throwAwayQueue'>>;
+export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'replacedColumns' | 'rowCount' | 'createdAt'> &
+  Partial<Pick<BatchRecord, 'throwAwayQueue'>> & { endpoint: Endpoint };
 
 /** A row as stored: its input fields, its account key when valid, its INPUT_INVALID reason when not. */
 export interface StoredRow {
@@ -90,10 +113,14 @@ export class ProductionFencedError extends Error {
   override name = 'ProductionFencedError';
 }
 
+/** What the batch commands answer when the batch record is gone (see commands/batch.ts): nothing was written. */
+const GONE = -1;
+
 /**
  * Everything the tool keeps about a batch lives in Redis, so any process can continue or report it. Redis is
- * working state: a finished batch expires `retentionMs` after its last report (the report on disk is the
- * record); an unfinished one is kept until it is finished or deleted.
+ * working state: every key of a batch expires `retentionMs` after the last write to it (a finished batch:
+ * after its last report; the report on disk is the record), and nothing is written to a batch whose record
+ * is gone, so no key of it is ever left without an expiry.
  */
 export class BatchStore {
   constructor(
@@ -112,10 +139,12 @@ export class BatchStore {
         sourceName: record.sourceName,
         contentHash: record.contentHash,
         queueName: record.queueName,
+        endpoint: JSON.stringify(record.endpoint),
         ...(record.throwAwayQueue === true && { throwAwayQueue: 1 }),
         layout: JSON.stringify(record.layout),
         header: JSON.stringify(record.header),
         mapping: JSON.stringify(record.mapping),
+        ...(record.replacedColumns.length > 0 && { replacedColumns: JSON.stringify(record.replacedColumns) }),
         rowCount: record.rowCount,
         createdAt: record.createdAt,
         accountCount: 0,
@@ -125,10 +154,11 @@ export class BatchStore {
         generation: 0,
         round: 0,
       })
+      .pexpire(this.keys.batch(record.batchId), this.retentionMs)
       .exec();
     // The index keys live outside the batch's slot, so they are written apart (after the record exists).
     await this.redis.zadd(this.keys.batches(), record.createdAt, record.batchId);
-    await this.redis.hset(this.keys.batchesByContent(), record.contentHash, record.batchId);
+    await this.redis.hset(this.keys.batchesByContent(), contentAtEndpoint(record.queueName, record.contentHash), record.batchId);
   }
 
   async get(batchId: string): Promise<BatchRecord> {
@@ -141,10 +171,12 @@ export class BatchStore {
       sourceName: fields.sourceName ?? '',
       contentHash: fields.contentHash ?? '',
       queueName: fields.queueName ?? '',
+      endpoint: fields.endpoint === undefined ? undefined : (JSON.parse(fields.endpoint) as Endpoint),
       throwAwayQueue: fields.throwAwayQueue === '1',
       layout: JSON.parse(fields.layout ?? '{"delimiter":","}') as CsvLayout,
       header: JSON.parse(fields.header ?? '[]') as string[],
       mapping: JSON.parse(fields.mapping ?? '{}') as ColumnMapping,
+      replacedColumns: JSON.parse(fields.replacedColumns ?? '[]') as string[],
       rowCount: Number(fields.rowCount ?? 0),
       createdAt: Number(fields.createdAt ?? 0),
       producedAt: optionalNumber(fields.producedAt),
@@ -153,6 +185,7 @@ export class BatchStore {
       calls: Number(fields.calls ?? 0),
       rateLimited: Number(fields.rateLimited ?? 0),
       internalErrors: Number(fields.internalErrors ?? 0),
+      usableAnswers: Number(fields.usableAnswers ?? 0),
       generation: Number(fields.generation ?? 0),
       round: Number(fields.round ?? 0),
       reportedAt: optionalNumber(fields.reportedAt),
@@ -161,12 +194,19 @@ export class BatchStore {
     };
   }
 
-  /** The latest batch made from this content, if it is still in Redis (an entry of an expired one is dropped). */
-  async latestByContent(contentHash: string): Promise<string | undefined> {
-    const batchId = await this.redis.hget(this.keys.batchesByContent(), contentHash);
-    if (batchId === null) return undefined;
-    if ((await this.redis.exists(this.keys.batch(batchId))) === 1) return batchId;
-    await dropContentEntry(this.redis, this.keys, contentHash, batchId);
+  /**
+   * The latest batch made from this content at this endpoint (`queueName`), if it is still in Redis (an
+   * entry of an expired one is dropped). An entry written before the index named the endpoint is taken
+   * only when its batch is of this endpoint.
+   */
+  async latestByContent(queueName: string, contentHash: string): Promise<string | undefined> {
+    const [current, legacy] = await this.redis.hmget(this.keys.batchesByContent(), contentAtEndpoint(queueName, contentHash), contentHash);
+    for (const batchId of [current, legacy]) {
+      if (batchId === null || batchId === undefined) continue;
+      const found = await this.redis.hget(this.keys.batch(batchId), 'queueName');
+      if (found === null) await dropContentEntry(this.redis, this.keys, queueName, contentHash, batchId);
+      else if (found === queueName) return batchId;
+    }
     return undefined;
   }
 
@@ -198,7 +238,9 @@ export class BatchStore {
 
   /** Takes the next producer generation, dropping the rows of any earlier production. */
   async startGeneration(batchId: string): Promise<number> {
-    return runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId), [ROWS_PER_BLOCK]);
+    const generation = await runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId), [ROWS_PER_BLOCK, this.retentionMs]);
+    if (generation === GONE) throw new BatchNotFoundError(batchId);
+    return generation;
   }
 
   /**
@@ -211,16 +253,19 @@ export class BatchStore {
     if (rows.length > ROWS_PER_BLOCK) throw new Error(`at most ${ROWS_PER_BLOCK} rows are appended at a time, not ${rows.length}`);
     const reply = await runCommand<[number, string[]?]>(this.redis, BATCH_APPEND_ROWS, this.batchKeys(batchId), [
       generation,
+      this.retentionMs,
       await encodeBlock(rows),
       rows.length,
       ...rows.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])),
     ]);
+    if (reply[0] === GONE) throw new BatchNotFoundError(batchId);
     if (reply[0] !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
     return reply[1] ?? [];
   }
 
   async markProduced(batchId: string, generation: number, invalidCount: number): Promise<void> {
     const marked = await runCommand<number>(this.redis, BATCH_MARK_PRODUCED, this.batchKeys(batchId), [generation, invalidCount, Date.now()]);
+    if (marked === GONE) throw new BatchNotFoundError(batchId);
     if (marked !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
   }
 
@@ -228,15 +273,13 @@ export class BatchStore {
    * The batch is finished: a report with every row answered was written. Returns the finish time when this
    * call finished it, undefined when it was finished already (a report written again, a second process
    * that joined the same batch): one finish, one completion notice. Every key of the batch now expires
-   * after the retention, counted from this (last) report; all in one MULTI of one slot.
+   * after the retention, counted from this (last) report; all in one script of one slot.
    */
   async markReported(batchId: string, reportPath: string, counts: Record<string, number>): Promise<number | undefined> {
     const now = Date.now();
-    const key = this.keys.batch(batchId);
-    const transaction = this.redis.multi().hsetnx(key, 'reportedAt', now).hset(key, { lastReport: reportPath, reportCounts: JSON.stringify(counts) });
-    for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.pexpire(batchKey, this.retentionMs);
-    const replies = await transaction.exec();
-    return replies?.[0]?.[1] === 1 ? now : undefined;
+    const finished = await runCommand<number>(this.redis, BATCH_MARK_REPORTED, batchKeyNames(this.keys, batchId), [now, reportPath, JSON.stringify(counts), this.retentionMs]);
+    if (finished === GONE) throw new BatchNotFoundError(batchId);
+    return finished === 1 ? now : undefined;
   }
 
   /** Rows `start` to `start + count - 1` in file order (fewer at the end of what is stored). */
@@ -257,28 +300,33 @@ export class BatchStore {
 
   /**
    * Stores the first outcome for an account, with `previous` (what the history said before it) when it
-   * is a definitive answer; a job that runs again cannot replace either.
+   * is a definitive answer; a job that runs again cannot replace either. Throws BatchNotFoundError, having
+   * written nothing, when the batch is gone.
    */
   async saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer): Promise<boolean> {
     const reused = previous?.reused === true ? 1 : 0;
-    return (await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, [this.keys.outcomes(batchId), this.keys.batch(batchId)], [accountKey, encodeAnswer({ outcome, previous }), reused])) === 1;
+    const keys = [this.keys.outcomes(batchId), this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)];
+    return stored(batchId, await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, keys, [accountKey, encodeAnswer({ outcome, previous }), reused, this.retentionMs]));
   }
 
   /**
    * A definitive answer in one round trip (standalone Redis only: the history bucket is in another cluster
    * slot): stores the first outcome for the account with its history entry as it was, then records `write`
-   * as the new entry (BATCH_SAVE_ANSWER). False, and nothing written, when the account had an outcome.
+   * as the new entry (BATCH_SAVE_ANSWER). False, and nothing written, when the account had an outcome;
+   * BatchNotFoundError, nothing written, when the batch is gone.
    */
   async saveAnswerWithHistory(batchId: string, accountKey: string, outcome: DefinitiveOutcome, write: HistoryWrite): Promise<boolean> {
-    return (
-      (await runCommand<number>(this.redis, BATCH_SAVE_ANSWER, [this.keys.outcomes(batchId), write.key], [
+    return stored(
+      batchId,
+      await runCommand<number>(this.redis, BATCH_SAVE_ANSWER, [this.keys.outcomes(batchId), write.key, this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)], [
         accountKey,
         JSON.stringify(outcomeValues(outcome)),
         write.field,
         write.answeredAt,
         write.keepMs,
         write.entry,
-      ])) === 1
+        this.retentionMs,
+      ]),
     );
   }
 
@@ -314,11 +362,8 @@ export class BatchStore {
         written += entries.length;
       },
       commit: async () => {
-        const transaction = this.redis.multi();
-        if (written === 0) transaction.unlink(final);
-        // The list lives as long as the batch: markReported gives both the retention.
-        else transaction.rename(temporary, final).persist(final);
-        await transaction.hset(this.keys.batch(batchId), 'reviewRowsWritten', 1).exec();
+        const reply = await runCommand<number>(this.redis, BATCH_COMMIT_REVIEW_ROWS, [this.keys.batch(batchId), temporary, final], [this.retentionMs, written]);
+        if (reply === GONE) throw new BatchNotFoundError(batchId);
       },
       discard: async () => void (await this.redis.unlink(temporary)),
     };
@@ -337,9 +382,9 @@ export class BatchStore {
     return Number((await this.redis.hget(this.keys.batch(batchId), 'reusedAnswers')) ?? 0);
   }
 
-  /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally). */
-  async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors', by: number): Promise<void> {
-    await this.redis.hincrby(this.keys.batch(batchId), field, by);
+  /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally); nothing once the batch is gone. */
+  async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors' | 'usableAnswers', by: number): Promise<void> {
+    await runCommand<number>(this.redis, BATCH_COUNT, [this.keys.batch(batchId)], [field, by]);
   }
 
   async progress(batchId: string): Promise<BatchProgress> {
@@ -399,9 +444,9 @@ export class BatchStore {
       forgotten += failed.length;
     }
     if (forgotten > 0) {
-      // Unfinished again: it must not expire while it is worked on.
+      // Unfinished again: it lives the retention from now, as an unfinished batch does from each write.
       const transaction = this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt');
-      for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.persist(batchKey);
+      for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.pexpire(batchKey, this.retentionMs);
       await transaction.exec();
     }
     return forgotten;
@@ -424,6 +469,12 @@ export interface ReviewRowsWriter {
   discard(): Promise<void>;
 }
 
+/** A save command's reply: stored (1), the account had an outcome (0), or the batch is gone (thrown). */
+function stored(batchId: string, reply: number): boolean {
+  if (reply === GONE) throw new BatchNotFoundError(batchId);
+  return reply === 1;
+}
+
 /** Every key of one batch (one hash tag, one slot): what expires with it and what deleting it removes. */
 export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
   keys.batch(batchId),
@@ -433,9 +484,19 @@ export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
   keys.reviewRows(batchId),
 ];
 
-/** Removes the content index entry, only while it still names this batch (a newer batch of that content keeps its own). */
-export const dropContentEntry = (redis: RedisClient, keys: RedisKeys, contentHash: string, batchId: string): Promise<number> =>
-  runCommand<number>(redis, INDEX_DROP_CONTENT, [keys.batchesByContent()], [contentHash, batchId]);
+/**
+ * A file's batch is found by its content at one endpoint (the inquiry queue name): the same file at another
+ * endpoint is another batch, which asks every account there. Also the name of the content's lease.
+ */
+export const contentAtEndpoint = (queueName: string, contentHash: string): string => `${queueName}/${contentHash}`;
+
+/**
+ * Removes the content index entry, only while it still names this batch (a newer batch of that content keeps
+ * its own); an entry of the index before it named the endpoint too.
+ */
+export async function dropContentEntry(redis: RedisClient, keys: RedisKeys, queueName: string, contentHash: string, batchId: string): Promise<void> {
+  for (const field of [contentAtEndpoint(queueName, contentHash), contentHash]) await runCommand<number>(redis, INDEX_DROP_CONTENT, [keys.batchesByContent()], [field, batchId]);
+}
 
 /**
  * Rows are stored in blocks of this many, one list element each: the JSON of the block's rows, deflated

@@ -7,6 +7,8 @@
 /** What is known about the latest batch of the same content. */
 export interface EarlierBatch {
   batchId: string;
+  /** The endpoint whose answers it holds (its inquiry queue name: environment + base address). */
+  endpoint: string;
   produced: boolean;
   /** Produced and every account answered: only the report may be missing. */
   answered: boolean;
@@ -50,10 +52,12 @@ export type Continuation =
 
 /**
  * "Finished" means reported: a batch whose answers are all in but whose report was never written (the
- * process died while writing it) is continued, which asks nothing and writes the report.
+ * process died while writing it) is continued, which asks nothing and writes the report. Only a batch of
+ * the same endpoint (`endpoint`: this start's inquiry queue name) is ever continued or reused: another
+ * environment's or address's answers never stand in this endpoint's report.
  */
-export function decideContinuation(earlier: EarlierBatch | undefined, policy: ContinuationPolicy, now: number): Continuation {
-  if (earlier === undefined) return { kind: 'new' };
+export function decideContinuation(earlier: EarlierBatch | undefined, endpoint: string, policy: ContinuationPolicy, now: number): Continuation {
+  if (earlier === undefined || earlier.endpoint !== endpoint) return { kind: 'new' };
   const { batchId, reportedAt } = earlier;
   if (reportedAt === undefined) return { kind: 'continue', batchId, produce: !earlier.produced, answered: earlier.answered };
   const age = now - reportedAt;

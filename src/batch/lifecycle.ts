@@ -1,13 +1,14 @@
 import { basename } from 'node:path';
 import type { Clock } from '../clock/clock.js';
-import type { ColumnOverrides } from '../csv/columns.js';
+import { describeRoles, headerKey, roleColumns, type ColumnOverrides } from '../csv/columns.js';
 import type { TextEncoding } from '../csv/sniff.js';
-import { BatchNotFoundError, BatchUnfinishedError, BatchVanishedError, describeError, InputFileError, WorkTakenOverError } from '../errors.js';
+import { describeEndpoint, type Endpoint } from '../config/endpoint.js';
+import { BatchNotFoundError, BatchUnfinishedError, BatchVanishedError, describeError, InputFileError, UsageError, WorkTakenOverError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
-import { newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
+import { contentAtEndpoint, newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
 import { decideContinuation, describeContinuation, type Continuation, type ContinuationPolicy } from './continuation.js';
-import { checkReportPath } from './output-path.js';
+import { checkReportPath, checkReportWidth } from './output-path.js';
 import type { InspectedFile, Producer } from './producer.js';
 import type { WrittenReport } from './report-writer.js';
 import { HandedBackError, type ProgressReport, type SettleResult } from './settle.js';
@@ -23,9 +24,10 @@ export interface ContentLease {
 
 /** What the lifecycle needs, narrowly; the app wires it to Redis, the queue, the provider and the file system. */
 export interface LifecycleDependencies {
-  store: Pick<BatchStore, 'get' | 'create' | 'latestByContent' | 'progress' | 'countFailedOutcomes' | 'forgetFailedOutcomes' | 'markReported'>;
+  store: Pick<BatchStore, 'get' | 'create' | 'latestByContent' | 'progress' | 'countFailedOutcomes' | 'forgetFailedOutcomes' | 'markReported' | 'failedAccounts' | 'getOutcomes'>;
   producer: Pick<Producer, 'produce' | 'requeueUnanswered'>;
-  contentLease(contentHash: string): ContentLease;
+  /** The lease on one content at this endpoint (`contentAtEndpoint`). */
+  contentLease(contentAtEndpoint: string): ContentLease;
   /** Logs in (trying a passing failure a few times): a wrong password stops the start before anything is queued. */
   login(): Promise<void>;
   settle(batchId: string, options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void }): Promise<SettleResult>;
@@ -39,7 +41,10 @@ export interface LifecycleDependencies {
   batchFinished?(finished: FinishedBatch): Promise<void>;
   /** The rate (calls/s) the provider allowed since `since`: the configured rate unless it answered 429 (the shared pacer slowed down). */
   allowedRate?(since: number): Promise<number>;
+  /** The inquiry queue of this process's endpoint: the identity of the endpoint a batch's answers come from. */
   queueName: string;
+  /** That endpoint as people name it (recorded with each new batch, shown in its summary). */
+  endpoint: Endpoint;
   /** The queue is the built-in emulator's of this process (see BatchRecord.throwAwayQueue). */
   throwAwayQueue?: boolean;
   clock: Clock;
@@ -115,7 +120,10 @@ export interface FinishedBatch {
 
 export interface CheckedBatch extends StartedBatch {
   summary: BatchSummary;
-  /** Set when the provider stayed unavailable past the outage budget: the remaining rows are FAILED. */
+  /**
+   * Set when the provider failed the run: it stayed unavailable past the outage budget (the remaining rows
+   * are FAILED), or none of the run's calls got a usable answer. A systemic failure (`run`: exit 1).
+   */
   gaveUp: string | undefined;
 }
 
@@ -147,8 +155,8 @@ export class BatchLifecycle {
     try {
       await request.onStarted?.(started);
       const settled = await this.deps.settle(started.batchId, { signal: request.signal, onProgress: request.onProgress });
-      const gaveUp = settled.kind === 'gave_up' ? settled.reason : undefined;
       await request.onSettled?.();
+      const gaveUp = settled.kind === 'gave_up' ? settled.reason : await this.noUsableAnswer(started);
       const extras = typeof summaryExtras === 'function' ? summaryExtras(started) : summaryExtras;
       const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras, changesPath: request.changesPath });
       return { ...started, summary, gaveUp };
@@ -161,18 +169,23 @@ export class BatchLifecycle {
   async start(request: BatchRequest): Promise<StartedBatch> {
     const { deps } = this;
     const startedAt = deps.clock.now();
+    const startedElapsed = deps.clock.monotonic();
     const target = await this.resolveInput(request.input);
     const encoding = target.inspected?.file.encoding;
     if (encoding !== undefined && encoding !== 'utf-8') request.onNotice?.(`${target.inputPath} is read as ${ENCODING_NAMES[encoding]} text`);
-    if (request.reportPath !== undefined) await checkReportPath(request.reportPath, target.inputPath);
+    if (request.reportPath !== undefined) {
+      await checkReportPath(request.reportPath, target.inputPath);
+      checkReportWidth(request.reportPath, target.header);
+    }
     for (let attempt = 0; ; attempt += 1) {
       try {
         const { batchId, continuation, batch } = await this.underContentLease(target, request);
         request.onNotice?.(describeContinuation(continuation, batchId));
+        request.onNotice?.(describeColumns(batch));
         return {
           batchId,
           continuation,
-          run: { inputPath: target.inputPath, startedAt, continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited },
+          run: { inputPath: target.inputPath, startedAt, startedElapsed, continuation, ...figuresBefore(batch) },
           batch,
         };
       } catch (error) {
@@ -199,7 +212,7 @@ export class BatchLifecycle {
     const batch = await deps.store.get(started.batchId);
     const allowedRate = await deps.allowedRate?.(started.run.startedAt);
     const summary: BatchSummary = {
-      ...buildSummary(started.run, batch, written, reportPath, deps.clock.now(), allowedRate),
+      ...buildSummary(started.run, batch, written, reportPath, { at: deps.clock.now(), elapsed: deps.clock.monotonic() }, allowedRate),
       ...(options.gaveUp !== undefined && { incomplete: options.gaveUp }),
     };
     await writeSummary(summary, options.extras);
@@ -224,22 +237,50 @@ export class BatchLifecycle {
       );
     }
     await checkReportPath(reportPath, batch.sourceFile);
+    checkReportWidth(reportPath, batch.header);
     const continuation: Continuation = { kind: 'reuse', batchId };
-    const run: RunStart = { inputPath: batch.sourceFile, startedAt: clock.now(), continuation, callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited };
+    const run: RunStart = { inputPath: batch.sourceFile, startedAt: clock.now(), startedElapsed: clock.monotonic(), continuation, ...figuresBefore(batch) };
     return this.report({ batchId, continuation, run, batch }, reportPath);
+  }
+
+  /**
+   * A run whose calls got no usable answer at all (none in the provider's protocol: an HTML page from a
+   * captive proxy, bodies too large to read, 5xx or timeouts past the attempts, another 4xx, 401s for every
+   * account) asked a provider that is not there. Its rows are FAILED with the reason, and that is a systemic
+   * failure, as an outage past the budget is: otherwise a provider that never answered looked like a run
+   * that went well (exit 0). Undefined when the run made no call, or got one usable answer.
+   */
+  private async noUsableAnswer(started: StartedBatch): Promise<string | undefined> {
+    const { store } = this.deps;
+    const batch = await store.get(started.batchId);
+    const calls = batch.calls - started.run.callsBefore;
+    if (calls === 0 || batch.usableAnswers > started.run.usableAnswersBefore) return undefined;
+    for await (const failed of store.failedAccounts(started.batchId)) {
+      const example = (await store.getOutcomes(started.batchId, failed.slice(0, 1))).values().next().value;
+      if (example !== undefined) return `the provider gave no usable answer: none of the ${calls} calls of this run was answered in its protocol (a FAILED row says: ${example.reason})`;
+    }
+    return undefined;
   }
 
   private async resolveInput(input: BatchInput): Promise<Target> {
     if (input.kind === 'file') {
       const own = input.ownBatchId === undefined ? undefined : await this.findBatch(input.ownBatchId);
-      if (own !== undefined) {
-        return { inputPath: input.path, contentHash: own.contentHash, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
+      // Taken up again only at its own endpoint: restarted for another one, the file is checked anew there.
+      if (own !== undefined && own.queueName === this.deps.queueName) {
+        return { inputPath: input.path, contentHash: own.contentHash, header: own.header, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
       }
       const inspected = await this.deps.inspect(input.path, input.columns);
-      return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, inspected, input };
+      return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, header: inspected.header, inspected, input };
     }
     const batch = await this.deps.store.get(input.batchId);
-    return { inputPath: batch.sourceFile, contentHash: batch.contentHash, input };
+    if (batch.queueName !== this.deps.queueName) {
+      const there = batch.endpoint === undefined ? 'another endpoint' : describeEndpoint(batch.endpoint);
+      throw new UsageError(
+        `batch ${batch.batchId} was checked at ${there}, and this process asks ${describeEndpoint(this.deps.endpoint)}: ` +
+          'its answers belong to that endpoint. Resume it with the H2H_ENV and H2H_BASE_URL it was checked with, or run the file to check it here',
+      );
+    }
+    return { inputPath: batch.sourceFile, contentHash: batch.contentHash, header: batch.header, input };
   }
 
   private async findBatch(batchId: string): Promise<BatchRecord | undefined> {
@@ -257,7 +298,7 @@ export class BatchLifecycle {
     request: BatchRequest,
   ): Promise<{ batchId: string; continuation: Continuation; batch: BatchRecord }> {
     const { deps } = this;
-    const lease = deps.contentLease(target.contentHash);
+    const lease = deps.contentLease(contentAtEndpoint(deps.queueName, target.contentHash));
     let toldHolder = false;
     const acquired = await lease.acquireWhenFree({
       pollMs: LEASE_POLL_MS,
@@ -293,7 +334,7 @@ export class BatchLifecycle {
       if (retryFailed && failed > 0) return { kind: 'retry_failed', batchId };
       return batch.reportedAt === undefined ? { kind: 'continue', batchId, produce: !progress.produced, answered: progress.complete } : { kind: 'reuse', batchId };
     }
-    const earlierId = await store.latestByContent(target.contentHash);
+    const earlierId = await store.latestByContent(this.deps.queueName, target.contentHash);
     if (earlierId === undefined) return { kind: 'new' };
     const earlier = await store.get(earlierId).catch((error: unknown) => {
       if (!(error instanceof BatchNotFoundError)) throw error;
@@ -304,7 +345,8 @@ export class BatchLifecycle {
     if (earlier === undefined) return { kind: 'new' };
     const [progress, failedAccounts] = await Promise.all([store.progress(earlierId), store.countFailedOutcomes(earlierId)]);
     return decideContinuation(
-      { batchId: earlierId, produced: progress.produced, answered: progress.complete, reportedAt: earlier.reportedAt, failedAccounts },
+      { batchId: earlierId, endpoint: earlier.queueName, produced: progress.produced, answered: progress.complete, reportedAt: earlier.reportedAt, failedAccounts },
+      this.deps.queueName,
       target.input.policy,
       clock.now(),
     );
@@ -321,10 +363,12 @@ export class BatchLifecycle {
       sourceName: (input.kind === 'file' ? input.name : undefined) ?? basename(inspected.file.path),
       contentHash: inspected.file.contentHash,
       queueName: this.deps.queueName,
+      endpoint: this.deps.endpoint,
       throwAwayQueue: this.deps.throwAwayQueue === true,
       layout: { delimiter: inspected.file.delimiter, encoding: inspected.file.encoding, sepLine: inspected.file.sepLine },
-      header: inspected.file.header,
+      header: inspected.header,
       mapping: inspected.mapping,
+      replacedColumns: inspected.replaced,
       rowCount: inspected.file.rowCount,
       createdAt: this.deps.clock.now(),
     });
@@ -362,16 +406,32 @@ export class BatchLifecycle {
   }
 }
 
+/** Which input column is read for each role, and the columns of an earlier report set aside: a line for people. */
+function describeColumns(batch: BatchRecord): string {
+  const replaced =
+    batch.replacedColumns.length === 0
+      ? ''
+      : `; the columns of an earlier report (${batch.replacedColumns.join(', ')}) are not read, and this report's own take their place${
+          batch.replacedColumns.some((name) => headerKey(name) === 'decision') ? ' (decisions written in a report are recorded with `review`)' : ''
+        }`;
+  return `reading ${describeRoles(roleColumns(batch.header, batch.mapping))}${replaced}`;
+}
+
 /**
  * A batch that was there when this run took it up and is gone now was lost by Redis (restart without
  * persistence, flush, eviction): a systemic failure, not the user's unknown id.
  */
 const vanishedFromRedis = (error: unknown): unknown => (error instanceof BatchNotFoundError ? new BatchVanishedError(error.batchId, { cause: error }) : error);
 
+/** The batch's counters as a run found them: what the run adds to them is its own. */
+const figuresBefore = (batch: BatchRecord) => ({ callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited, usableAnswersBefore: batch.usableAnswers });
+
 /** What a start works on: the input resolved, the file inspected when it is read (not for a batch by id). */
 interface Target {
   inputPath: string;
   contentHash: string;
+  /** The input columns the report repeats. */
+  header: string[];
   inspected?: InspectedFile;
   input: BatchInput;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
-import { mapColumns, type ColumnMapping, type ColumnOverrides } from '../csv/columns.js';
+import { readInputColumns, type ColumnOverrides, type InputColumns } from '../csv/columns.js';
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { InputFileError } from '../errors.js';
 import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
@@ -29,15 +29,15 @@ export interface Backlog {
 
 export const DEFAULT_BACKLOG: Backlog = { limit: 10_000, pollMs: 200 };
 
-export interface InspectedFile {
+/** A file after its first pass, with the columns a batch reads and repeats (see readInputColumns). */
+export interface InspectedFile extends InputColumns {
   file: InputFileInfo;
-  mapping: ColumnMapping;
 }
 
 /** First pass: the file parses to the end, its columns are found (usage errors surface here, before anything is queued). */
 export async function inspectFile(path: string, columns: ColumnOverrides): Promise<InspectedFile> {
   const file = await inspectInputFile(resolve(path));
-  return { file, mapping: mapColumns(file.header, columns) };
+  return { file, ...readInputColumns(file.header, columns) };
 }
 
 /**
@@ -63,7 +63,7 @@ export class Producer {
    * kept, so only accounts without an answer are queued. `signal` aborts between slices (a lost lease).
    */
   async produce(batchId: string, inspected: InspectedFile, signal?: AbortSignal): Promise<void> {
-    const { file, mapping } = inspected;
+    const { file, mapping, positions } = inspected;
     const generation = await this.store.startGeneration(batchId);
     const { round } = await this.store.get(batchId);
     const hash = createHash('sha256');
@@ -78,7 +78,8 @@ export class Producer {
       slice = [];
     };
     for await (const record of readInputRecords(file, (chunk) => hash.update(chunk))) {
-      const fields = record.fields.slice(0, file.header.length);
+      // The columns of an earlier report the file carried are left out (see readInputColumns).
+      const fields = positions.map((position) => record.fields[position] ?? '');
       const extra = record.fields.slice(file.header.length).filter((value) => value.trim() !== '');
       const validation = validateRow(fields, mapping, this.bankCodes);
       const invalidReason =

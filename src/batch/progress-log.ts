@@ -1,3 +1,4 @@
+import { settledWithin } from '../clock/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { ProgressReport } from './settle.js';
 
@@ -26,10 +27,7 @@ export function progressLogger(logger: Logger, context: Record<string, unknown>)
  * its work back (left for the next start), and it is awaited once more.
  */
 export async function finishOrHandBack(work: Promise<unknown>, timeoutMs: number, handBack: () => void): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const finished = await Promise.race([work.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
-  clearTimeout(timer);
-  if (finished) return;
+  if (await settledWithin(work, timeoutMs)) return;
   handBack();
   await work;
 }

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { describeEndpoint } from '../config/endpoint.js';
 import { describeError, OutputPathError } from '../errors.js';
 import type { NameMatchPolicy } from '../matching/compare-names.js';
 import type { AccountHistory } from '../history/account-history.js';
@@ -9,12 +10,16 @@ import { isoInZone, localTime } from '../clock/local-time.js';
 import { environmentOfQueue } from '../queue/inquiry-queue.js';
 import { bankTranslationNote, decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import { openSink, type RowSink } from '../report/sink.js';
+import { PRIVATE_FOLDER_MODE } from '../host/private-files.js';
 import { countReviewState, decidableFacts, zeroReviewCounts, type ReviewCounts } from '../review/decision.js';
 import type { DecisionStore } from '../review/decision-store.js';
 import type { BatchStore, ReviewRowEntry } from './batch-store.js';
 import { HandedBackError } from './settle.js';
 
 const SLICE_ROWS = 1000;
+
+/** A report's header: the input's columns (those the batch repeats), then the product's own. */
+export const reportHeader = (inputHeader: readonly string[]): string[] => [...inputHeader, ...RESULT_COLUMNS];
 
 export interface WrittenReport {
   rows: number;
@@ -80,18 +85,25 @@ export async function writeReconciliation(
   const paths = [outputs.reportPath, ...(outputs.changesPath === undefined ? [] : [outputs.changesPath])];
   let failingPath = outputs.reportPath;
   const cannotWrite = (error: unknown) => new OutputPathError(`cannot write the report ${failingPath}: ${describeError(error)}`, { cause: error });
-  const sinkOptions = { delimiter: batch.layout.delimiter, resultColumn: batch.header.length };
+  const sinkOptions = {
+    delimiter: batch.layout.delimiter,
+    resultColumn: batch.header.length,
+    about: {
+      title: `Reconciliation of ${batch.sourceName}`,
+      description: `batch ${batchId}: every answer from ${batch.endpoint === undefined ? 'one endpoint (not recorded)' : describeEndpoint(batch.endpoint)}`,
+    },
+  };
   const sinks: RowSink[] = [];
   const reviewRows = store.reviewRowsWriter(batchId);
   let rows = 0;
   try {
     for (const path of paths) {
       failingPath = path;
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: PRIVATE_FOLDER_MODE });
       sinks.push(await openSink(path, sinkOptions));
     }
     const [report, changed] = sinks as [RowSink, RowSink | undefined];
-    const header = [...batch.header, ...RESULT_COLUMNS];
+    const header = reportHeader(batch.header);
     for (const sink of sinks) await sink.write(header);
     const nameColumn = batch.mapping.expectedName;
     for (let start = 0; start < batch.rowCount; start += SLICE_ROWS) {

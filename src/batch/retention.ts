@@ -23,6 +23,8 @@ export interface RemovedBatch {
   rows: number;
   /** When its last report was written; undefined for an unfinished batch deleted with `--force`. */
   finishedAt: number | undefined;
+  /** Set for keys of a batch whose record was gone (an orphan): how many keys were removed. */
+  orphanedKeys?: number;
 }
 
 /** The index fields a removal needs, read for every listed batch in one pass. */
@@ -52,7 +54,8 @@ export class BatchRetention {
 
   /**
    * Removes finished batches whose last report is at least `olderThanMs` old; unfinished batches are never
-   * pruned (they are work in progress, or work to resume). Index entries of expired batches are dropped.
+   * pruned (they are work in progress, or work to resume). Index entries of expired batches are dropped,
+   * and orphans are removed whatever their age: keys of a batch whose record is gone (see `orphans`).
    */
   async prune(olderThanMs: number, now: number): Promise<RemovedBatch[]> {
     const batches = await this.indexedBatches();
@@ -63,14 +66,19 @@ export class BatchRetention {
       removed.push(removedView(batch));
     }
     await this.dropThrowAwayQueues(removable, batches);
+    for (const [batchId, keys] of await this.orphans()) removed.push(await this.removeOrphan(batchId, keys));
     return removed;
   }
 
-  /** Removes one batch; an unfinished one only with `force` (its rows would otherwise be lost to `resume`). */
+  /** Removes one batch; an unfinished one only with `force` (its rows would otherwise be lost to `resume`); an orphan's keys too. */
   async delete(batchId: string, options: { force: boolean }): Promise<RemovedBatch> {
     const batches = await this.indexedBatches();
     const batch = batches.find((candidate) => candidate.batchId === batchId) ?? (await this.readBatch(batchId));
-    if (batch === undefined) throw new BatchNotFoundError(batchId);
+    if (batch === undefined) {
+      const orphaned = (await this.orphans()).get(batchId);
+      if (orphaned !== undefined) return this.removeOrphan(batchId, orphaned);
+      throw new BatchNotFoundError(batchId);
+    }
     if (batch.finishedAt === undefined && !options.force) {
       throw new BatchUnfinishedError(
         `batch ${batchId} is not finished (no report with every row answered yet): \`resume ${batchId}\` to finish it, or \`delete ${batchId} --force\` to remove it with its queued jobs`,
@@ -79,6 +87,32 @@ export class BatchRetention {
     await this.remove(batch, batch.finishedAt === undefined ? UNFINISHED_JOB_STATES : FINISHED_JOB_STATES);
     await this.dropThrowAwayQueues([batch], batches);
     return removedView(batch);
+  }
+
+  /**
+   * Keys of batches whose record is gone, by batch id: written by a version of the tool before every write
+   * checked for the record (after Redis lost the batch, a late answer or count made its keys again, with
+   * account numbers and holder names, no expiry, and no index naming them). The record (with its batchId)
+   * is written first and alone, so a batch being created is never taken for one.
+   */
+  private async orphans(): Promise<Map<string, string[]>> {
+    const byBatch = new Map<string, string[]>();
+    for await (const found of scanKeys(this.redis, this.keys.batchPattern(), SLICE)) {
+      for (const key of found) {
+        const batchId = this.keys.batchIdOf(key);
+        if (batchId !== undefined) byBatch.set(batchId, [...(byBatch.get(batchId) ?? []), key]);
+      }
+    }
+    for (const batchId of [...byBatch.keys()]) if ((await this.redis.hexists(this.keys.batch(batchId), 'batchId')) === 1) byBatch.delete(batchId);
+    return byBatch;
+  }
+
+  private async removeOrphan(batchId: string, keys: string[]): Promise<RemovedBatch> {
+    // One hash tag, one slot: one UNLINK.
+    await this.redis.unlink(...keys);
+    await this.redis.zrem(this.keys.batches(), batchId);
+    this.logger.debug({ batchId, keys: keys.length }, 'orphaned keys of a batch removed');
+    return { batchId, sourceName: '', rows: 0, finishedAt: undefined, orphanedKeys: keys.length };
   }
 
   /** Every batch the index lists that still exists; entries of expired batches are dropped on the way. */
@@ -122,7 +156,7 @@ export class BatchRetention {
     // One UNLINK of keys in one slot (one hash tag): the big ones are freed by a background thread.
     await this.redis.unlink(...batchKeyNames(this.keys, batch.batchId));
     await this.redis.zrem(this.keys.batches(), batch.batchId);
-    await dropContentEntry(this.redis, this.keys, batch.contentHash, batch.batchId);
+    await dropContentEntry(this.redis, this.keys, batch.queueName, batch.contentHash, batch.batchId);
     this.logger.debug({ batchId: batch.batchId }, 'batch removed from Redis');
   }
 

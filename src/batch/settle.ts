@@ -70,7 +70,8 @@ type Trouble = { kind: 'provider' | 'login' | 'silence'; waitingFor: string };
 /**
  * Waits until every account of a batch has an answer, saying what it waits for when nothing moves, by
  * these rules:
- * - a rejected login (or refused fresh tokens) stops the wait at once: RejectedByProviderError;
+ * - a rejected login (or fresh tokens refused for one of this batch's accounts) stops the wait at once:
+ *   RejectedByProviderError;
  * - login trouble that may pass is waited out for the outage budget, then LoginUnavailableError; no row is
  *   touched (a login failure is nobody's row), and the next start continues;
  * - a provider that keeps failing past the outage budget ends the wait: the unanswered accounts become
@@ -86,29 +87,35 @@ export async function settleBatch(
   options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void } = {},
 ): Promise<SettleResult> {
   const { clock } = deps;
+  // Wall times are for people and for comparing with what other processes post; every duration (the
+  // idle time, the outage budget, the audit interval) is measured on the monotonic clock, so a step of the
+  // wall clock is neither an outage nor a reason to give up.
   const startedAt = clock.now();
+  const started = clock.monotonic();
   const initial = await deps.progress(batchId);
   let lastAnswered = initial.answered;
   let lastAnsweredAt = startedAt;
-  let lastAuditAt = startedAt;
+  let lastAnsweredElapsed = started;
+  let lastAudit = started;
   for (;;) {
     if (options.signal?.aborted) throw new HandedBackError(`batch ${batchId} was not answered when its wait was stopped`);
     const progress = await deps.progress(batchId);
-    const now = clock.now();
+    const now = clock.monotonic();
     if (progress.answered > lastAnswered) {
       lastAnswered = progress.answered;
-      lastAnsweredAt = now;
+      lastAnsweredAt = clock.now();
+      lastAnsweredElapsed = now;
     }
-    const answeredPerSecond = perSecond(progress.answered - initial.answered, now - startedAt);
+    const answeredPerSecond = perSecond(progress.answered - initial.answered, now - started);
     if (progress.complete) {
       options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: undefined });
       return { kind: 'complete' };
     }
-    const loginFailure = await deps.lastLoginFailure();
+    const loginFailure = concerning(await deps.lastLoginFailure(), batchId);
     if (loginFailure?.rejected && loginFailure.at >= startedAt - 60_000) throw new RejectedByProviderError(loginFailure.message);
 
-    const idleMs = now - lastAnsweredAt;
-    const trouble = idleMs >= Math.min(settings.stallNoticeMs, settings.outageBudgetMs) ? await describeTrouble(deps, lastAnsweredAt, loginFailure) : undefined;
+    const idleMs = now - lastAnsweredElapsed;
+    const trouble = idleMs >= Math.min(settings.stallNoticeMs, settings.outageBudgetMs) ? await describeTrouble(deps, lastAnsweredAt, clock.now(), loginFailure) : undefined;
     options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: trouble?.waitingFor });
     if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs) {
       const reason = `no answer from the provider since ${new Date(lastAnsweredAt).toISOString()}: ${trouble.waitingFor}`;
@@ -120,8 +127,8 @@ export async function settleBatch(
         `no login possible since ${new Date(lastAnsweredAt).toISOString()} (${loginFailure?.message ?? 'unknown reason'}); no row was marked: run the same file again to continue`,
       );
     }
-    if (trouble?.kind === 'silence' && progress.produced && idleMs >= settings.auditAfterMs && now - lastAuditAt >= settings.auditAfterMs) {
-      lastAuditAt = now;
+    if (trouble?.kind === 'silence' && progress.produced && idleMs >= settings.auditAfterMs && now - lastAudit >= settings.auditAfterMs) {
+      lastAudit = now;
       await auditLostJobs(deps, batchId);
     }
     await clock.sleep(settings.pollMs, options.signal);
@@ -130,14 +137,16 @@ export async function settleBatch(
 
 /**
  * Why nothing is answered. Only what happened since the last answer counts: an outage posted by a process
- * that died, or one the provider has recovered from, is history. When the provider failed and then the
- * login failed too (a token ran out during the outage), the login is what holds the batch now: login
- * trouble never turns rows FAILED.
+ * that died, or one the provider has recovered from, is history; unless it is a 429's hold still in force
+ * (a Retry-After of minutes, met by an earlier run), during which nothing is asked at all. When the provider
+ * failed and then the login failed too (a token ran out during the outage), the login is what holds the
+ * batch now: login trouble never turns rows FAILED.
  */
-async function describeTrouble(deps: SettleDependencies, lastAnsweredAt: number, loginFailure: LoginFailureRecord | undefined): Promise<Trouble> {
+async function describeTrouble(deps: SettleDependencies, lastAnsweredAt: number, now: number, loginFailure: LoginFailureRecord | undefined): Promise<Trouble> {
   const outage = await deps.providerOutage();
   const login = loginFailure !== undefined && loginFailure.at >= lastAnsweredAt ? loginFailure : undefined;
-  if (outage !== undefined && outage.lastFailureAt >= lastAnsweredAt && (login === undefined || login.at < outage.lastFailureAt)) {
+  const outageNow = outage !== undefined && (outage.lastFailureAt >= lastAnsweredAt || (outage.holdUntil ?? 0) > now);
+  if (outage !== undefined && outageNow && (login === undefined || login.at < outage.lastFailureAt)) {
     return { kind: 'provider', waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing` };
   }
   if (login !== undefined) return { kind: 'login', waitingFor: `a login: ${login.message}` };
@@ -173,3 +182,11 @@ async function auditLostJobs(deps: SettleDependencies, batchId: string): Promise
 }
 
 const perSecond = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : 0);
+
+/**
+ * The posted login failure, unless it is a fresh token refused for an account of another batch: that is
+ * the other batch's trouble (maybe that account's alone), and this batch's own calls show whether it is
+ * everyone's. A job one batch left behind never stops another.
+ */
+const concerning = (failure: LoginFailureRecord | undefined, batchId: string): LoginFailureRecord | undefined =>
+  failure?.batchId === undefined || failure.batchId === batchId ? failure : undefined;

@@ -1,10 +1,13 @@
-import { writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { describeEndpoint, type Endpoint } from '../config/endpoint.js';
+import { describeRoles, roleColumns, type RoleColumns } from '../csv/columns.js';
 import { describeError, OutputPathError } from '../errors.js';
 import { CHANGE_VALUES } from '../history/change.js';
 import { RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import type { BatchRecord } from './batch-store.js';
 import type { Continuation } from './continuation.js';
 import type { WrittenReport } from './report-writer.js';
+import { writeWholeFile } from '../report/temporary-file.js';
 
 /** Figures of one run (one command, one watched file, one nightly run), beside the batch's totals. */
 export interface BatchSummary {
@@ -13,6 +16,12 @@ export interface BatchSummary {
   sourceFile: string;
   /** How the input's bytes were read: `utf-8`, `utf-16le`, `utf-16be` or `windows-1252`. */
   encoding: string;
+  /** Where every answer of the report comes from: the provider environment and base address (null: a batch made before it was recorded). */
+  endpoint: Endpoint | null;
+  /** The input column read for each role (null: the file has no expected-name column, rows are VERIFIED). */
+  columns: RoleColumns;
+  /** Columns of an earlier report the input carried: not read, not repeated (this report's own take their place). */
+  replacedColumns?: string[];
   report: string;
   rows: number;
   accounts: number;
@@ -52,9 +61,12 @@ export interface BatchSummary {
 export interface RunStart {
   inputPath: string;
   startedAt: number;
+  /** The same moment on the monotonic clock: the run's duration is measured on it (a step of the wall clock is no time). */
+  startedElapsed: number;
   continuation: Continuation;
   callsBefore: number;
   rateLimitedBefore: number;
+  usableAnswersBefore: number;
 }
 
 export function buildSummary(
@@ -62,13 +74,16 @@ export function buildSummary(
   batch: BatchRecord,
   written: WrittenReport,
   reportPath: string,
-  finishedAt: number,
+  finished: { at: number; elapsed: number },
   allowedRate?: number,
 ): BatchSummary {
   return {
     batchId: batch.batchId,
     sourceFile: run.inputPath,
     encoding: batch.layout.encoding ?? 'utf-8',
+    endpoint: batch.endpoint ?? null,
+    columns: roleColumns(batch.header, batch.mapping),
+    ...(batch.replacedColumns.length > 0 && { replacedColumns: batch.replacedColumns }),
     report: reportPath,
     rows: written.rows,
     accounts: batch.accountCount,
@@ -83,8 +98,8 @@ export function buildSummary(
     rateLimited: batch.rateLimited - run.rateLimitedBefore,
     ...(allowedRate !== undefined && { allowedRate: Math.round(allowedRate * 100) / 100 }),
     startedAt: new Date(run.startedAt).toISOString(),
-    finishedAt: new Date(finishedAt).toISOString(),
-    durationSeconds: Math.round((finishedAt - run.startedAt) / 100) / 10,
+    finishedAt: new Date(finished.at).toISOString(),
+    durationSeconds: Math.round((finished.elapsed - run.startedElapsed) / 100) / 10,
     batch: { createdAt: new Date(batch.createdAt).toISOString(), calls: batch.calls, rateLimited: batch.rateLimited, sourceFile: batch.sourceFile },
   };
 }
@@ -92,15 +107,24 @@ export function buildSummary(
 /** `out/report.csv` (or `.xlsx`) -> `out/report.summary.json`. */
 export const summaryPathFor = (reportPath: string): string => `${reportPath.replace(/\.(csv|xlsx)$/i, '')}.summary.json`;
 
-/** The summary JSON beside the report; `extras` are fields of the entry point (input name, scheduled run, duplicate note). */
+/**
+ * The summary JSON beside the report; `extras` are fields of the entry point (input name, scheduled run,
+ * duplicate note). Written whole under a temporary name: a full disk leaves no 0-byte or cut summary. When
+ * it cannot be written, an earlier summary at that path is removed too: it describes an earlier report, not
+ * the one just written beside it (the batch is then not marked finished: the same command writes both again).
+ */
 export async function writeSummary(summary: BatchSummary, extras: Record<string, unknown> = {}): Promise<void> {
   const path = summaryPathFor(summary.report);
   try {
-    await writeFile(path, `${JSON.stringify({ ...summary, ...extras }, null, 2)}\n`);
+    await writeWholeFile(path, `${JSON.stringify({ ...summary, ...extras }, null, 2)}\n`);
   } catch (error) {
+    await rm(path, { force: true }).catch(() => undefined);
     throw new OutputPathError(`cannot write the summary ${path}: ${describeError(error)}`, { cause: error });
   }
 }
+
+const describeColumnsRead = ({ columns, replacedColumns }: BatchSummary): string =>
+  `${describeRoles(columns)}${replacedColumns === undefined ? '' : `; the earlier report's ${replacedColumns.join(', ')} replaced`}`;
 
 export function formatSummary(summary: BatchSummary): string {
   const counts = RESULT_VALUES.map((value) => `  ${value.padEnd(16)}${summary.counts[value]}`).join('\n');
@@ -117,6 +141,8 @@ export function formatSummary(summary: BatchSummary): string {
     `changes: ${CHANGE_VALUES.map((value) => `${value} ${summary.changes[value]}`).join(', ')}${
       summary.reusedAnswers > 0 ? `; ${summary.reusedAnswers} answer(s) reused from earlier batches (calls saved)` : ''
     }`,
+    `endpoint: ${summary.endpoint === null ? 'not recorded (a batch made before endpoints were)' : describeEndpoint(summary.endpoint)}`,
+    `columns read: ${describeColumnsRead(summary)}`,
     `report: ${summary.report}`,
     ...(summary.changesReport === undefined ? [] : [`changed rows: ${summary.changesReport}`]),
     `summary: ${summaryPathFor(summary.report)}`,

@@ -10,6 +10,7 @@ import { RowTally, zeroCounts } from '../batch/row-tally.js';
 import { HandedBackError, type ProgressReport } from '../batch/settle.js';
 import { formatSummary, type BatchSummary } from '../batch/summary.js';
 import type { ColumnOverrides } from '../csv/columns.js';
+import { describeEndpoint, endpointOf } from '../config/endpoint.js';
 import { formatRate, parseRate, type ConcurrencyBounds, type OutputFormat } from '../config/index.js';
 import { batchView } from '../console/batch-views.js';
 import { describeError, UsageError } from '../errors.js';
@@ -105,6 +106,9 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
   const stoppedBy = onStopSignal((signal) => {
     notice(`${signal}: stopping (send it again to exit at once)`);
     stop.abort();
+    // No new inquiry from here; the ones in flight get SHUTDOWN_TIMEOUT_SECONDS, counted from the signal.
+    // A failure to close is thrown again by the shutdown below, which awaits the same stop.
+    void app.stopWorkers().catch(() => undefined);
     void workerProcesses?.stop();
   });
   // The NO_MATCH and FAILED counts so far: a running tally, advanced at most once a second (see RowTally).
@@ -209,7 +213,7 @@ const describeConcurrency = ({ min, max }: ConcurrencyBounds): string =>
 /** `run`: check a file end to end: enqueue, process, wait, report. Returns the exit code. */
 export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & OutputFlags & { out?: string }): Promise<number> {
   return checkHere(flags, 'builtin', async ({ app, signal, startWorkers, onSettled, summaryExtras, onProgress, onStarted }) => {
-    notice(`checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${describeConcurrency(app.config.inquiry.concurrency)} (${app.provider.environment})`);
+    notice(`checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${describeConcurrency(app.config.inquiry.concurrency)} against ${describeEndpoint(endpointOf(app.provider))}`);
     return app.lifecycle.check({
       input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
       reportPath: resolve(flags.out ?? defaultReportPath(file, app.config.outputFormat)),
@@ -323,7 +327,7 @@ export async function statusCommand(batchId: string | undefined, flags: CommonFl
       process.stdout.write(
         `${view.batchId}  ${view.state.padEnd(9)} ${view.answered}/${view.accounts ?? '?'} accounts, ${view.rows} rows (${view.invalidRows} invalid), ${view.calls} calls${
           view.review === null ? '' : `, ${view.review.needsReview} to review`
-        }  ${view.createdAt}  ${view.source.file}\n`,
+        }  ${view.createdAt}  ${view.source.file}${view.endpoint === null ? '' : `  (${describeEndpoint(view.endpoint)})`}\n`,
       );
     }
     return 0;

@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { BeneficiaryCheckError } from '../errors.js';
+import { showable } from '../logging/logger.js';
 
 const USAGE_EXIT_CODE = 2;
 
@@ -13,9 +14,9 @@ export function reportError(error: unknown, write: (text: string) => void = (tex
     return error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
   }
   if (error instanceof BeneficiaryCheckError) {
-    write(`beneficiary-check: ${error.message}\n`);
+    write(`beneficiary-check: ${showable(error.message)}\n`);
     return error.exitCode;
   }
-  write(`beneficiary-check: unexpected error (a bug in beneficiary-check, please report it with this output): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  write(`beneficiary-check: unexpected error (a bug in beneficiary-check, please report it with this output): ${showable(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
   return 1;
 }

@@ -3,11 +3,14 @@ import { openRuntime } from '../app/runtime.js';
 import type { CommonFlags } from './commands.js';
 
 const describeRemoved = (batch: RemovedBatch): string =>
-  `removed ${batch.batchId}  ${batch.sourceName}  ${batch.rows} rows  ${batch.finishedAt === undefined ? 'unfinished' : `finished ${new Date(batch.finishedAt).toISOString()}`}\n`;
+  batch.orphanedKeys !== undefined
+    ? `removed ${batch.batchId}  orphaned: ${batch.orphanedKeys} key(s) left without their batch record (Redis lost the batch while it was worked on)\n`
+    : `removed ${batch.batchId}  ${batch.sourceName}  ${batch.rows} rows  ${batch.finishedAt === undefined ? 'unfinished' : `finished ${new Date(batch.finishedAt).toISOString()}`}\n`;
 
 /**
  * `prune [--older-than 30d]`: removes finished batches whose last report is older than that (default
- * BATCH_RETENTION_DAYS) from Redis; never an unfinished one. Needs only Redis.
+ * BATCH_RETENTION_DAYS) from Redis, and the keys of batches whose record is gone; never an unfinished one.
+ * Needs only Redis.
  */
 export async function pruneCommand(flags: CommonFlags & { olderThan?: string }): Promise<number> {
   // A bad duration is a usage error before anything is opened.
@@ -17,8 +20,11 @@ export async function pruneCommand(flags: CommonFlags & { olderThan?: string }):
     const age = olderThanMs ?? app.config.retention.batchMs;
     const removed = await guard(new BatchRetention(app.redis, app.keys, app.logger).prune(age, Date.now()));
     for (const batch of removed) process.stdout.write(describeRemoved(batch));
-    const rows = removed.reduce((sum, batch) => sum + batch.rows, 0);
-    process.stdout.write(`${removed.length} finished batch(es) finished ${flags.olderThan ?? `${age / 86_400_000}d`} ago or more removed (${rows} rows); unfinished batches are never pruned\n`);
+    const finished = removed.filter((batch) => batch.orphanedKeys === undefined);
+    const orphans = removed.length - finished.length;
+    const rows = finished.reduce((sum, batch) => sum + batch.rows, 0);
+    process.stdout.write(`${finished.length} finished batch(es) finished ${flags.olderThan ?? `${age / 86_400_000}d`} ago or more removed (${rows} rows); unfinished batches are never pruned\n`);
+    if (orphans > 0) process.stdout.write(`${orphans} orphaned batch(es) removed: keys whose batch record was gone\n`);
     // Decisions are records, not batches: --older-than never removes them; only their own retention does.
     const expired = await guard(app.decisions.sweep());
     if (expired > 0) process.stdout.write(`${expired} decision(s) older than DECISION_RETENTION_DAYS removed, with their audit entries\n`);

@@ -5,7 +5,7 @@ import { openScheduleQueue, registerSchedule, RunHistory, runInProgress, SCHEDUL
 import type { RedisClient } from '../redis/connection.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
-import { onShutdownSignal } from './signals.js';
+import { onShutdownSignal, stopInTurn } from './signals.js';
 
 export interface ScheduleFlags extends CommonFlags, ColumnFlags, MetricsFlags {
   list?: boolean;
@@ -57,7 +57,7 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
     );
     onShutdownSignal(async () => {
       // Stop taking runs; a run in progress may finish within the timeout, else it is handed back.
-      await finishOrHandBack(worker.close(), app.config.shutdownTimeoutMs, () => handBack.abort());
+      await stopInTurn(app.config.shutdownTimeoutMs, (timeoutMs) => finishOrHandBack(worker.close(), timeoutMs, () => handBack.abort()), (withinMs) => app.stopWorkers(withinMs));
       await closeAll();
     });
     // Runs until a signal; or until Redis refuses writes (full): its typed error ends the scheduler.

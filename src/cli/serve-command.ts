@@ -1,11 +1,11 @@
 import { openRuntime } from '../app/runtime.js';
-import { checkBind } from '../console/access.js';
+import { checkBind, checkConsoleToken } from '../console/access.js';
 import { buildConsole } from '../console/server.js';
 import { BatchRunner } from '../console/uploads.js';
 import { openScheduleQueue } from '../schedule/scheduler.js';
 import type { CommonFlags } from './commands.js';
 import { parsePort } from './metrics-endpoint.js';
-import { onShutdownSignal } from './signals.js';
+import { onShutdownSignal, stopInTurn } from './signals.js';
 
 export interface ServeFlags extends CommonFlags {
   port: string;
@@ -29,6 +29,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     await shutdown();
   };
   try {
+    checkConsoleToken(app.config.console.token);
     checkBind(flags.host, app.config.console.token);
     // Without the provider's settings the console still shows every batch, report and decision: it only
     // cannot check new files (a review desk that holds no provider credentials is a fine thing to run).
@@ -54,7 +55,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     if (persistence !== undefined) app.logger.warn(persistence);
     onShutdownSignal(async () => {
       await server.close();
-      await runner?.stop(app.config.shutdownTimeoutMs);
+      await stopInTurn(app.config.shutdownTimeoutMs, async (timeoutMs) => runner?.stop(timeoutMs), (withinMs) => app.stopWorkers(withinMs));
       await closeAll();
     });
     // Runs until a signal; or until Redis refuses writes (full): its typed error ends the console.

@@ -1,3 +1,5 @@
+import { timerDelay } from '../clock/clock.js';
+
 /** The exit code of a process stopped by a signal, as shells report it: 128 + the signal's number. */
 export const SIGNAL_EXIT_CODES: Record<StopSignal, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
@@ -49,9 +51,20 @@ export function onShutdownSignal(stop: (signal: StopSignal) => Promise<void>, or
     setTimeout(() => {
       process.stderr.write(`the parent process is gone and active work did not finish within ${orphanTimeoutMs / 1000}s: exiting\n`);
       process.exit(1);
-    }, orphanTimeoutMs).unref();
+    }, timerDelay(orphanTimeoutMs)).unref();
     finish('SIGTERM', 'the parent process is gone: finishing active work, then exiting');
   };
   if (!process.connected) orphaned();
   else process.once('disconnect', orphaned);
+}
+
+/**
+ * A long-running command's stop within one SHUTDOWN_TIMEOUT_SECONDS: the batches it checks first, given the
+ * whole timeout (they may finish, else they are handed back), then the inquiries still in flight, given what
+ * is left of it (app.stopWorkers). Without the shared deadline each took the timeout in turn.
+ */
+export async function stopInTurn(timeoutMs: number, stopBatches: (timeoutMs: number) => Promise<void>, stopInquiries: (withinMs: number) => Promise<void>): Promise<void> {
+  const stopBy = performance.now() + timeoutMs;
+  await stopBatches(timeoutMs);
+  await stopInquiries(stopBy - performance.now());
 }

@@ -3,7 +3,7 @@ import { localTime } from '../clock/local-time.js';
 import { Watcher } from '../watch/watcher.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
-import { onShutdownSignal } from './signals.js';
+import { onShutdownSignal, stopInTurn } from './signals.js';
 
 /**
  * `watch <folder>`: long-running. Runs in-process workers (like `run`), so one watcher works alone;
@@ -45,7 +45,7 @@ export async function watchCommand(folder: string, flags: CommonFlags & ColumnFl
       folder,
     );
     onShutdownSignal(async () => {
-      await watcher.stop(app.config.shutdownTimeoutMs);
+      await stopInTurn(app.config.shutdownTimeoutMs, (timeoutMs) => watcher.stop(timeoutMs), (withinMs) => app.stopWorkers(withinMs));
       await shutdown();
     });
     // The loop only ends through stop() or a lost registration, whose handlers exit the process; or with

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { isTimeZone } from '../clock/local-time.js';
 import type { BankCodeMap } from '../csv/validation.js';
 import { ConfigError } from '../errors.js';
+import { redactUrl } from '../logging/redact-url.js';
 import { readBankCodeMap } from './bank-code-map.js';
+import { normaliseBaseAddress } from './endpoint.js';
 import { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from '../matching/compare-names.js';
 import { parseRate, type Rate } from './rate.js';
 
@@ -227,7 +229,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
   }
   const baseUrl = optional(env.H2H_BASE_URL);
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
-    throw new ConfigError(`H2H_BASE_URL must be an http(s) address, not ${JSON.stringify(baseUrl)}`);
+    throw new ConfigError(`H2H_BASE_URL must be an http(s) address, not ${JSON.stringify(redactUrl(baseUrl))}`);
   }
   const username = optional(env.H2H_USERNAME);
   const password = optional(env.H2H_PASSWORD);
@@ -250,7 +252,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     keyPrefix: optional(env.BC_KEY_PREFIX) ?? 'bc',
     provider: {
       environment: environmentName,
-      baseUrl: baseUrl?.replace(/\/+$/, ''),
+      baseUrl: baseUrl === undefined ? undefined : normaliseBaseAddress(baseUrl),
       username,
       password,
       requestTimeoutMs: positiveInteger('H2H_TIMEOUT_MS', env.H2H_TIMEOUT_MS, 15_000),
@@ -323,7 +325,7 @@ function notifySettings(env: Environment): NotifySettings {
   const webhookUrl = optional(env.NOTIFY_WEBHOOK_URL);
   const secret = optional(env.NOTIFY_WEBHOOK_SECRET);
   if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(webhookUrl)) {
-    throw new ConfigError(`NOTIFY_WEBHOOK_URL must be an http(s) address, not ${JSON.stringify(webhookUrl)}`);
+    throw new ConfigError(`NOTIFY_WEBHOOK_URL must be an http(s) address, not ${JSON.stringify(redactUrl(webhookUrl))}`);
   }
   // An unsigned notice could be forged by anyone who can reach the receiver: the secret comes with the URL.
   if (webhookUrl !== undefined && secret === undefined) throw new ConfigError('NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET: every notice is signed');
@@ -507,6 +509,6 @@ export function requireProvider(provider: ProviderSettings, builtinAllowed: bool
     );
   }
   if (provider.username === undefined || provider.password === undefined) {
-    throw new ConfigError(`H2H_USERNAME and H2H_PASSWORD are required to call ${provider.baseUrl}`);
+    throw new ConfigError(`H2H_USERNAME and H2H_PASSWORD are required to call ${redactUrl(provider.baseUrl)}`);
   }
 }

@@ -1,6 +1,7 @@
 import { batchState, type BatchProgress, type BatchRecord, type BatchState, type BatchStore } from '../batch/batch-store.js';
 import type { DecidedRow } from '../batch/decided-rows.js';
 import { countReview } from '../batch/review-counts.js';
+import type { Endpoint } from '../config/endpoint.js';
 import { referenceColumn } from '../csv/columns.js';
 import { RowTally, zeroCounts, type ResultCounts } from '../batch/row-tally.js';
 import { maskAccountNumber, maskDigitRuns } from '../logging/logger.js';
@@ -8,10 +9,12 @@ import type { NameMatchPolicy } from '../matching/policy.js';
 import type { ReviewCounts } from '../review/decision.js';
 import type { DecisionStore } from '../review/decision-store.js';
 
-/** A batch as the JSON API and the pages show it: no row data, so nothing to mask but the file name. */
+/** A batch as the JSON API and the pages show it: no row data; its file names and paths are free text, masked. */
 export interface BatchView {
   batchId: string;
   source: { name: string; file: string };
+  /** Where the batch's answers come from (null: a batch made before it was recorded). */
+  endpoint: Endpoint | null;
   createdAt: string;
   rows: number;
   invalidRows: number;
@@ -38,7 +41,7 @@ export interface BatchView {
 /** A batch as the console shows it: counts always known (so far, or the report's). */
 export type CountedBatchView = BatchView & { counts: ResultCounts };
 
-/** One row a person must look at, as shown: account number masked, digit runs in free text masked. */
+/** One row a person must look at, as shown: account number masked, every other cell masked as free text. */
 export interface ReviewRow {
   row: number;
   reference: string;
@@ -120,7 +123,8 @@ export function batchView<C extends ResultCounts | null>(batch: BatchRecord, pro
   const percent = !progress.produced ? 0 : progress.accountCount === 0 ? 100 : Math.floor((progress.answered * 100) / progress.accountCount);
   return {
     batchId: batch.batchId,
-    source: { name: batch.sourceName, file: batch.sourceFile },
+    source: { name: maskDigitRuns(batch.sourceName), file: maskDigitRuns(batch.sourceFile) },
+    endpoint: batch.endpoint ?? null,
     createdAt: new Date(batch.createdAt).toISOString(),
     rows: batch.rowCount,
     invalidRows: batch.invalidCount,
@@ -131,7 +135,7 @@ export function batchView<C extends ResultCounts | null>(batch: BatchRecord, pro
     counts,
     calls: batch.calls,
     reportedAt: batch.reportedAt === undefined ? null : new Date(batch.reportedAt).toISOString(),
-    report: batch.lastReport ?? null,
+    report: batch.lastReport === undefined ? null : maskDigitRuns(batch.lastReport),
     review,
   };
 }
@@ -143,12 +147,12 @@ export function reviewRow(batch: BatchRecord, { index, row, decided }: DecidedRo
   return {
     row: index + 1,
     reference: maskDigitRuns(cell(referenceColumn(batch.header, mapping))),
-    bankCode: cell(mapping.bankCode),
+    bankCode: maskDigitRuns(cell(mapping.bankCode)),
     accountNumber: maskAccountNumber(cell(mapping.accountNumber).trim()),
-    expectedName: cell(mapping.expectedName),
+    expectedName: maskDigitRuns(cell(mapping.expectedName)),
     result: decided.result,
     nameScore: decided.nameScore ?? null,
-    holderName: decided.outcome?.holderName ?? '',
+    holderName: maskDigitRuns(decided.outcome?.holderName ?? ''),
     reason: maskDigitRuns(decided.reason),
   };
 }

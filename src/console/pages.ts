@@ -1,4 +1,5 @@
 import { localTime } from '../clock/local-time.js';
+import { describeEndpoint } from '../config/endpoint.js';
 import { RESULT_VALUES } from '../report/row-result.js';
 import type { CountedBatchView as BatchView } from './batch-views.js';
 import { html, raw, scriptJson, type Raw } from './html.js';
@@ -103,6 +104,7 @@ export function batchPage(context: PageContext, batch: BatchView, decider: Decid
   const reported = batch.state === 'reported';
   const body = html`<section><h2>Batch ${batch.batchId}</h2><dl>
 <dt>Source</dt><dd>${batch.source.name}</dd><dt>Created</dt><dd>${localTime(batch.createdAt, context.timeZone)}</dd>
+<dt>Endpoint</dt><dd id="endpoint">${batch.endpoint === null ? 'not recorded' : describeEndpoint(batch.endpoint)}</dd>
 <dt>Rows</dt><dd><span id="rows">${batch.rows}</span> (<span id="invalid">${batch.invalidRows}</span> invalid)</dd>
 <dt>Progress</dt><dd><progress id="progress" max="100" value="${batch.percent}"></progress> <span id="percent">${batch.percent}%</span> · <span id="answered">${batch.answered}</span>/<span id="accounts">${batch.accounts ?? '?'}</span> accounts · <span id="state">${batch.state}</span></dd>
 <dt>Review</dt><dd><span id="review-needsReview">${batch.review?.needsReview ?? '?'}</span> to review · <span id="review-approved">${batch.review?.approved ?? '?'}</span> approved · <span id="review-rejected">${batch.review?.rejected ?? '?'}</span> rejected</dd>

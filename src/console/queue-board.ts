@@ -20,6 +20,16 @@ export function maskJobData(data: unknown): unknown {
  * is an operator's decision, not a default.
  */
 export async function mountQueueBoard(server: FastifyInstance, queues: Queue[], options: { readOnly: boolean }): Promise<void> {
+  // bull-board's own read-only mode leaves some actions open ("pause all" answers 200 and pauses nothing):
+  // read-only here means every request that could change a queue is refused, whatever bull-board does.
+  if (options.readOnly) {
+    server.addHook('onRequest', async (request, reply) => {
+      // The route matched, not the URL as written: an encoded or odd spelling of the path routes the same.
+      const route = request.routeOptions.url ?? request.url;
+      if (request.method === 'GET' || request.method === 'HEAD' || !route.startsWith(`${QUEUE_BOARD_PATH}/api/`)) return undefined;
+      return reply.code(403).send({ error: 'the queue dashboard is read-only: start `serve --queue-actions` to pause, retry, promote or remove jobs' });
+    });
+  }
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({

@@ -8,16 +8,28 @@ import type { App } from '../app/app.js';
 import { summaryPathFor } from '../batch/summary.js';
 import type { ConsoleSettings } from '../config/index.js';
 import { BatchNotFoundError, describeError, MissingColumnsError, SystemicError, UsageError } from '../errors.js';
+import { maskDigitRuns } from '../logging/logger.js';
 import { reportFormatOf } from '../report/sink.js';
 import type { ResultValue } from '../report/row-result.js';
 import { noPersonReason, personOf } from './identity.js';
 import { DecisionRefusedError, LISTED_RESULTS, ReviewDesk, type DeskFilter } from './review-desk.js';
 import { mergeExpositions } from '../metrics/metrics.js';
-import { isAuthorized, OPEN_PATHS } from './access.js';
+import { consoleAccess } from './access.js';
 import { BatchViews } from './batch-views.js';
 import { mountQueueBoard } from './queue-board.js';
 import { batchPage, contentSecurityPolicy, indexPage } from './pages.js';
-import { BatchRunner, checkUploadName, chosenColumns, columnsByIndex, columnsOf, saveUpload, UploadRefusedError, uploadPaths } from './uploads.js';
+import {
+  BatchRunner,
+  checkUploadName,
+  chosenColumns,
+  columnsByIndex,
+  columnsOf,
+  prepareUploadFolders,
+  saveUpload,
+  sweepExpiredUploads,
+  UploadRefusedError,
+  uploadPaths,
+} from './uploads.js';
 import { redisHealth } from '../redis/supervisor.js';
 
 export interface ConsoleOptions {
@@ -40,17 +52,19 @@ const QUEUE_METRICS_TIMEOUT_MS = 3_000;
  */
 export async function buildConsole(app: App, runner: BatchRunner | undefined, options: ConsoleOptions): Promise<FastifyInstance> {
   const { settings } = options;
+  await prepareUploadFolders(settings.reportsDir);
+  const stopSweeping = await sweepExpiredUploads(settings.reportsDir, app.config.retention.batchMs, app.logger);
   const server = Fastify({ loggerInstance: quietLogger(app, 'console'), bodyLimit: 64 * 1024 });
+  server.addHook('onClose', async () => stopSweeping());
   const views = new BatchViews(app.store, app.decisions, app.config.nameMatchPolicy);
   const desk = new ReviewDesk(app.store, app.decisions, app.config.nameMatchPolicy, app.config.displayTimeZone);
   const timeZone = app.config.displayTimeZone;
   const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
 
+  const accessRefusal = consoleAccess(settings.token, (message, client) => app.logger.warn({ component: 'console', client }, message));
   server.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0]!;
-    if (settings.token !== undefined && !OPEN_PATHS.has(path) && !isAuthorized(request.headers.authorization, settings.token)) {
-      return reply.code(401).header('www-authenticate', 'Basic realm="beneficiary-check", charset="UTF-8"').send({ error: 'this console needs CONSOLE_TOKEN: Authorization: Bearer <token>, or basic with the token as password' });
-    }
+    const refusal = accessRefusal(request);
+    if (refusal !== undefined) return reply.code(refusal.status).headers(refusal.headers ?? {}).send({ error: refusal.error });
     // A page of another site must not make a logged-in browser upload files here.
     if (request.method !== 'GET' && request.method !== 'HEAD' && isCrossSite(request)) {
       return reply.code(403).send({ error: 'cross-site request refused' });
@@ -63,7 +77,7 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
   server.setErrorHandler((error, request, reply) => {
     const status = statusFor(error);
     if (status >= 500 && !(error instanceof SystemicError)) request.log.error({ err: error }, `console: ${describeError(error)}`);
-    return reply.code(status).send({ error: describeError(error) });
+    return reply.code(status).send({ error: maskDigitRuns(describeError(error)) });
   });
 
   server.get('/healthz', async () => ({ status: 'ok' }));
@@ -141,7 +155,7 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
       throw error;
     }
     if (request.query.then === 'page') return reply.code(303).header('location', `/batches/${encodeURIComponent(batchId)}`).send();
-    return reply.code(202).send({ batchId, report: upload.reportPath });
+    return reply.code(202).send({ batchId, report: maskDigitRuns(upload.reportPath) });
   });
 
   server.get('/', async (_request, reply) => page(reply, (nonce) => indexPageFor(nonce)));

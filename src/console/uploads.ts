@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { continuationPolicy } from '../batch/continuation.js';
@@ -13,6 +13,7 @@ import type { BatchLifecycle } from '../batch/lifecycle.js';
 import { finishOrHandBack, progressLogger } from '../batch/progress-log.js';
 import { HandedBackError } from '../batch/settle.js';
 import { describeError, UsageError } from '../errors.js';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../host/private-files.js';
 import type { Logger } from '../logging/logger.js';
 
 /** An upload refused before anything was queued: the HTTP status says why. */
@@ -44,16 +45,16 @@ export function safeFileName(name: string): string {
 }
 
 /**
- * `<dir>/inputs/<upload id>--<name>` (kept: a batch whose rows were not all stored is read again from it)
- * and `<dir>/<upload id>--<name>.reconciled.csv` (`.xlsx` with OUTPUT_FORMAT=xlsx, as `run` names its
- * report) with its `.summary.json`.
+ * `<dir>/inputs/<upload id>--<name>` (kept for the batch retention: a batch whose rows were not all stored
+ * is read again from it) and `<dir>/<upload id>--<name>.reconciled.csv` (`.xlsx` with OUTPUT_FORMAT=xlsx,
+ * as `run` names its report) with its `.summary.json`.
  */
 export function uploadPaths(reportsDir: string, clientName: string, format: OutputFormat = 'csv'): UploadPaths {
   const uploadId = newUploadId();
   const name = safeFileName(clientName);
   const stem = basename(name, extname(name));
   const dir = resolve(reportsDir);
-  return { uploadId, name, inputPath: join(dir, 'inputs', `${uploadId}--${name}`), reportPath: join(dir, `${uploadId}--${stem}.reconciled.${format}`) };
+  return { uploadId, name, inputPath: join(inputsFolder(dir), `${uploadId}--${name}`), reportPath: join(dir, `${uploadId}--${stem}.reconciled.${format}`) };
 }
 
 /** A CSV or an XLSX workbook, judged first by its name as spreadsheets save it; then read by its content, as `run` reads it. */
@@ -116,10 +117,10 @@ const MAX_CHOICES = 200;
  */
 export async function saveUpload(file: Readable & { truncated?: boolean }, inputPath: string, maxBytes: number): Promise<void> {
   const partial = `${inputPath}.part`;
-  await mkdir(join(inputPath, '..'), { recursive: true });
+  await makePrivateFolder(dirname(inputPath), true);
   const tooLarge = () => new UploadRefusedError(`the file is larger than the upload limit of ${formatBytes(maxBytes)} (CONSOLE_UPLOAD_MAX_MB)`, 413);
   try {
-    await pipeline(file, createWriteStream(partial));
+    await pipeline(file, createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
   } catch (error) {
     await rm(partial, { force: true });
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
@@ -130,6 +131,49 @@ export async function saveUpload(file: Readable & { truncated?: boolean }, input
     throw tooLarge();
   }
   await rename(partial, inputPath);
+}
+
+/** The folder of the console's uploads under the reports folder. */
+const inputsFolder = (reportsDir: string): string => join(resolve(reportsDir), 'inputs');
+
+/** The reports folder (0700 when made here) and its `inputs/` (always 0700): uploads and reports are the owner's alone. */
+export async function prepareUploadFolders(reportsDir: string): Promise<void> {
+  try {
+    await makePrivateFolder(reportsDir);
+    await makePrivateFolder(inputsFolder(reportsDir), true);
+  } catch (error) {
+    throw new UsageError(`cannot make the console's reports folder CONSOLE_REPORTS_DIR=${reportsDir}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`, { cause: error });
+  }
+}
+
+/** How often uploads past the retention are looked for (and once at start). */
+const UPLOAD_SWEEP_MS = 3600_000;
+
+/**
+ * Uploads go with their batches: one kept past the batch retention (BATCH_RETENTION_DAYS, by its last
+ * change) is removed, as Redis has forgotten its batch by then (half-written `.part` files of a stopped
+ * console too). Now, then every hour; returns the function that stops it.
+ */
+export async function sweepExpiredUploads(reportsDir: string, retentionMs: number, logger: Logger): Promise<() => void> {
+  const folder = inputsFolder(reportsDir);
+  const sweep = async () => {
+    let removed = 0;
+    try {
+      for (const name of await readdir(folder)) {
+        const path = join(folder, name);
+        const info = await stat(path).catch(() => undefined);
+        if (info === undefined || !info.isFile() || info.mtimeMs > Date.now() - retentionMs) continue;
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    } catch (error) {
+      logger.warn({ err: error, folder }, `could not remove old uploads: ${describeError(error)}`);
+    }
+    if (removed > 0) logger.info({ removed, folder }, `removed ${removed} upload(s) older than BATCH_RETENTION_DAYS`);
+  };
+  await sweep();
+  const timer = setInterval(() => void sweep(), UPLOAD_SWEEP_MS).unref();
+  return () => clearInterval(timer);
 }
 
 const formatBytes = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${bytes} bytes`);

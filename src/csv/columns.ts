@@ -1,5 +1,6 @@
 import { MissingColumnsError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
+import { RESULT_COLUMNS, REPORT_SIGNATURE } from './report-columns.js';
 
 /** Where the three columns the check needs sit in the header; every other column passes through. */
 export interface ColumnMapping {
@@ -15,11 +16,15 @@ export interface ColumnOverrides {
   expectedName?: string | undefined;
 }
 
-const ALIASES = {
+/** Never a name of the product's own output columns (RESULT_COLUMNS): `account_holder` is the bank's answer in a report. */
+export const ALIASES = {
   bankCode: ['bank_code', 'bank', 'kode_bank'],
   accountNumber: ['account_number', 'account_no', 'account', 'no_rekening', 'nomor_rekening', 'rekening'],
-  expectedName: ['account_name', 'account_holder', 'holder_name', 'beneficiary_name', 'name', 'nama', 'nama_rekening', 'nama_pemilik'],
+  expectedName: ['account_name', 'holder_name', 'beneficiary_name', 'name', 'nama', 'nama_rekening', 'nama_pemilik'],
 } as const;
+
+/** What each role is called in messages and in the summary. */
+export const ROLE_NAMES: Record<keyof ColumnMapping, string> = { bankCode: 'bank code', accountNumber: 'account number', expectedName: 'expected name' };
 
 /** Names shown in a message: a file without a header row has a data row there, so digit runs are masked and the list is cut. */
 const SHOWN_COLUMNS = 20;
@@ -32,6 +37,78 @@ function describeHeader(header: readonly string[]): string {
 
 /** Header names compare case-insensitively, ignoring spaces, `_` and `-` (and a stray BOM). */
 export const headerKey = (name: string): string => name.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_-]+/g, '');
+
+const OUTPUT_KEYS = new Set(RESULT_COLUMNS.map(headerKey));
+
+/** The input's columns as a batch reads and repeats them. */
+export interface InputColumns {
+  /** The columns the report repeats, in the file's order: every column but those of an earlier report. */
+  header: string[];
+  /** Where each of them sits in the file's rows. */
+  positions: number[];
+  /** Columns of an earlier report of this product that the input carried: not read, not passed through (this report's own replace them). */
+  replaced: string[];
+  /** The roles, as indexes into `header`. */
+  mapping: ColumnMapping;
+}
+
+/**
+ * Reads a file's header for a batch. The product's own output columns are never input: in a report fed back
+ * (its header has REPORT_SIGNATURE) they are set aside, so that its original columns are read and the new
+ * report holds each of its columns once, with this check's answers; a file that is not a report but has a
+ * column of such a name is refused, since the report would hold two columns of that name (and
+ * `account_holder` would not be read as the expected name it may hold). Two columns of one name are refused:
+ * which one holds the account would be a guess (the first silently won before), and the report would
+ * repeat the name. Unnamed columns are not names: any number of them pass through.
+ */
+export function readInputColumns(fileHeader: readonly string[], overrides: ColumnOverrides = {}): InputColumns {
+  const keys = fileHeader.map(headerKey);
+  const outputs = fileHeader.filter((_, index) => OUTPUT_KEYS.has(keys[index]!));
+  if (outputs.length > 0 && !REPORT_SIGNATURE.every((name) => keys.includes(headerKey(name)))) {
+    throw new UsageError(
+      `the column(s) ${describeHeader(outputs)} have the name of a column this product writes into its report (${RESULT_COLUMNS.join(', ')}): they are never read as input, and the report would hold two columns of that name. ` +
+        `Rename them (a name on file is read from ${ALIASES.expectedName.join(', ')})`,
+    );
+  }
+  const positions = keys.flatMap((key, index) => (OUTPUT_KEYS.has(key) ? [] : [index]));
+  const header = positions.map((index) => fileHeader[index]!);
+  const seen = new Map<string, number>();
+  for (const index of positions) {
+    const key = keys[index]!;
+    if (key === '') continue;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new UsageError(
+        `the header names two columns alike, ${describeHeader([fileHeader[first]!, fileHeader[index]!])} (columns ${first + 1} and ${index + 1}): which one to read would be a guess, and the report would repeat the name. Rename or remove one`,
+      );
+    }
+    seen.set(key, index);
+  }
+  for (const field of Object.keys(overrides) as Array<keyof ColumnOverrides>) {
+    const override = overrides[field];
+    if (override !== undefined && OUTPUT_KEYS.has(headerKey(override))) {
+      throw new UsageError(`column ${JSON.stringify(override)} given for the ${ROLE_NAMES[field]} is a column this product writes into its report: it is never read as input`);
+    }
+  }
+  return { header, positions, replaced: outputs, mapping: mapColumns(header, overrides) };
+}
+
+/** The input column read for each role, by name; `expectedName` null when the file has none (rows are VERIFIED). */
+export interface RoleColumns {
+  bankCode: string;
+  accountNumber: string;
+  expectedName: string | null;
+}
+
+export const roleColumns = (header: readonly string[], mapping: ColumnMapping): RoleColumns => ({
+  bankCode: header[mapping.bankCode] ?? '',
+  accountNumber: header[mapping.accountNumber] ?? '',
+  expectedName: mapping.expectedName === undefined ? null : (header[mapping.expectedName] ?? ''),
+});
+
+/** `bank code "bank_code", account number "no_rekening", expected name "nama"` (or `none`), for people. */
+export const describeRoles = (roles: RoleColumns): string =>
+  (Object.keys(ROLE_NAMES) as Array<keyof RoleColumns>).map((role) => `${ROLE_NAMES[role]} ${roles[role] === null ? 'none' : JSON.stringify(roles[role])}`).join(', ');
 
 /**
  * Finds the bank code, account number and expected name columns. An override names a column exactly

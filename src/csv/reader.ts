@@ -132,7 +132,10 @@ function parserMessage(error: CsvError): string {
  * file's encoding (see `inspectCsvFile`); rows end at CRLF, LF or CR, mixed in one file as editors leave
  * them (a line break inside quotes stays in its cell). Blank lines and Excel's `sep=` line are skipped;
  * the first record is the header; rows with fewer fields than the header are padded (spreadsheets drop
- * trailing empty cells).
+ * trailing empty cells), except the last row of a file with no line end after it: a file that stops
+ * mid-row is a transfer or an export cut short (`...\nB,014,71000`: the account number may be cut too, and
+ * the rows after it are missing), so the file is refused (InputFileError, exit 2) rather than its last
+ * row asked (or made INPUT_INVALID while the file looks complete).
  */
 export async function* readCsvRecords(
   path: string,
@@ -160,8 +163,18 @@ export async function* readCsvRecords(
   }
   source.on('error', (error) => parser.destroy(error));
   decoder.on('error', (error) => parser.destroy(error));
+  // Whether the text ends with a line end: the last row of a file that does not, if short, was cut.
+  let endsWithLineEnd = false;
+  decoder.on('data', (chunk: Buffer | string) => {
+    if (chunk.length === 0) return;
+    const last = typeof chunk === 'string' ? chunk.charCodeAt(chunk.length - 1) : chunk[chunk.length - 1];
+    endsWithLineEnd = last === 0x0a || last === 0x0d;
+  });
   let header: string[] | undefined;
   let sepLineSkipped = !layout.sepLine;
+  // One row is held back until the next one comes: only then is it known not to be the last.
+  let held: { record: string[]; line: number } | undefined;
+  const pad = (record: string[], width: number): CsvRecord['fields'] => (record.length < width ? [...record, ...new Array<string>(width - record.length).fill('')] : record);
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (!sepLineSkipped) {
@@ -173,8 +186,17 @@ export async function* readCsvRecords(
         onHeader?.(header);
         continue;
       }
-      const fields = record.length < header.length ? [...record, ...new Array<string>(header.length - record.length).fill('')] : record;
-      yield { fields, line: info.lines };
+      if (held !== undefined) yield { fields: pad(held.record, header.length), line: held.line };
+      held = { record, line: info.lines };
+    }
+    if (held !== undefined && header !== undefined) {
+      if (!endsWithLineEnd && held.record.length < header.length && held.record.some((field) => field.trim() !== '')) {
+        throw new InputFileError(
+          `${path} stops in the middle of a row: its last line (${held.line}) has ${held.record.length} of the header's ${header.length} fields and no line end, as when a transfer or an export was cut short; nothing was checked. ` +
+            'Get the whole file again (if that row is complete, end the file with a line break)',
+        );
+      }
+      yield { fields: pad(held.record, header.length), line: held.line };
     }
   } catch (error) {
     if (error instanceof InputFileError) throw error;

@@ -1,5 +1,6 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
+import { redactUrls } from './redact-url.js';
 
 export type { Logger } from 'pino';
 
@@ -36,7 +37,13 @@ const REDACTED_PATHS = [
 export function serialiseError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const { code } = error as NodeJS.ErrnoException;
-  return { type: error.name, message: error.message, ...(code !== undefined && { code }), stack: error.stack, ...(error.cause !== undefined && { cause: serialiseError(error.cause) }) };
+  return {
+    type: error.name,
+    message: showable(error.message),
+    ...(code !== undefined && { code }),
+    ...(error.stack !== undefined && { stack: showable(error.stack) }),
+    ...(error.cause !== undefined && { cause: serialiseError(error.cause) }),
+  };
 }
 
 export interface LogOutput {
@@ -55,7 +62,19 @@ export function createLogger(level: string, destination: DestinationStream | Log
     ? pretty({ destination: output.destination ?? 2, sync: true, colorize: process.stderr.isTTY === true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
     : (output.destination ?? pino.destination(2));
   return pino(
-    { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { err: serialiseError }, base: { pid: process.pid } },
+    {
+      level,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { err: serialiseError },
+      // Every log line shows its text the same way: file names, paths, reasons and messages are free text.
+      formatters: { log: (object) => showableValues(object) as Record<string, unknown> },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map((arg) => (typeof arg === 'string' ? showable(arg) : arg)) as Parameters<typeof method>);
+        },
+      },
+      base: { pid: process.pid },
+    },
     stream,
   );
 }
@@ -67,10 +86,57 @@ export function maskAccountNumber(accountNumber: string): string {
 }
 
 /**
- * Runs of 6 or more digits in free text (a message about a file, a cell quoted in a reason, a column the
- * mapping does not know) could be account numbers: masked like every account number.
+ * What free text may hold that is no account number, though it has digits: this tool's own ids (batch ids,
+ * inquiry job ids, watch claim and upload ids), 16-digit hex digests (queue names, folder ids), ISO
+ * timestamps, IPv4 addresses and process ids (`pid 4194301`). Each is a fixed shape an account number is
+ * not written in.
  */
-export const maskDigitRuns = (text: string): string => text.replace(/\d{6,}/g, (digits) => maskAccountNumber(digits));
+const NOT_AN_ACCOUNT = [
+  String.raw`\bpid \d+`,
+  String.raw`b\d{8}-\d{6}-[0-9a-f]{6}(?:\.[0-9a-f]{16}(?:\.r\d+)?)?`,
+  String.raw`\d{8}T\d{6}Z-[0-9a-f]{6}`,
+  String.raw`(?<![0-9A-Za-z])(?=[0-9a-f]{0,15}[a-f])[0-9a-f]{16}(?![0-9A-Za-z])`,
+  String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?`,
+  String.raw`(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.]*\d)`,
+].join('|');
+
+/**
+ * Digits with the separators the product reads in an account number (src/csv/validation.ts) between them:
+ * spaces (a spreadsheet's wide ones too), dots or dashes, `5270 1234 56`, `5270-1234-56`. Taken more widely
+ * than the product reads them (up to three separators, mixed: `5270  1234-56`), so that a number typed
+ * carelessly in a reference is hidden too: masking a little more is the safe side.
+ */
+const DIGIT_GROUPS = String.raw`\d+(?:[ .\-\u00A0\u2007\u202F]{1,3}\d+)*`;
+
+const FREE_TEXT = new RegExp(`(${NOT_AN_ACCOUNT})|${DIGIT_GROUPS}`, 'g');
+
+/** Fewer digits than this in one group are left as they are: counts, codes, short references. */
+const MASKED_FROM_DIGITS = 6;
+
+/**
+ * Free text as it may be shown (a file name or path, a cell quoted in a reason, a reference, an error
+ * message): every group of 6 or more digits, written plain or with separators as an account number may be
+ * (`payroll 5270123456.csv`, `ref 5270 1234 56`), is masked like an account number (`******3456`). The
+ * console, its API, the notices and the log lines all show free text through this.
+ */
+export const maskDigitRuns = (text: string): string =>
+  text.replace(FREE_TEXT, (found: string, kept: string | undefined) => {
+    if (kept !== undefined) return found;
+    const digits = found.replace(/\D/g, '');
+    return digits.length < MASKED_FROM_DIGITS ? found : maskAccountNumber(digits);
+  });
+
+/** Free text as a log line or a notice may show it: URLs without their secrets, account numbers masked. */
+export const showable = (text: string): string => maskDigitRuns(redactUrls(text));
+
+/** Plain objects and arrays of a log line, their strings made `showable` (errors have their own serializer). */
+function showableValues(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return showable(value);
+  if (depth > 3 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => showableValues(item, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, showableValues(item, depth + 1)]));
+}
 
 /** `014:0012345678` -> `014:******5678`. */
 export function maskAccountKey(accountKey: string): string {

@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 
-/** The header that carries `sha256=<hex HMAC-SHA256 of the exact body>`, keyed with NOTIFY_WEBHOOK_SECRET. */
+/**
+ * The header that carries `sha256=<hex HMAC-SHA256 of "<timestamp>.<exact body>">`, keyed with
+ * NOTIFY_WEBHOOK_SECRET: the timestamp is signed with the body, so a recorded notice replayed later fails a
+ * receiver's tolerance check (5 minutes, README: Completion notices; as Stripe's and Slack's signatures do).
+ */
 export const SIGNATURE_HEADER = 'X-Beneficiary-Check-Signature';
+/** The header that carries the attempt's time, in whole seconds since the epoch (signed with the body). */
+export const TIMESTAMP_HEADER = 'X-Beneficiary-Check-Timestamp';
 /** The notice's own id (stable across retries): a receiver that sees it twice has seen the same notice. */
 export const DELIVERY_HEADER = 'X-Beneficiary-Check-Delivery';
 
@@ -34,6 +40,20 @@ export function noticeJobData(notice: CompletionNotice): CompletionNoticeJobData
   return { batchId: notice.batchId, body: JSON.stringify(notice) };
 }
 
-export function signBody(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+/** The signature of one delivery attempt: over `<timestamp>.<body>`, timestamp in whole seconds. */
+export function signNotice(body: string, secret: string, timestamp: number): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+/**
+ * The webhook URL as it is called, and the HTTP basic credentials its userinfo carried: fetch refuses a URL
+ * with credentials (and its error quoted the password on every attempt), so they travel in a header.
+ */
+export function webhookTarget(url: string): { url: string; authorization: string | undefined } {
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return { url, authorization: undefined };
+  const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.href, authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
 }

@@ -18,7 +18,8 @@ export type BreakerGate = { allowed: true; probe: boolean } | { allowed: false; 
 /**
  * Stops sending when most recent calls failed transiently, lets one probe through after a pause,
  * and resumes when the probe is answered. A value in, a decision out: the clock is passed in, so
- * the state machine is tested without waiting.
+ * the state machine is tested without waiting. Times are on the monotonic clock (performance.now): a
+ * step of the wall clock neither ends a pause early nor makes one last for hours.
  */
 export class CircuitBreaker {
   private outcomes: boolean[] = [];
@@ -31,12 +32,12 @@ export class CircuitBreaker {
     this.currentOpenMs = settings.openMs;
   }
 
-  /** Since when the breaker has been open without a successful probe, if it is. */
+  /** Since when (monotonic ms) the breaker has been open without a successful probe, if it is. */
   get outageSince(): number | undefined {
     return this.openedAt;
   }
 
-  allowRequest(now = Date.now()): BreakerGate {
+  allowRequest(now = performance.now()): BreakerGate {
     if (this.openedAt === undefined) return { allowed: true, probe: false };
     if (now < this.openUntil) return { allowed: false, waitMs: this.openUntil - now };
     if (this.probing) return { allowed: false, waitMs: Math.min(this.settings.openMs, 1_000) };
@@ -53,7 +54,7 @@ export class CircuitBreaker {
   }
 
   /** `answered` is true for any definitive answer (a business rejection too); false for a transient failure. */
-  record(answered: boolean, now = Date.now()): void {
+  record(answered: boolean, now = performance.now()): void {
     if (this.openedAt !== undefined) {
       if (!this.probing) return;
       this.probing = false;

@@ -1,6 +1,7 @@
 import type { ProviderSettings } from '../config/index.js';
 import type { AccountQuery } from '../csv/validation.js';
 import { TokenRejectedError } from '../errors.js';
+import { maskAccountKey } from '../logging/logger.js';
 import { classifyInquiryResponse, type InquiryClassification } from './classify.js';
 import { describeNetworkError, type HttpClient, isNetworkError } from './http.js';
 import type { SharedTokenSession } from './token.js';
@@ -19,7 +20,10 @@ export interface SendHooks {
 
 /**
  * The provider's inquiry with the shared token: a 401 drops the token that failed, fetches a fresh one
- * once and asks again; a 401 on the fresh one is systemic (TokenRejectedError), never a row result.
+ * once and asks again. A second 401 is about the account when the provider accepts one of the two tokens
+ * for other accounts (a bank these credentials may not ask about): the row is FAILED saying so. Otherwise
+ * the provider refuses fresh tokens: systemic (TokenRejectedError, naming the batch and the masked account
+ * that met it), never a row result.
  */
 export class ProviderClient {
   constructor(
@@ -28,21 +32,38 @@ export class ProviderClient {
     private readonly session: SharedTokenSession,
   ) {}
 
-  async inquire(account: AccountQuery, hooks: SendHooks): Promise<InquiryDecision> {
-    for (let attempt = 0; ; attempt += 1) {
+  /** `batchId`: the batch the account is asked for, named when its refusal stops that batch. */
+  async inquire(account: AccountQuery, hooks: SendHooks, batchId?: string): Promise<InquiryDecision> {
+    let refused: string | undefined;
+    for (;;) {
       // The turn comes first: a token taken before a long wait for a send slot could expire meanwhile.
       await hooks.waitForTurn();
       const token = await this.session.token();
       await hooks.onSend();
       const classification = await this.send(account, token, hooks);
+      if (classification.kind === 'answer' && classification.unusable !== true) this.session.accepted(token);
       if (classification.kind !== 'unauthorized') return classification;
-      // The second 401 in a row came with a token fetched after the first: fresh tokens are refused.
-      if (attempt > 0) {
-        const error = new TokenRejectedError(`the provider refused a freshly issued token (HTTP 401: ${classification.message})`);
-        await this.session.recordFailure(error);
-        throw error;
+      if (refused === undefined) {
+        refused = token;
+        await this.session.invalidate(token);
+        continue;
       }
-      await this.session.invalidate(token);
+      // The second 401 in a row came with a token fetched after the first.
+      if (this.session.wasAccepted(refused) || this.session.wasAccepted(token)) {
+        return {
+          kind: 'answer',
+          unusable: true,
+          outcome: {
+            verdict: 'FAILED',
+            reason: `the provider answered HTTP 401 (${classification.message}) for this account with a fresh token too, while it answers other accounts with the same tokens: ask the provider whether these credentials may check this account's bank`,
+          },
+        };
+      }
+      const error = new TokenRejectedError(
+        `the provider refused a freshly issued token (HTTP 401: ${classification.message}) for account ${maskAccountKey(`${account.bankCode}:${account.accountNumber}`)}${batchId === undefined ? '' : ` of batch ${batchId}`}`,
+      );
+      await this.session.recordFailure(error, batchId);
+      throw error;
     }
   }
 
@@ -54,11 +75,11 @@ export class ProviderClient {
         { authorization: `Bearer ${token}` },
         () => hooks.onWritten(),
       );
-      const retryAfter = answer.headers['retry-after'];
       return classifyInquiryResponse(account, {
         statusCode: answer.statusCode,
         body: answer.body,
-        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+        retryAfter: firstHeader(answer.headers['retry-after']),
+        contentType: firstHeader(answer.headers['content-type']),
       });
     } catch (error) {
       if (isNetworkError(error)) return { kind: 'transient', reason: describeNetworkError(error) };
@@ -66,3 +87,5 @@ export class ProviderClient {
     }
   }
 }
+
+const firstHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);

@@ -9,17 +9,26 @@ import { Lease } from '../redis/lease.js';
 import type { AccessToken } from './login.js';
 import { tokenSeal, type TokenSeal } from './token-seal.js';
 
-/** The token and when to refresh it, so every process refreshes at the same moment. */
-interface StoredToken extends AccessToken {
+/**
+ * The token as this process holds it: when it expires and when to refresh it, on this process's monotonic
+ * clock (performance.now), so a step of the wall clock neither makes a good token look expired nor keeps an
+ * expired one in use.
+ */
+interface LocalToken {
+  token: string;
+  expiresAt: number;
   refreshAt: number;
 }
 
-/** What Redis holds: the token sealed (see token-seal.ts), a keyed id of it, and the times in clear. */
+/**
+ * What Redis holds: the token sealed (see token-seal.ts), a keyed id of it, and how long before its expiry it
+ * is refreshed. When it expires is the key's own TTL (read with PTTL, on Redis's clock): every process, on
+ * whatever machine and with whatever wall clock, sees the same remaining lifetime and refreshes at the same moment.
+ */
 interface SealedToken {
   sealed: string;
   id: string;
-  expiresAt: number;
-  refreshAt: number;
+  marginMs: number;
 }
 
 export interface LoginFailureRecord {
@@ -27,6 +36,8 @@ export interface LoginFailureRecord {
   /** true for credential problems: retrying the same login cannot help. */
   rejected: boolean;
   at: number;
+  /** A fresh token refused for one account of this batch: it stops that batch only (see ProviderClient). */
+  batchId?: string | undefined;
 }
 
 /** Narrow callbacks for the metrics: what the session did, nothing about how it is counted. */
@@ -41,6 +52,10 @@ const NO_EVENTS: TokenSessionEvents = { login: () => undefined, refresh: () => u
 const LOCK_POLL_MS = 50;
 /** How long a process keeps using a still-valid token while another process fetches its successor. */
 const STALE_GRACE_MS = 200;
+/** A clock this far off the provider's is worth a warning (a few seconds are the network and rounding). */
+const CLOCK_SKEW_WARNING_MS = 60_000;
+/** How many tokens the process remembers as accepted by the provider (see `accepted`). */
+const ACCEPTED_REMEMBERED = 4;
 
 /**
  * The identity a token belongs to: environment, base address and username. Sandbox and production
@@ -59,11 +74,13 @@ export const tokenIdentity = (provider: Pick<ProviderSettings, 'environment' | '
  * - A 401 drops the cached token only if it is still the one that failed (compare-and-delete).
  */
 export class SharedTokenSession {
-  private local: StoredToken | undefined;
-  private inFlight: Promise<StoredToken> | undefined;
+  private local: LocalToken | undefined;
+  private inFlight: Promise<LocalToken> | undefined;
   private readonly identity: string;
   private readonly seal: TokenSeal;
   private unreadableWarned = false;
+  /** Ids of the last tokens the provider answered an inquiry with (see `accepted`). */
+  private readonly acceptedIds: string[] = [];
 
   constructor(
     private readonly redis: RedisClient,
@@ -80,8 +97,7 @@ export class SharedTokenSession {
 
   /** A token valid now. Logs in only when no process holds a fresh one. */
   async token(): Promise<string> {
-    const now = Date.now();
-    if (this.local && now < this.local.refreshAt) return this.local.token;
+    if (this.local && performance.now() < this.local.refreshAt) return this.local.token;
     this.inFlight ??= this.obtain().finally(() => (this.inFlight = undefined));
     return (await this.inFlight).token;
   }
@@ -93,6 +109,22 @@ export class SharedTokenSession {
     if (dropped === 1) this.events.refresh('refused');
   }
 
+  /**
+   * The provider answered an inquiry made with `token` in its own protocol: it accepts that token. A 401 for
+   * one account with a token accepted for others is about that account, not the token (ProviderClient).
+   */
+  accepted(token: string): void {
+    const id = this.seal.id(token);
+    if (this.acceptedIds.includes(id)) return;
+    this.acceptedIds.push(id);
+    if (this.acceptedIds.length > ACCEPTED_REMEMBERED) this.acceptedIds.shift();
+  }
+
+  /** Whether the provider answered an inquiry of this process made with `token`. */
+  wasAccepted(token: string): boolean {
+    return this.acceptedIds.includes(this.seal.id(token));
+  }
+
   async lastLoginFailure(): Promise<LoginFailureRecord | undefined> {
     const stored = await this.redis.get(this.keys.loginFailure(this.identity));
     return stored === null ? undefined : (JSON.parse(stored) as LoginFailureRecord);
@@ -102,20 +134,21 @@ export class SharedTokenSession {
    * Posts a login or token failure for every process to see (`run` stops on a rejected one). Credential
    * problems and fresh tokens refused by the provider cannot pass by retrying: they count as rejected.
    */
-  async recordFailure(error: SystemicError): Promise<void> {
+  async recordFailure(error: SystemicError, batchId?: string): Promise<void> {
     const record: LoginFailureRecord = {
       message: error.message,
       rejected: error instanceof LoginRejectedError || error instanceof TokenRejectedError,
       at: Date.now(),
+      ...(batchId !== undefined && { batchId }),
     };
     await this.redis.set(this.keys.loginFailure(this.identity), JSON.stringify(record), 'PX', 10 * 60_000);
   }
 
-  private async obtain(): Promise<StoredToken> {
-    const deadline = Date.now() + this.loginTimeoutMs * 2 + 5_000;
+  private async obtain(): Promise<LocalToken> {
+    const deadline = performance.now() + this.loginTimeoutMs * 2 + 5_000;
     for (;;) {
       const cached = await this.readShared();
-      const now = Date.now();
+      const now = performance.now();
       if (cached && now < cached.refreshAt) return (this.local = cached);
       const lock = new Lease(this.redis, this.keys.tokenLock(this.identity), { ttlMs: this.loginTimeoutMs + 5_000 });
       if ((await lock.acquire()) === undefined) {
@@ -125,7 +158,7 @@ export class SharedTokenSession {
         try {
           // Another process may have logged in between our read and our lock.
           const again = await this.readShared();
-          if (again && Date.now() < again.refreshAt) return (this.local = again);
+          if (again && performance.now() < again.refreshAt) return (this.local = again);
           const fresh = await this.loginAndShare();
           if (again !== undefined) this.events.refresh('expiring');
           return (this.local = fresh);
@@ -140,21 +173,23 @@ export class SharedTokenSession {
     }
   }
 
-  private async readShared(): Promise<StoredToken | undefined> {
-    const stored = await this.redis.get(this.keys.token(this.identity));
-    if (stored === null) return undefined;
-    const { sealed, expiresAt, refreshAt } = JSON.parse(stored) as Partial<SealedToken>;
+  private async readShared(): Promise<LocalToken | undefined> {
+    const key = this.keys.token(this.identity);
+    const [[, stored], [, remainingMs]] = (await this.redis.multi().get(key).pttl(key).exec()) as [[unknown, string | null], [unknown, number]];
+    const readAt = performance.now();
+    if (stored === null || remainingMs <= 0) return undefined;
+    const { sealed, marginMs } = JSON.parse(stored) as Partial<SealedToken>;
     const token = sealed === undefined ? undefined : this.seal.open(sealed);
-    if (token === undefined || expiresAt === undefined || refreshAt === undefined) {
+    if (token === undefined || typeof marginMs !== 'number') {
       // Sealed with another password (it was changed), by an older version, or altered: log in again.
       if (!this.unreadableWarned) this.logger.info('the token stored in Redis cannot be opened with the current H2H_PASSWORD (changed?): logging in again');
       this.unreadableWarned = true;
       return undefined;
     }
-    return { token, expiresAt, refreshAt };
+    return { token, expiresAt: readAt + remainingMs, refreshAt: readAt + remainingMs - marginMs };
   }
 
-  private async loginAndShare(): Promise<StoredToken> {
+  private async loginAndShare(): Promise<LocalToken> {
     const failureKey = this.keys.loginFailure(this.identity);
     let fresh: AccessToken;
     try {
@@ -165,17 +200,30 @@ export class SharedTokenSession {
       throw error;
     }
     this.events.login('success');
-    const now = Date.now();
-    const lifetimeMs = fresh.expiresAt - now;
-    if (lifetimeMs <= 0) throw new LoginRejectedError('the provider issued a token that has already expired', 200);
+    const answeredAt = performance.now();
+    const { lifetimeMs, clockSkewMs } = fresh;
     // The margin shrinks for short-lived tokens: a twentieth of the lifetime at most (3 min of an hour).
     const marginMs = Math.min(this.provider.login.refreshMarginSeconds * 1000, lifetimeMs / 20);
-    const stored: StoredToken = { ...fresh, refreshAt: fresh.expiresAt - marginMs };
-    const sealed: SealedToken = { sealed: this.seal.seal(fresh.token), id: this.seal.id(fresh.token), expiresAt: stored.expiresAt, refreshAt: stored.refreshAt };
+    const sealed: SealedToken = { sealed: this.seal.seal(fresh.token), id: this.seal.id(fresh.token), marginMs };
     await this.redis.multi().set(this.keys.token(this.identity), JSON.stringify(sealed), 'PX', Math.ceil(lifetimeMs)).del(failureKey).exec();
     this.logger.info({ environment: this.provider.environment, expiresInS: Math.round(lifetimeMs / 1000) }, 'logged in to the provider');
-    return stored;
+    if (clockSkewMs !== undefined && Math.abs(clockSkewMs) >= CLOCK_SKEW_WARNING_MS) {
+      this.logger.warn(
+        { clockSkewS: Math.round(clockSkewMs / 1000) },
+        `this machine's clock is about ${describeSkew(clockSkewMs)} ${clockSkewMs > 0 ? 'ahead of' : 'behind'} the provider's (read from the token's issue time): ` +
+          "the token's lifetime is counted from the provider's answer, so the checks go on; set this machine's clock right (NTP): times in reports and logs depend on it",
+      );
+    }
+    return { token: fresh.token, expiresAt: answeredAt + lifetimeMs, refreshAt: answeredAt + lifetimeMs - marginMs };
   }
+}
+
+/** 7_200_000 -> "2 h", 90_000 -> "2 min" (whole units, the largest that fits). */
+function describeSkew(ms: number): string {
+  const seconds = Math.abs(ms) / 1000;
+  if (seconds >= 3600) return `${Math.round(seconds / 3600)} h`;
+  if (seconds >= 60) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds)} s`;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,5 @@
-export type CallField = 'calls' | 'rateLimited' | 'internalErrors';
+/** The batch's counters of its calls: sent, answered 429, met a bug; and the usable answers they got (see BatchRecord). */
+export type CallField = 'calls' | 'rateLimited' | 'internalErrors' | 'usableAnswers';
 
 /** Adds `by` to one call counter of one batch. */
 export type CountWriter = (batchId: string, field: CallField, by: number) => Promise<unknown>;

@@ -6,6 +6,8 @@ export interface Outage {
   since: number;
   reason: string;
   lastFailureAt: number;
+  /** A 429's hold: until then no call is made, so the outage is current even without a failure since the last answer. */
+  holdUntil?: number | undefined;
 }
 
 /**
@@ -19,9 +21,14 @@ export class OutageBoard {
     private readonly queueName: string,
   ) {}
 
-  async report(since: number, reason: string): Promise<void> {
+  async report(since: number, reason: string, holdUntil?: number): Promise<void> {
     const key = this.keys.outage(this.queueName);
-    await this.redis.multi().hsetnx(key, 'since', since).hset(key, { reason, lastFailureAt: Date.now() }).pexpire(key, 24 * 3600_000).exec();
+    await this.redis
+      .multi()
+      .hsetnx(key, 'since', since)
+      .hset(key, { reason, lastFailureAt: Date.now(), holdUntil: holdUntil ?? 0 })
+      .pexpire(key, 24 * 3600_000)
+      .exec();
   }
 
   async clear(): Promise<void> {
@@ -31,6 +38,7 @@ export class OutageBoard {
   async read(): Promise<Outage | undefined> {
     const fields = await this.redis.hgetall(this.keys.outage(this.queueName));
     if (fields.since === undefined) return undefined;
-    return { since: Number(fields.since), reason: fields.reason ?? '', lastFailureAt: Number(fields.lastFailureAt ?? fields.since) };
+    const holdUntil = Number(fields.holdUntil ?? 0);
+    return { since: Number(fields.since), reason: fields.reason ?? '', lastFailureAt: Number(fields.lastFailureAt ?? fields.since), ...(holdUntil > 0 && { holdUntil }) };
   }
 }

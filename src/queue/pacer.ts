@@ -1,3 +1,4 @@
+import { sleep } from '../clock/clock.js';
 import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
 import { PACER_CONFIRM_SLOT, PACER_MOVE_RECORD, PACER_PRE_CALL, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
@@ -26,8 +27,6 @@ const RESERVE_HORIZON_MS = 1_000;
 const LATER_SPREAD_MS = 50;
 /** How stale the rate may be when calls go out unpaced: a 429's slow-down reaches every process within it. */
 const UNPACED_READ_MS = 1_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The send record a reply names: its ring position ('' when the guard recorded nothing) and Redis's now. */
 const sendRecord = (ring: string | undefined, at: string | undefined, askedAt: number): SendTicket['record'] =>

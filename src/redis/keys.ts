@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 export function redisKeys(prefix: string) {
   // The batch id is a hash tag: every key of one batch lives in one Redis Cluster slot, so the Lua
   // commands and MULTI blocks that touch several of them stay valid on a cluster.
-  const batch = (batchId: string) => `${prefix}:batch:{${batchId}}`;
+  const batchKeyStart = `${prefix}:batch:`;
+  const batch = (batchId: string) => `${batchKeyStart}{${batchId}}`;
   return {
     /** Hash: the batch record (see BatchRecord). */
     batch,
@@ -22,12 +23,19 @@ export function redisKeys(prefix: string) {
      * report: how many still need a person is counted from it, without reading (and matching) every row again.
      */
     reviewRows: (batchId: string) => `${batch(batchId)}:review`,
+    /** SCAN pattern of every key of every batch (the record and its rows, accounts, outcomes). */
+    batchPattern: () => `${batchKeyStart}{*`,
+    /** The batch id a key of `batchPattern` belongs to (its hash tag); undefined for another key. */
+    batchIdOf: (key: string): string | undefined => (key.startsWith(batchKeyStart) ? /^\{([^}]*)\}/.exec(key.slice(batchKeyStart.length))?.[1] : undefined),
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
-    /** Hash: content hash of an input file -> its latest batch id, to recognise the same file again. */
+    /**
+     * Hash: `<inquiry queue name>/<content hash>` of an input file -> its latest batch id at that endpoint, to
+     * recognise the same file again there (see contentAtEndpoint in batch-store.ts).
+     */
     batchesByContent: () => `${prefix}:batches:by-content`,
-    /** Lease: the one process deciding about, and producing, the batch of one file content. */
-    contentLease: (contentHash: string) => `${prefix}:lease:content:${contentHash}`,
+    /** Lease: the one process deciding about, and producing, the batch of one file content at one endpoint. */
+    contentLease: (contentAtEndpoint: string) => `${prefix}:lease:content:${contentAtEndpoint}`,
     /**
      * The shared provider session: one token per environment + base address + username. The identity is a
      * hash tag: the token and its login failure are written in one MULTI, which a cluster allows in one slot only.
@@ -48,6 +56,8 @@ export function redisKeys(prefix: string) {
     scheduleRuns: () => `${prefix}:schedule:runs`,
     /** The next free send slot of the pacer, one per queue (that is, per provider endpoint). */
     pacer: (queueName: string) => `${prefix}:pacer:${queueName}`,
+    /** Sorted set: the rate each live worker process of one queue was started with, scored by expiry (see RateCeiling). */
+    rateCeiling: (queueName: string) => `${prefix}:rate-ceiling:${queueName}`,
     /**
      * Where the last definitive answer for one account at one provider endpoint (the inquiry queue name:
      * environment + base address) is kept: a field of one of 65,536 hashes of the endpoint, both

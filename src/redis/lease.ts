@@ -45,6 +45,7 @@ export class Lease {
   readonly owner: string;
   private readonly lost = new AbortController();
   private renewTimer: NodeJS.Timeout | undefined;
+  /** On the monotonic clock: a step of the wall clock neither loses the lease nor keeps it beyond its lifetime. */
   private lastRenewedAt = 0;
   private readonly clock: Clock;
 
@@ -77,7 +78,7 @@ export class Lease {
       current = await runCommand<string | null>(this.redis, LEASE_TAKE_OVER, [this.key], [holder.owner, encoded, this.options.ttlMs]);
       if (current !== null) return parseHolder(current);
     }
-    this.lastRenewedAt = this.clock.now();
+    this.lastRenewedAt = this.clock.monotonic();
     return undefined;
   }
 
@@ -110,7 +111,7 @@ export class Lease {
           if (!renewed) lose(new LeaseLostError(`lease ${this.key} was taken over by another process after it expired`));
         },
         (error: unknown) => {
-          if (this.clock.now() - this.lastRenewedAt >= this.options.ttlMs) {
+          if (this.clock.monotonic() - this.lastRenewedAt >= this.options.ttlMs) {
             lose(new LeaseLostError(`lease ${this.key} could not be renewed for ${this.options.ttlMs} ms: ${error instanceof Error ? error.message : String(error)}`));
           }
         },
@@ -121,7 +122,7 @@ export class Lease {
 
   async renew(): Promise<boolean> {
     const renewed = (await runCommand<number>(this.redis, LEASE_RENEW, [this.key], [this.owner, this.options.ttlMs])) === 1;
-    if (renewed) this.lastRenewedAt = this.clock.now();
+    if (renewed) this.lastRenewedAt = this.clock.monotonic();
     return renewed;
   }
 

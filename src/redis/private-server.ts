@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { RedisUnavailableError } from '../errors.js';
-import { connectRedis } from './connection.js';
+import { redisAnswers } from './connection.js';
 
 export interface PrivateRedis {
+  /** The server's unix socket path (ioredis reads a path as a socket; REDIS_URL takes one too). */
   url: string;
   stop(): Promise<void>;
 }
@@ -21,12 +21,11 @@ const WATCHDOG = fileURLToPath(new URL('./private-server-watchdog.js', import.me
 
 const START_TIMEOUT_MS = 10_000;
 
-/**
- * Ports tried: the free port is found by binding and releasing it, and another process (a second run
- * starting at the same moment, a test's server) can take it before redis-server binds it. redis-server
- * then exits, and a Redis that answers on that port is somebody else's.
- */
-const PORT_ATTEMPTS = 3;
+/** The socket's name in the server's directory. */
+const SOCKET_NAME = 'redis.sock';
+
+/** The longest unix socket path the kernel takes (sun_path: 108 bytes on Linux, 104 on macOS, with its NUL). */
+const MAX_SOCKET_PATH_BYTES = 103;
 
 /**
  * The longest hash value (bytes) a Redis of the product keeps in a compact listpack; docker-compose.yml sets
@@ -39,68 +38,27 @@ const PORT_ATTEMPTS = 3;
  */
 export const HASH_MAX_LISTPACK_VALUE = 256;
 
-/** A port nothing listens on now (127.0.0.1). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 /**
  * Starts a throw-away `redis-server` for one run, when no Redis is configured and none answers on the
  * default address. It keeps nothing on disk and never outlives the run: it is started by a watchdog process
  * (private-server-watchdog.ts) that holds a pipe from this process and stops the server, and removes its
  * directory, when the pipe closes: at `stop()`, and also when this process crashes or is killed with SIGKILL.
- * `findPort` gives the port to try each time (PORT_ATTEMPTS at most); tests give taken ones on purpose.
+ *
+ * It is private to the user who runs it: no TCP port at all, only a unix socket (mode 0700) in a directory
+ * made for it (mode 0700, mkdtemp). Another local user who reads its command line in `ps` learns the path,
+ * and the kernel refuses them the directory. The run's `worker` processes are given the path in REDIS_URL.
  */
-export async function startPrivateRedis(findPort: () => Promise<number> = freePort): Promise<PrivateRedis> {
-  const taken: number[] = [];
-  for (;;) {
-    const port = await findPort();
-    const server = await startOn(port);
-    if (server !== 'port taken') return server;
-    taken.push(port);
-    if (taken.length === PORT_ATTEMPTS) {
-      throw new RedisUnavailableError(
-        `could not start a private redis-server: on ports ${taken.join(', ')} it exited before answering, or another server answered (a port taken at the same moment); run again, run \`redis-server --port 6390\` to see whether it starts at all, or set REDIS_URL to a Redis you have`,
-      );
-    }
-  }
-}
-
-/**
- * The working directory of the Redis answering at `url` ('' when it will not say), or undefined while none
- * answers. The private server's is a directory made for it alone: that is how it is told from another.
- */
-async function answeringDirectory(url: string): Promise<string | undefined> {
-  let redis;
-  try {
-    redis = await connectRedis({ kind: 'server', url }, 1_000);
-  } catch {
-    return undefined;
-  }
-  try {
-    const [, directory] = (await redis.config('GET', 'dir')) as string[];
-    return directory ?? '';
-  } catch {
-    return '';
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** Starts the server on `port`: 'port taken' when it exited before answering, or another process answers there. */
-async function startOn(port: number): Promise<PrivateRedis | 'port taken'> {
+export async function startPrivateRedis(): Promise<PrivateRedis> {
   const directory = await mkdtemp(join(tmpdir(), 'beneficiary-check-redis-'));
-  // Resolved now: a server that exits at once (its port taken) has its directory removed by the watchdog.
-  const ownDirectory = await realpath(directory);
+  const socket = join(directory, SOCKET_NAME);
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES) {
+    await rm(directory, { recursive: true, force: true });
+    throw new RedisUnavailableError(
+      `cannot start a private redis-server: its socket path ${socket} is longer than a unix socket path may be (${MAX_SOCKET_PATH_BYTES} bytes); set TMPDIR to a shorter folder (e.g. /tmp), or set REDIS_URL to a Redis you have`,
+    );
+  }
   // hash-max-ziplist-value: the name Redis 6 knows as well; Redis 7 and later read it as hash-max-listpack-value.
-  const serverArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory, '--hash-max-ziplist-value', String(HASH_MAX_LISTPACK_VALUE)];
+  const serverArgs = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', directory, '--hash-max-ziplist-value', String(HASH_MAX_LISTPACK_VALUE)];
   // Its own session: a Ctrl-C or a closed terminal reaches `run` (which stops gracefully), not the server under it.
   const watchdog = spawn(process.execPath, [WATCHDOG, directory, 'redis-server', ...serverArgs], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
   let ended = false;
@@ -130,16 +88,12 @@ async function startOn(port: number): Promise<PrivateRedis | 'port taken'> {
         : `could not start redis-server: ${firstLine?.replace(/^failed \S+ /, '') ?? 'its watchdog ended'}`,
     );
   }
-  const url = `redis://127.0.0.1:${port}`;
+  // Nobody else can create a socket in this directory: whatever answers there is this server.
   const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    const answering = await answeringDirectory(url);
-    if (answering === ownDirectory) return { url, stop };
-    if (ended || answering !== undefined) {
-      await stop();
-      return 'port taken';
-    }
-    if (Date.now() > deadline) return failStart(`redis-server did not start on port ${port}; ${HOW_TO_GET_REDIS}`);
+  while (!(await redisAnswers(socket))) {
+    if (ended) return failStart(`redis-server exited at once: run \`redis-server --port 6390\` to see why, or set REDIS_URL to a Redis you have`);
+    if (Date.now() > deadline) return failStart(`redis-server did not answer on its socket ${socket} within ${START_TIMEOUT_MS / 1000} s; ${HOW_TO_GET_REDIS}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return { url: socket, stop };
 }

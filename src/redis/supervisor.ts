@@ -14,7 +14,7 @@ export interface SupervisedConnection extends Pick<EventEmitter, 'on' | 'off'> {
 export interface RedisHealth {
   /** Answering now. */
   up: boolean;
-  /** When Redis last answered (ms since the epoch). */
+  /** When Redis last answered (ms since the epoch, for people: durations are measured on the monotonic clock). */
   lastAnsweredAt: number;
   /** Why it does not answer (the last connection error), while it is down. */
   reason: string | undefined;
@@ -31,7 +31,8 @@ export interface SupervisorOptions {
    */
   whenUnavailable: 'give_up' | 'keep_retrying';
   logger: Logger;
-  now?: () => number;
+  /** The monotonic clock silences are measured on (ms; performance.now): a step of the wall clock is no silence. */
+  monotonic?: () => number;
   /** How often the connection is probed with PING (default 1 s). */
   heartbeatMs?: number;
   /** Services: how often "still unreachable" is logged (default 60 s). */
@@ -53,8 +54,10 @@ export class RedisSupervisor {
   readonly failure: Promise<never>;
   private rejectFailure!: (error: SystemicError) => void;
   private failed: SystemicError | undefined;
-  private readonly now: () => number;
+  private readonly monotonic: () => number;
+  /** When Redis last answered, on the monotonic clock, and on the wall clock for people. */
   private lastAnsweredAt: number;
+  private lastAnsweredWallAt = Date.now();
   private connectionClosed = false;
   private reason: string | undefined;
   private down = false;
@@ -75,8 +78,8 @@ export class RedisSupervisor {
     private readonly connection: SupervisedConnection,
     private readonly options: SupervisorOptions,
   ) {
-    this.now = options.now ?? Date.now;
-    this.lastAnsweredAt = this.now();
+    this.monotonic = options.monotonic ?? (() => performance.now());
+    this.lastAnsweredAt = this.monotonic();
     this.failure = new Promise<never>((_, reject) => (this.rejectFailure = reject));
     // Nobody may be awaiting it yet: its rejection is read through `guard`, not left unhandled.
     this.failure.catch(() => undefined);
@@ -88,7 +91,7 @@ export class RedisSupervisor {
   }
 
   health(): RedisHealth {
-    return { up: !this.down, lastAnsweredAt: this.lastAnsweredAt, reason: this.down ? this.reason : undefined };
+    return { up: !this.down, lastAnsweredAt: this.lastAnsweredWallAt, reason: this.down ? this.reason : undefined };
   }
 
   /** The error that ended the command, once there is one. */
@@ -143,7 +146,7 @@ export class RedisSupervisor {
   /** One heartbeat: probe, then decide whether Redis is down, back, or gone past the budget. */
   tick(): void {
     this.probe();
-    const now = this.now();
+    const now = this.monotonic();
     const silentMs = now - this.lastAnsweredAt;
     // A hang closes nothing: no answer to the heartbeat for a while counts as down too.
     const isDown = this.connectionClosed || silentMs > Math.max(5 * (this.options.heartbeatMs ?? 1_000), 5_000);
@@ -192,7 +195,8 @@ export class RedisSupervisor {
   }
 
   private answered(): void {
-    this.lastAnsweredAt = this.now();
+    this.lastAnsweredAt = this.monotonic();
+    this.lastAnsweredWallAt = Date.now();
     this.reason = undefined;
     if (!this.down || this.connectionClosed) return;
     this.down = false;

@@ -4,12 +4,6 @@ import type { InquiryOutcome } from '../provider/outcome.js';
 export const RESULT_VALUES = ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED'] as const;
 export type ResultValue = (typeof RESULT_VALUES)[number];
 
-/**
- * A person's standing decision on a CLOSE_MATCH / NO_MATCH row (src/review): the report is also the review
- * form, whose `decision` column a person fills and `review` records.
- */
-export const DECISION_COLUMNS = ['decision', 'decided_by', 'decided_at'] as const;
-
 /** The cells of a standing decision, as written (empty where none stands). */
 export interface DecisionCells {
   decision: string;
@@ -17,21 +11,8 @@ export interface DecisionCells {
   decidedAt: string;
 }
 
-/** The columns appended to every input row, in this order. */
-export const RESULT_COLUMNS = [
-  'result',
-  'name_score',
-  'account_holder',
-  'bank_name',
-  'fee',
-  'inquiry_status',
-  'inquiry_id',
-  'checked_at',
-  'reason',
-  'change',
-  'account_number_checked',
-  ...DECISION_COLUMNS,
-] as const;
+/** The columns appended to every input row, in this order (named where the input reader can see them: never input). */
+export { DECISION_COLUMNS, RESULT_COLUMNS } from '../csv/report-columns.js';
 
 export interface RowResult {
   result: ResultValue;

@@ -17,6 +17,8 @@ export interface SinkOptions {
   delimiter: string;
   /** Index of the `result` column, coloured in a workbook. */
   resultColumn: number;
+  /** What the file is and where its answers come from: a workbook's title and description (File > Info); a CSV has no place for it. */
+  about?: { title: string; description: string };
 }
 
 export type ReportFormat = 'csv' | 'xlsx';

@@ -16,6 +16,23 @@ const RESULT_COLOURS: Record<string, { fill: string; font: string }> = {
 /** Every cell is text: shown as written, never turned into a number, a date or a formula. */
 const TEXT = '@';
 
+/** Excel's limits: columns in a sheet, characters in a cell (a workbook past either is "repaired" by Excel, its data lost). */
+export const XLSX_MAX_COLUMNS = 16_384;
+export const XLSX_MAX_CELL_CHARACTERS = 32_767;
+
+/**
+ * A cell longer than a workbook holds is cut, and says so in itself: the reader sees where and by how much
+ * (the CSV report, `export --out x.csv`, keeps it whole). Only pass-through input cells come near this:
+ * the product's own cells are capped far below it (see capReason).
+ */
+export function fitCell(text: string): string {
+  if (text.length <= XLSX_MAX_CELL_CHARACTERS) return text;
+  const note = ` [cut: ${text.length.toLocaleString('en')} characters in all; a CSV report keeps the whole cell]`;
+  let end = XLSX_MAX_CELL_CHARACTERS - note.length;
+  if (/[\uD800-\uDBFF]/.test(text[end - 1] ?? '')) end -= 1; // never half of a character
+  return `${text.slice(0, end)}${note}`;
+}
+
 /**
  * A reconciliation workbook, streamed (exceljs' streaming writer: each row is committed to the zip as it
  * is written, without shared strings, so memory stays bounded however many rows). Every cell is written as
@@ -24,21 +41,24 @@ const TEXT = '@';
  * as `<f>`, and a Text cell is not evaluated when edited either), so no neutralising apostrophe is added.
  * The header row is frozen and has an auto-filter; the `result` column is coloured by value.
  */
-export async function openXlsxSink(path: string, options: Pick<SinkOptions, 'resultColumn'>): Promise<RowSink> {
+export async function openXlsxSink(path: string, options: Pick<SinkOptions, 'resultColumn' | 'about'>): Promise<RowSink> {
   // Loaded on first use: exceljs takes about a second of CPU to load, which every CSV run would pay at start.
   const { default: ExcelJS } = await import('exceljs');
   const file = await openTemporaryFile(path);
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file.stream, useStyles: true, useSharedStrings: false });
+  if (options.about !== undefined) Object.assign(workbook, options.about);
   const sheet = workbook.addWorksheet('Reconciliation', { views: [{ state: 'frozen', ySplit: 1 }] });
   const resultColumn = options.resultColumn + 1;
   let header = true;
   return {
     write: async (cells) => {
       if (header) {
+        // Checked before anything is asked (checkReportWidth); a workbook past the limit is never written.
+        if (cells.length > XLSX_MAX_COLUMNS) throw new RangeError(`a workbook holds at most ${XLSX_MAX_COLUMNS} columns, not ${cells.length}`);
         sheet.columns = cells.map((name) => ({ width: Math.min(Math.max(name.length + 2, 12), 40), style: { numFmt: TEXT } }));
         sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: cells.length } };
       }
-      const row = sheet.addRow([...cells]);
+      const row = sheet.addRow(cells.map(fitCell));
       if (header) row.font = { bold: true };
       else {
         const colours = RESULT_COLOURS[cells[options.resultColumn] ?? ''];

@@ -1,10 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 
 /** A CSV file in the inbox that is complete and may be taken. */
 export interface ReadyFile {
+  /** Its name as text (a name that is no valid UTF-8 has U+FFFD where its odd bytes are). */
   name: string;
-  path: string;
+  /** Its path as the file system knows it: bytes, so that a name that is no valid UTF-8 still reaches the file. */
+  path: Buffer;
   size: number;
   mtimeMs: number;
   /** Why it counts as complete: it stayed unchanged long enough, or it was renamed from a .part/.tmp name. */
@@ -56,35 +58,41 @@ export class InboxScanner {
   ) {}
 
   async scan(): Promise<ReadyFile[]> {
-    const entries = await readdir(this.directory, { withFileTypes: true });
-    const staging = new Set(entries.filter((entry) => !entry.name.startsWith('.') && STAGING.test(entry.name)).map((entry) => stemOf(entry.name)));
+    // Listed as bytes: a name written by a client in another encoding (Latin-1 over SMB) cannot be reached
+    // through its UTF-8 reading, and would be skipped for ever as "gone between the listing and the stat".
+    const listed = await readdir(this.directory, { withFileTypes: true, encoding: 'buffer' });
+    const entries = listed.map((entry) => ({ entry, name: entry.name.toString('utf8') }));
+    const staging = new Set(entries.filter(({ name }) => !name.startsWith('.') && STAGING.test(name)).map(({ name }) => stemOf(name)));
     const present = new Set<string>();
     const ready: ReadyFile[] = [];
-    for (const entry of entries) {
-      if (!entry.isFile() || !isCandidateName(entry.name)) continue;
-      const path = join(this.directory, entry.name);
+    const folder = Buffer.from(`${this.directory}${sep}`);
+    for (const { entry, name } of entries) {
+      if (!entry.isFile() || !isCandidateName(name)) continue;
+      const path = Buffer.concat([folder, entry.name]);
       let info;
       try {
         info = await stat(path);
       } catch {
         continue; // gone between the listing and the stat
       }
-      present.add(entry.name);
+      // Tracked by the exact bytes: two names that read the same as text are two files.
+      const key = path.toString('latin1');
+      present.add(key);
       const now = this.now();
-      const stem = stemOf(entry.name);
+      const stem = stemOf(name);
       const renamedNow = this.stagingStems.has(stem) && !staging.has(stem);
-      const previous = this.tracked.get(entry.name);
+      const previous = this.tracked.get(key);
       let observation: Observation;
       if (previous === undefined || previous.size !== info.size || previous.mtimeMs !== info.mtimeMs) {
         observation = { size: info.size, mtimeMs: info.mtimeMs, since: now, observations: 1, renamed: renamedNow };
       } else {
         observation = { ...previous, observations: previous.observations + 1, renamed: previous.renamed || renamedNow };
       }
-      this.tracked.set(entry.name, observation);
+      this.tracked.set(key, observation);
       if (observation.renamed) {
-        ready.push({ name: entry.name, path, size: info.size, mtimeMs: info.mtimeMs, reason: 'renamed' });
+        ready.push({ name, path, size: info.size, mtimeMs: info.mtimeMs, reason: 'renamed' });
       } else if (observation.observations >= 2 && now - observation.since >= this.stableMs) {
-        ready.push({ name: entry.name, path, size: info.size, mtimeMs: info.mtimeMs, reason: 'stable' });
+        ready.push({ name, path, size: info.size, mtimeMs: info.mtimeMs, reason: 'stable' });
       }
     }
     for (const name of [...this.tracked.keys()]) if (!present.has(name)) this.tracked.delete(name);
@@ -94,7 +102,7 @@ export class InboxScanner {
   }
 
   /** The file was taken (or vanished): a new file under the same name starts from scratch. */
-  forget(name: string): void {
-    this.tracked.delete(name);
+  forget(file: Pick<ReadyFile, 'path'>): void {
+    this.tracked.delete(file.path.toString('latin1'));
   }
 }

@@ -58,7 +58,15 @@ interface ClaimRecord {
   batchId?: string;
 }
 
-const CLAIM_NAME = /^(\d{8}T\d{6}Z-[0-9a-f]{6})--(.+)$/;
+// `s`: the name after the claim id may hold any character, a line feed, a carriage return or U+2028 included
+// (`.` alone matches none of them, and such a file stayed in processing/ for ever, unseen).
+const CLAIM_NAME = /^(\d{8}T\d{6}Z-[0-9a-f]{6})--(.+)$/s;
+/**
+ * The longest stem (bytes) of a name the watcher keeps: every name made from it (the claim
+ * `<claim id>--<name>`, the report `<stem>.<claim id>.reconciled.summary.json`, the report's temporary
+ * file) stays within the 255 bytes a file name may have. A longer stem is cut, and ends in `…`.
+ */
+const MAX_KEPT_STEM_BYTES = 180;
 const CLAIM_RECORD_TTL_S = 30 * 24 * 3600;
 const RETRY_MS = { first: 15_000, max: 300_000 };
 
@@ -77,6 +85,22 @@ function parseClaim(directory: string, name: string): Claim | undefined {
 }
 
 const stemOf = (name: string): string => basename(name, extname(name));
+
+/** An inbox file's name as the watcher keeps it: as it is, or with its stem cut to MAX_KEPT_STEM_BYTES (never inside a character). */
+export function keptName(name: string): string {
+  const extension = extname(name);
+  const stem = name.slice(0, name.length - extension.length);
+  if (Buffer.byteLength(stem) <= MAX_KEPT_STEM_BYTES) return name;
+  let cut = '';
+  for (const character of stem) {
+    if (Buffer.byteLength(cut + character) > MAX_KEPT_STEM_BYTES - Buffer.byteLength('…')) break;
+    cut += character;
+  }
+  return `${cut}…${extension}`;
+}
+
+/** A name as a note or a log message shows it: quoted when it holds a line break or another control character. */
+const shownName = (name: string): string => (/[\p{Cc}\u2028\u2029]/u.test(name) ? JSON.stringify(name) : name);
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -235,24 +259,29 @@ export class Watcher {
   private async takeReviews(): Promise<void> {
     for (const file of await this.reviewScanner.scan()) {
       if (this.stopping) return;
-      this.reviewScanner.forget(file.name);
-      const reviewer = /^(.+?)--./.exec(file.name)?.[1] ?? this.deps.settings.reviewer;
+      this.reviewScanner.forget(file);
+      // The readers take a path as text: a name that is no valid UTF-8, or too long for the names made from
+      // it, is first renamed to the name the watcher keeps, as an inbox file is when claimed.
+      const name = keptName(file.name);
+      const path = join(this.folders.reviews, name);
+      if (!Buffer.from(path).equals(file.path)) await rename(file.path, path);
+      const reviewer = /^(.+?)--./s.exec(name)?.[1] ?? this.deps.settings.reviewer;
       const claimId = newClaimId();
       if (reviewer === undefined) {
-        await this.refuse({ id: claimId, original: file.name, path: file.path, claimedAt: Date.now() }, 'no reviewer is named: name the file <reviewer>--<name> (e.g. ratna--payouts.reconciled.xlsx), or set WATCH_REVIEWER', 'reviews');
+        await this.refuse({ id: claimId, original: name, path, claimedAt: Date.now() }, 'no reviewer is named: name the file <reviewer>--<name> (e.g. ratna--payouts.reconciled.xlsx), or set WATCH_REVIEWER', 'reviews');
         continue;
       }
       let result: ReviewImport;
       try {
-        result = await this.deps.importReview({ path: file.path, reviewer, source: `watch ${join(this.folders.reviews, file.name)}` });
+        result = await this.deps.importReview({ path, reviewer, source: `watch ${path}` });
       } catch (error) {
-        if (error instanceof UsageError) await this.refuse({ id: claimId, original: file.name, path: file.path, claimedAt: Date.now() }, error.message, 'reviews');
+        if (error instanceof UsageError) await this.refuse({ id: claimId, original: name, path, claimedAt: Date.now() }, error.message, 'reviews');
         else throw error;
         continue;
       }
-      await writeFile(join(this.folders.outbox, await freeName(this.folders.outbox, stemOf(file.name), '.review.txt', claimId)), describeReviewImport(file.name, reviewer, result, this.deps.showTime));
-      await rename(file.path, join(this.folders.archive, await freeName(this.folders.archive, stemOf(file.name), extname(file.name), claimId)));
-      this.log.info({ file: file.name, reviewer, recorded: result.recorded.length, unchanged: result.unchanged, refused: result.refused.length }, 'reviewed report recorded');
+      await writeFile(join(this.folders.outbox, await freeName(this.folders.outbox, stemOf(name), '.review.txt', claimId)), describeReviewImport(name, reviewer, result, this.deps.showTime));
+      await rename(path, join(this.folders.archive, await freeName(this.folders.archive, stemOf(name), extname(name), claimId)));
+      this.log.info({ file: name, reviewer, recorded: result.recorded.length, unchanged: result.unchanged, refused: result.refused.length }, 'reviewed report recorded');
     }
   }
 
@@ -260,29 +289,46 @@ export class Watcher {
   private async nextClaim(): Promise<Claim | undefined> {
     const ready = await this.scanner.scan(); // scanned even while waiting to retry, so stability keeps being measured
     if (Date.now() < this.retryAt) return undefined;
-    const leftovers = (await readdir(this.folders.processing))
-      .sort()
-      .map((name) => parseClaim(this.folders.processing, name))
-      .filter((claim): claim is Claim => claim !== undefined);
+    const leftovers: Claim[] = [];
+    for (const entry of (await readdir(this.folders.processing, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      // Hidden names are the file system's (an NFS `.nfsXXXX`), never a claim.
+      if (!entry.isFile() || entry.name.startsWith('.')) continue;
+      const claim = parseClaim(this.folders.processing, entry.name);
+      if (claim === undefined) await this.refuseStray(entry.name);
+      else leftovers.push(claim);
+    }
     if (leftovers.length > 0) {
       const claim = leftovers[0]!;
       this.log.info({ file: claim.original, claim: claim.id }, 'continuing a file left in processing/');
       return claim;
     }
     for (const file of ready) {
-      this.scanner.forget(file.name);
+      this.scanner.forget(file);
       const id = newClaimId();
-      const target = join(this.folders.processing, `${id}--${file.name}`);
+      const kept = keptName(file.name);
+      const target = join(this.folders.processing, `${id}--${kept}`);
       try {
         await rename(file.path, target);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed or taken meanwhile
         throw error;
       }
-      this.log.info({ file: file.name, claim: id, bytes: file.size, complete: file.reason }, 'took a file from the inbox');
+      this.log.info(
+        { file: file.name, claim: id, bytes: file.size, complete: file.reason, ...(kept !== file.name && { keptAs: kept }) },
+        kept === file.name ? 'took a file from the inbox' : 'took a file from the inbox; its name is kept shorter (or with U+FFFD for bytes that are no UTF-8) in processing/, outbox/ and archive/',
+      );
       return parseClaim(this.folders.processing, basename(target));
     }
     return undefined;
+  }
+
+  /** A file in processing/ that no watcher claimed (put there by hand, or by another tool): to failed/, saying so. */
+  private async refuseStray(name: string): Promise<void> {
+    const id = newClaimId();
+    await this.moveToFailed(
+      { id, original: keptName(name), path: join(this.folders.processing, name), claimedAt: Date.now() },
+      'it was found in processing/ without a claim of this watcher (files go into inbox/, and the watcher moves them on)',
+    );
   }
 
   private async process(claim: Claim): Promise<void> {
@@ -362,7 +408,7 @@ export class Watcher {
     }
     const first = duplicateOf(checked);
     if (first !== undefined) {
-      await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`), `${claim.original}: ${duplicateNote(first)}\n`);
+      await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`), `${shownName(claim.original)}: ${duplicateNote(first)}\n`);
     }
     await rename(claim.path, archivePath);
     await this.dropClaim(claim);
@@ -371,9 +417,15 @@ export class Watcher {
 
   /** Unreadable file, missing columns, not a CSV (or, from reviews/, not a report): to failed/ with the reason beside it. */
   private async refuse(claim: Claim, reason: string, folder = 'inbox'): Promise<void> {
+    await this.moveToFailed(claim, reason, folder);
+    await this.dropClaim(claim);
+  }
+
+  /** `folder`: where the note tells people to drop the fixed file. */
+  private async moveToFailed(claim: Claim, reason: string, folder = 'inbox'): Promise<void> {
     const name = await freeName(this.folders.failed, stemOf(claim.original), extname(claim.original), claim.id);
     const note = [
-      `${claim.original} was not checked: ${reason}`,
+      `${shownName(claim.original)} was not checked: ${reason}`,
       '',
       `received: ${new Date(claim.claimedAt).toISOString()}`,
       `refused:  ${new Date().toISOString()}`,
@@ -383,7 +435,6 @@ export class Watcher {
     // The note first, then the move: a crash in between refuses the file again, to the same names.
     await writeFile(join(this.folders.failed, `${stemOf(name)}.error.txt`), note);
     await rename(claim.path, join(this.folders.failed, name));
-    await this.dropClaim(claim);
     this.log.warn({ file: claim.original, movedTo: join(this.folders.failed, name) }, `refused: ${reason}`);
   }
 

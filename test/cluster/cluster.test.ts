@@ -89,11 +89,20 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(batchId);
 
-    // resume asks the provider again for the FAILED rows (an emulator of the same accounts, this time by address).
+    // resume asks the provider again for the FAILED rows, at the endpoint the batch was checked at: an emulator
+    // of the same accounts by address (the built-in one's batch belongs to that run's emulator: refused, exit 2).
     const sandbox: SandboxServer = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv') });
     try {
+      const atAddress = clusterEnv({ H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox' });
+      const elsewhere = await runCli(['resume', batchId, '--out', join(workDir, 'elsewhere.csv')], atAddress, 120_000);
+      expect(elsewhere.code, elsewhere.stderr).toBe(2);
+      expect(elsewhere.stderr).toContain('(the built-in emulator of one run), and this process asks sandbox');
+      const checked = await runCli(['run', join(workDir, 'many.csv'), '--out', join(workDir, 'at-address.csv')], atAddress, 120_000);
+      expect(checked.code, checked.stderr).toBe(0);
+      const atAddressBatch = JSON.parse(await readFile(join(workDir, 'at-address.summary.json'), 'utf8')).batchId as string;
+      expect(atAddressBatch).not.toBe(batchId);
       const out = join(workDir, 'resumed.csv');
-      const resumed = await runCli(['resume', batchId, '--out', out], clusterEnv({ H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox' }), 120_000);
+      const resumed = await runCli(['resume', atAddressBatch, '--out', out], atAddress, 120_000);
       expect(resumed.stderr).not.toMatch(/CROSSSLOT|MOVED/);
       expect(resumed.code).toBe(0);
       const rows = await readReport(out);

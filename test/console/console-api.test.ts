@@ -1,15 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { beneficiaryCsv, waitFor } from '../ops/ops-helpers.js';
-import { getJson, sample, startServe, stopServe, uploadCsv, type ServeProcess } from './console-helpers.js';
+import { Queue } from 'bullmq';
+import { redisKeys } from '../../src/redis/keys.js';
+import { getJson, rawRequest, sample, startServe, stopServe, uploadCsv, type ServeProcess } from './console-helpers.js';
 
 /** The console over HTTP on a non-local bind: the token, the API, /metrics moving with a batch, bull-board, upload limits. */
-const TOKEN = 'console-test-token-3f9a1c';
+const TOKEN = 'console-test-token-3f9a1c5e8b7d2046aa19';
 const bearer = { authorization: `Bearer ${TOKEN}` };
 const basic = { authorization: `Basic ${Buffer.from(`ops:${TOKEN}`).toString('base64')}` };
 
@@ -56,6 +58,127 @@ describe('access', () => {
     expect((await fetch(`${serve.url}/api/batches`, { headers: bearer })).status).toBe(200);
     expect((await fetch(`${serve.url}/api/batches`, { headers: basic })).status).toBe(200);
     expect((await uploadCsv(serve.url, 'x.csv', 'a,b\n')).status).toBe(401);
+  });
+});
+
+/** A multipart upload as a browser sends it (raw, so that its Host and Origin can be a foreign site's). */
+function multipartUpload(name: string, content: string): { body: string; contentType: string } {
+  const boundary = '----bc-test-boundary';
+  return {
+    body: `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: text/csv\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+describe('access without CONSOLE_TOKEN: loopback names only (DNS rebinding)', () => {
+  let local: ServeProcess | undefined;
+
+  afterAll(async () => {
+    await stopServe(local);
+  });
+
+  it('refuses (421) a request addressed to any other name, pages, API, report and upload alike; answers localhost, 127.0.0.1 and [::1]', async () => {
+    local = await startServe([], env({ CONSOLE_REPORTS_DIR: join(workDir, 'local-reports') }));
+    const port = new URL(local.url).port;
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'LOCALHOST']) {
+      expect((await rawRequest(`${local.url}/api/batches`, { headers: { host } })).status, host).toBe(200);
+    }
+    for (const host of [`attacker.example:${port}`, 'attacker.example', `127.0.0.1.nip.io:${port}`, `localhost.attacker.example:${port}`, `10.0.0.5:${port}`]) {
+      for (const path of ['/', '/api/batches', '/api/batches/b20261121-065203-3f9a1c/report.csv', '/queues', '/metrics']) {
+        const response = await rawRequest(`${local.url}${path}`, { headers: { host } });
+        expect(response.status, `${host} ${path}`).toBe(421);
+        expect(response.body, `${host} ${path}`).toContain('answers only requests addressed to this machine as localhost, 127.0.0.1 or [::1]');
+      }
+    }
+    // An upload from the rebound page: its Host and a matching Origin are the attacker's.
+    const upload = multipartUpload('payroll.csv', 'bank_code,account_number\n014,0012345678\n');
+    const refused = await rawRequest(`${local.url}/api/batches`, {
+      method: 'POST',
+      headers: { host: `attacker.example:${port}`, origin: `http://attacker.example:${port}`, 'content-type': upload.contentType },
+      body: upload.body,
+    });
+    expect(refused.status).toBe(421);
+    expect((await getJson<{ batches: unknown[] }>(`${local.url}/api/batches`)).batches).toEqual([]);
+    // The probes say nothing about any batch: open to any name.
+    expect((await rawRequest(`${local.url}/healthz`, { headers: { host: 'probe.example' } })).status).toBe(200);
+  });
+});
+
+describe('files of the console', () => {
+  let local: ServeProcess | undefined;
+  const mode = async (path: string) => (await stat(path)).mode & 0o777;
+  // A prefix of its own: its login (the shared token) must not stand in for the token console's own below.
+  const filesPrefix = testKeyPrefix();
+
+  afterEach(async () => {
+    await stopServe(local);
+    local = undefined;
+  });
+
+  afterAll(async () => {
+    await deleteKeys(redis, filesPrefix);
+  });
+
+  it('keeps uploads, reports and summaries private: files 0600 in 0700 folders', async () => {
+    const reports = join(workDir, 'private-reports');
+    local = await startServe([], env({ CONSOLE_REPORTS_DIR: reports, BC_KEY_PREFIX: filesPrefix }));
+    const response = await uploadCsv(local.url, 'private.csv', (await beneficiaryCsv('PRV', 2)).text);
+    expect(response.status).toBe(202);
+    const { batchId } = (await response.json()) as { batchId: string };
+    await waitFor(async () => (await getJson<{ state: string }>(`${local!.url}/api/batches/${batchId}`)).state === 'reported', 60_000, 'the upload to be reported');
+    expect(await mode(reports)).toBe(0o700);
+    expect(await mode(join(reports, 'inputs'))).toBe(0o700);
+    const [input] = await readdir(join(reports, 'inputs'));
+    expect(await mode(join(reports, 'inputs', input!))).toBe(0o600);
+    const written = (await readdir(reports)).filter((name) => name !== 'inputs');
+    expect(written.some((name) => name.endsWith('.reconciled.csv'))).toBe(true);
+    for (const name of written) expect(await mode(join(reports, name)), name).toBe(0o600);
+  });
+
+  it('removes uploads older than BATCH_RETENTION_DAYS (at start, then hourly); younger ones stay', async () => {
+    const reports = join(workDir, 'sweep-reports');
+    await mkdir(join(reports, 'inputs'), { recursive: true, mode: 0o755 });
+    const old = join(reports, 'inputs', '20261001T000000Z-aaaaaa--old.csv');
+    const young = join(reports, 'inputs', '20261120T000000Z-bbbbbb--young.csv');
+    await writeFile(old, 'bank_code,account_number\n014,0012345678\n');
+    await writeFile(young, 'bank_code,account_number\n014,0012345678\n');
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600_000);
+    await utimes(old, daysAgo(31), daysAgo(31));
+    await utimes(young, daysAgo(29), daysAgo(29));
+    local = await startServe([], env({ CONSOLE_REPORTS_DIR: reports, BATCH_RETENTION_DAYS: '30', LOG_LEVEL: 'info', BC_KEY_PREFIX: filesPrefix }));
+    expect(await readdir(join(reports, 'inputs'))).toEqual(['20261120T000000Z-bbbbbb--young.csv']);
+    expect(await mode(join(reports, 'inputs'))).toBe(0o700);
+    expect(local.output().stderr).toContain('removed 1 upload(s) older than BATCH_RETENTION_DAYS');
+  });
+});
+
+describe('CONSOLE_TOKEN', () => {
+  it('a short, placeholder or repetitive token is refused at start (exit 2), saying how to make one, never echoing it', async () => {
+    for (const [token, says] of [
+      ['a', 'CONSOLE_TOKEN has 1 characters; it needs at least 32 random ones'],
+      ['change-me-console-token-change-me-please', 'CONSOLE_TOKEN is still a placeholder'],
+      ['ab'.repeat(20), 'CONSOLE_TOKEN repeats a few characters'],
+    ] as const) {
+      const result = await runCli(['serve', '--port', '0'], env({ CONSOLE_TOKEN: token }), 30_000);
+      expect(result.code, token).toBe(2);
+      expect(result.stderr).toContain(says);
+      expect(result.stderr).toContain('openssl rand -hex 32');
+      if (token.length > 1) expect(result.stderr).not.toContain(token);
+    }
+  });
+
+  it('wrong tokens are slowed down per client address: after 10, every request of that address is 429 with Retry-After (the right token too); another address is not', async () => {
+    const attacker = '127.0.0.3';
+    const wrong = async () => rawRequest(`${serve!.url}/api/batches`, { headers: { authorization: 'Bearer wrong-token-guess' }, localAddress: attacker });
+    for (let attempt = 1; attempt <= 10; attempt += 1) expect((await wrong()).status, `attempt ${attempt}`).toBe(401);
+    const slowed = await wrong();
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBeGreaterThan(0);
+    expect(slowed.body).toContain('too many wrong tokens from this address');
+    expect((await rawRequest(`${serve!.url}/api/batches`, { headers: bearer, localAddress: attacker })).status).toBe(429);
+    // Without any token it costs nothing (a browser's first visit), and another client is not held up.
+    expect((await rawRequest(`${serve!.url}/api/batches`, { headers: bearer, localAddress: '127.0.0.4' })).status).toBe(200);
+    expect((await fetch(`${serve!.url}/api/batches`, { headers: bearer })).status).toBe(200);
   });
 });
 
@@ -106,6 +229,37 @@ describe('a batch through the API', () => {
     expect(await report.text()).toContain(fullAccount);
   });
 
+  it('masks account numbers in every free text it shows: written with separators in a reference, in the file name, in paths', async () => {
+    const csv = await beneficiaryCsv('MSK', 2);
+    const [, bank, account] = csv.lines[0]!.split(',');
+    // The reference column holds an account number written as the product itself accepts one: with spaces.
+    const text = `reference,bank_code,account_number,beneficiary_name\n"ref 5270 1234 56",${bank},${account},"Somebody Else Entirely"\n`;
+    const response = await uploadCsv(serve!.url, 'payroll 5270123456.csv', text, bearer);
+    expect(response.status).toBe(202);
+    const accepted = (await response.json()) as { batchId: string; report: string };
+    expect(accepted.report).toContain('payroll ******3456.reconciled.csv');
+    const { batchId } = accepted;
+    await waitFor(async () => (await getJson<{ state: string }>(`${serve!.url}/api/batches/${batchId}`, bearer)).state === 'reported', 60_000, 'the batch to be reported');
+    const shown = [
+      await (await fetch(`${serve!.url}/api/batches`, { headers: bearer })).text(),
+      await (await fetch(`${serve!.url}/api/batches/${batchId}`, { headers: bearer })).text(),
+      await (await fetch(`${serve!.url}/api/batches/${batchId}/review`, { headers: bearer })).text(),
+      await (await fetch(`${serve!.url}/`, { headers: bearer })).text(),
+      await (await fetch(`${serve!.url}/batches/${batchId}`, { headers: bearer })).text(),
+    ].join('\n');
+    expect(shown).not.toMatch(/5270123456|5270 1234 56/);
+    expect(shown).not.toContain(account!);
+    const view = await getJson<{ source: { name: string; file: string }; report: string }>(`${serve!.url}/api/batches/${batchId}`, bearer);
+    expect(view.source.name).toBe('payroll ******3456.csv');
+    expect(view.source.file).toMatch(/--payroll \*{6}3456\.csv$/);
+    expect(view.report).toMatch(/--payroll \*{6}3456\.reconciled\.csv$/);
+    const review = await getJson<{ rows: Array<{ reference: string }> }>(`${serve!.url}/api/batches/${batchId}/review`, bearer);
+    expect(review.rows[0]!.reference).toBe('ref ******3456');
+    // The download is the user's own full report, under its real name.
+    const report = await fetch(`${serve!.url}/api/batches/${batchId}/report.csv`, { headers: bearer });
+    expect(await report.text()).toContain('ref 5270 1234 56');
+  });
+
   it('serves bull-board at /queues, read-only, with account keys masked', async () => {
     const page = await fetch(`${serve!.url}/queues`, { headers: bearer });
     expect(page.status).toBe(200);
@@ -115,6 +269,19 @@ describe('a batch through the API', () => {
     expect(names.some((name) => name.startsWith('inquiries-sandbox-'))).toBe(true);
     expect(names).toContain('scheduled-validation');
     expect(queues.queues.every((queue) => queue.readOnlyMode)).toBe(true);
+  });
+
+  it('read-only is read-only: pause all, pause, retry and clean are refused (403) and nothing is paused', async () => {
+    const queues = await getJson<{ queues: Array<{ name: string }> }>(`${serve!.url}/queues/api/queues?activeQueue=&page=1&jobsPerPage=10`, bearer);
+    const inquiries = queues.queues.find((queue) => queue.name.startsWith('inquiries-sandbox-'))!.name;
+    for (const path of ['/queues/api/queues/pause', `/queues/api/queues/${inquiries}/pause`, `/queues/api/queues/${inquiries}/retry/failed`, `/queues/api/queues/${inquiries}/clean/completed`, '/queues/api/queues/resume']) {
+      const response = await fetch(`${serve!.url}${path}`, { method: 'PUT', headers: bearer });
+      expect(response.status, path).toBe(403);
+      expect(((await response.json()) as { error: string }).error).toContain('read-only: start `serve --queue-actions`');
+    }
+    const queue = new Queue(inquiries, { connection: redis, prefix: redisKeys(prefix).bullPrefix() });
+    expect(await queue.isPaused()).toBe(false);
+    await queue.close();
   });
 
   it('refuses what is not a CSV or a workbook, a file over the limit, and a cross-site upload', async () => {

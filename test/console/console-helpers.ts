@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { startCli, type CliResult } from '../support/cli.js';
 import { waitFor } from '../ops/ops-helpers.js';
 
@@ -42,4 +43,28 @@ export async function getJson<T = Record<string, unknown>>(url: string, headers:
 export function sample(text: string, series: string): number {
   const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
   return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
+/**
+ * One HTTP request with what fetch will not send: a Host header of the caller's choice (a DNS-rebound page
+ * sends its own name), or a connection from another loopback address (another client, as the console sees it).
+ */
+export async function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      },
+    );
+    sent.once('error', reject);
+    sent.end(options.body);
+  });
 }

@@ -77,7 +77,9 @@ async function inputFile(label: string): Promise<{ input: string; out: string }>
   return { input, out: join(workDir, `${label}.reconciled.csv`) };
 }
 
-const signatureOf = (body: string) => `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
+/** The signature a receiver computes: over `<timestamp header>.<raw body>` (README: Completion notices). */
+const signatureOf = (notice: Pick<Received, 'headers' | 'body'>) =>
+  `sha256=${createHmac('sha256', SECRET).update(`${String(notice.headers['x-beneficiary-check-timestamp'])}.${notice.body}`).digest('hex')}`;
 
 describe('completion notices', () => {
   it('POSTs one signed JSON notice per finished batch', async () => {
@@ -87,7 +89,7 @@ describe('completion notices', () => {
     expect(result.code).toBe(0);
     expect(received).toHaveLength(1);
     const [notice] = received;
-    expect(notice!.headers['x-beneficiary-check-signature']).toBe(signatureOf(notice!.body));
+    expect(notice!.headers['x-beneficiary-check-signature']).toBe(signatureOf(notice!));
     expect(notice!.headers['content-type']).toBe('application/json');
     const document = JSON.parse(notice!.body);
     expect(document).toMatchObject({ event: 'batch.finished', rows: 4, report: out, environment: 'sandbox', source: { file: input, name: 'once.csv' } });
@@ -110,9 +112,57 @@ describe('completion notices', () => {
     expect(result.code).toBe(0);
     expect(received).toHaveLength(2);
     expect(received[1]!.body).toBe(received[0]!.body);
-    expect(received[1]!.headers['x-beneficiary-check-signature']).toBe(signatureOf(received[1]!.body));
+    expect(received[1]!.headers['x-beneficiary-check-signature']).toBe(signatureOf(received[1]!));
     expect(received[1]!.headers['x-beneficiary-check-delivery']).toBe(received[0]!.headers['x-beneficiary-check-delivery']);
     expect(result.stderr).not.toContain('not delivered within');
+  });
+
+  it('signs the timestamp with the body: the timestamp is the time of sending, and a replay with another timestamp does not verify', async () => {
+    mode = 'ok';
+    const { input, out } = await inputFile('stamped');
+    const before = Math.floor(Date.now() / 1000);
+    const result = await runCli(['run', input, '--out', out], env({}));
+    expect(result.code).toBe(0);
+    expect(received).toHaveLength(1);
+    const [notice] = received;
+    const timestamp = Number(notice!.headers['x-beneficiary-check-timestamp']);
+    expect(timestamp).toBeGreaterThanOrEqual(before);
+    expect(timestamp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(notice!.headers['x-beneficiary-check-signature']).toBe(signatureOf(notice!));
+    // The body alone no longer verifies, nor the same body and signature under a later timestamp (a replay).
+    expect(notice!.headers['x-beneficiary-check-signature']).not.toBe(`sha256=${createHmac('sha256', SECRET).update(notice!.body).digest('hex')}`);
+    const replayed = { ...notice!, headers: { ...notice!.headers, 'x-beneficiary-check-timestamp': String(timestamp + 3600) } };
+    expect(notice!.headers['x-beneficiary-check-signature']).not.toBe(signatureOf(replayed));
+  });
+
+  it('a URL with credentials: delivered with HTTP basic authentication; no log line shows the password or a token in the query', async () => {
+    mode = 'fail-first';
+    const { input, out } = await inputFile('credentials');
+    const withCredentials = receiverUrl.replace('http://', 'http://ops:s3cret-pw@') + '?token=t0ken-in-query';
+    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_URL: withCredentials, NOTIFY_RUN_WAIT_SECONDS: '20', LOG_LEVEL: 'debug' }));
+    expect(result.code).toBe(0);
+    expect(received).toHaveLength(2);
+    expect(received[1]!.headers.authorization).toBe(`Basic ${Buffer.from('ops:s3cret-pw').toString('base64')}`);
+    expect(result.stderr).toContain('completion notice not delivered');
+    expect(result.stderr).not.toContain('s3cret-pw');
+    expect(result.stderr).not.toContain('t0ken-in-query');
+    // A URL refused at start is shown without its secrets either.
+    const refused = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_URL: 'ftp://ops:s3cret-pw@hooks.example/in?token=t0ken-in-query' }));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('NOTIFY_WEBHOOK_URL must be an http(s) address, not "ftp://ops:***@hooks.example/in?token=***"');
+    expect(refused.stderr).not.toMatch(/s3cret-pw|t0ken-in-query/);
+  });
+
+  it('names the file and the report masked, like every free text: an account number in a file name is not sent', async () => {
+    mode = 'ok';
+    const input = join(workDir, 'payroll 5270 1234 56.csv');
+    await writeFile(input, (await beneficiaryCsv('MASKED', 4)).text);
+    const out = join(workDir, 'payroll 5270123456.reconciled.csv');
+    const result = await runCli(['run', input, '--out', out], env({}));
+    expect(result.code).toBe(0);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.body).not.toMatch(/5270123456|5270 1234 56/);
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ source: { name: 'payroll ******3456.csv', file: join(workDir, 'payroll ******3456.csv') }, report: join(workDir, 'payroll ******3456.reconciled.csv') });
   });
 
   it('writes the report on time and exits when the receiver hangs; the notice stays queued', async () => {

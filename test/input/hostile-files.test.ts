@@ -111,7 +111,20 @@ const hostileFiles: HostileFile[] = [
   rowsFile('unicode-names.csv', [withCell('name', 'عبد الله'), withCell('name', '陈小明'), withCell('name', 'Zoë Ångström'), withCell('name', 'Ｂｕｄｉ'), withCell('name', 'Budi\u200bSantoso')]),
   rowsFile('control-characters.csv', [withCell('note', 'bell\u0007here'), withCell('name', 'Budi\u001bSantoso')]),
   // Headers.
-  rowsFile('duplicate-header-names.csv', [(id) => `${id},014,0012345678,Budi Santoso,014`], { header: 'id,bank_code,account_number,name,bank_code' }),
+  // Two columns of one name: which one holds the bank code would be a guess (the first silently won before).
+  refuse('duplicate-header-names.csv', utf8(`id,bank_code,account_number,name,bank_code\nr1,014,0012345678,Budi Santoso,009\n`)),
+  refuse('duplicate-header-names-loosely.csv', utf8(`id,bank_code,Account Number,name,account_number\nr1,014,0012345678,Budi Santoso,1234567890\n`)),
+  // A report of this product fed back (issue 25): read by its original columns, each column once in the new report.
+  rowsFile('report-fed-back.csv', [(id) => `${id},014,0012345678,Budi Santoso,ok,MATCH,100,BUDI SANTOSO,BCA,6500,SUCCESS,7,2026-11-20T01:02:03.000000Z,,NEW,0012345678`, (id) => `${id},014,1234567890,Somebody Else,ok,NO_MATCH,0,DEWI LESTARI,BCA,6500,SUCCESS,8,2026-11-20T01:02:04.000000Z,word does not match,NEW,1234567890`], {
+    header: `${HEADER},result,name_score,account_holder,bank_name,fee,inquiry_status,inquiry_id,checked_at,reason,change,account_number_checked`,
+  }),
+  rowsFile('report-fed-back-twice-bug.csv', [(id) => `${id},014,0012345678,Budi Santoso,ok,NO_MATCH,0,ANDI,MATCH,100,BUDI SANTOSO`], { header: `${HEADER},result,name_score,account_holder,result,name_score,account_holder` }),
+  refuse('output-column-name-in-partner-file.csv', utf8(`id,bank_code,account_number,account_holder\nr1,014,0012345678,Budi Santoso\n`)),
+  // A last row cut short (the transfer stopped mid-row, no line end): refused, never asked.
+  refuse('cut-last-row.csv', utf8(`${HEADER}\n${GOOD('r1')}\nr2,014,00123`)),
+  refuse('cut-last-row-crlf.csv', utf8(`${HEADER}\r\n${GOOD('r1')}\r\nr2,014,0012345678,Bu`)),
+  refuse('cut-last-row-semicolon.csv', utf8(`id;bank_code;account_number;name;note\nr1;014;0012345678;Budi;ok\nr2;014`)),
+  { name: 'cut-after-line-end.csv', bytes: utf8(`${HEADER}\n${GOOD('r1')}\nr2,014\n`), expect: 'report', ids: ['r1', 'r2'] },
   refuse('required-columns-missing.csv', utf8('id,nama,catatan\nr1,Budi,x\n')),
   refuse('no-header-row.csv', utf8('014,0012345678,Budi Santoso\n014,1234567890,Dewi Lestari\n')),
   rowsFile('indonesian-header.csv', [(id) => `${id};014;0012345678;Budi Santoso;ok`], { header: 'ID;  Kode Bank ;No Rekening;NAMA PEMILIK;Catatan', delimiter: ';' }),
@@ -191,6 +204,9 @@ describe('hostile input files', () => {
     const rows = parse(raw, { bom: true, delimiter: file.delimiter ?? ',', relax_column_count: false }) as string[][];
     const [header, ...data] = rows;
     expect(header).toContain('result');
+    // No report ever has two columns of one name.
+    const named = header!.filter((name) => name.trim() !== '');
+    expect(named.length).toBe(new Set(named).size);
     const idColumn = header!.findIndex((cell) => cell.trim().toLowerCase() === 'id');
     expect(data.map((row) => row[idColumn])).toEqual(file.ids);
     expect(data.every((row) => row[header!.indexOf('result')] !== '')).toBe(true);

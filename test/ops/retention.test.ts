@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchStore } from '../../src/batch/batch-store.js';
+import { BatchStore, contentAtEndpoint } from '../../src/batch/batch-store.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
@@ -106,14 +106,14 @@ describe('retention: Redis is working state, reports on disk are the record', ()
     }
   });
 
-  it('index entries of expired batches are dropped by list and by the content lookup', async () => {
+  it('index entries of expired batches are dropped by list and by the content lookup (also those from before the index named the endpoint)', async () => {
     const w = world();
     await redis.zadd(w.keys.batches(), Date.now(), 'b-expired');
-    await redis.hset(w.keys.batchesByContent(), 'content-of-expired', 'b-expired');
+    await redis.hset(w.keys.batchesByContent(), contentAtEndpoint('inquiries-sandbox-x', 'content-of-expired'), 'b-expired', 'content-of-expired', 'b-expired');
     expect(await w.store.list()).toEqual([]);
-    expect(await w.store.latestByContent('content-of-expired')).toBeUndefined();
+    expect(await w.store.latestByContent('inquiries-sandbox-x', 'content-of-expired')).toBeUndefined();
     expect(await redis.zcard(w.keys.batches())).toBe(0);
-    expect(await redis.hexists(w.keys.batchesByContent(), 'content-of-expired')).toBe(0);
+    expect(await redis.hlen(w.keys.batchesByContent())).toBe(0);
   });
 
   it('prune --older-than 0s removes only finished batches, prints each and a total, and leaves no key and no failed job of them', async () => {

@@ -78,6 +78,12 @@ describe('the pre-call command against Redis', () => {
       holdEveryWorker: async () => {
         throw new Error('no hold expected');
       },
+      holdEveryWorkerBehind: async () => {
+        throw new Error('no hold expected');
+      },
+      handBack: async () => {
+        throw new Error('no hand-back expected');
+      },
       breaker: new CircuitBreaker(),
       reportOutage: async () => undefined,
       clearOutage: async () => undefined,

@@ -40,9 +40,11 @@ describe('producer backpressure', () => {
       sourceName: 'many.csv',
       contentHash: inspected.file.contentHash,
       queueName: queue.name,
+      endpoint: { environment: 'sandbox', address: 'http://backpressure.test' },
       layout: { delimiter: ',' },
-      header: inspected.file.header,
+      header: inspected.header,
       mapping: inspected.mapping,
+      replacedColumns: inspected.replaced,
       rowCount: ACCOUNTS,
       createdAt: Date.now(),
     });

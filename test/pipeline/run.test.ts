@@ -108,7 +108,7 @@ describe('duplicates and ordering', () => {
       ['022', '800123456789', 'Tan Siew Ling'],
       ['200', '0011501234567890', 'Fitriani Rahmawati'],
     ];
-    const lines = ['row,bank_code,account_number,account_holder,amount'];
+    const lines = ['row,bank_code,account_number,beneficiary_name,amount'];
     for (let row = 0; row < 60; row += 1) {
       const [bank, account, name] = accounts[(row * 7) % accounts.length]!;
       lines.push(`${row},${bank},${account},${name},${row * 1000}`);

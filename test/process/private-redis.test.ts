@@ -1,16 +1,15 @@
-import { access, mkdir, mkdtemp, readdir, readFile, readlink } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { access, mkdir, mkdtemp, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createServer, type AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AccountHistory } from '../../src/history/account-history.js';
 import { redisKeys } from '../../src/redis/keys.js';
-import { freePort, HASH_MAX_LISTPACK_VALUE } from '../../src/redis/private-server.js';
+import { HASH_MAX_LISTPACK_VALUE } from '../../src/redis/private-server.js';
 import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
 import { waitFor } from '../ops/ops-helpers.js';
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
-import { startOwnRedis } from '../support/own-redis.js';
 import { readReport } from '../support/report.js';
 import { answeredAccounts } from './process-helpers.js';
 
@@ -23,14 +22,14 @@ let workDir: string;
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
-/** The redis-server processes listening on `port` (it names itself `redis-server 127.0.0.1:<port>`), with their working directory. */
-async function redisServersOn(port: string): Promise<Array<{ pid: number; directory: string }>> {
-  const found: Array<{ pid: number; directory: string }> = [];
+/** The redis-server processes listening on `socket` (it names itself `redis-server unixsocket:<path>`), with their working directory. */
+async function redisServersOn(socket: string): Promise<Array<{ pid: number; directory: string; commandLine: string }>> {
+  const found: Array<{ pid: number; directory: string; commandLine: string }> = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const title = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (!title.startsWith(`redis-server 127.0.0.1:${port}`)) continue;
-    found.push({ pid: Number(entry), directory: await readlink(`/proc/${entry}/cwd`).catch(() => '') });
+    if (!title.startsWith(`redis-server unixsocket:${socket}`)) continue;
+    found.push({ pid: Number(entry), directory: await readlink(`/proc/${entry}/cwd`).catch(() => ''), commandLine: title.replace(/\0/g, ' ') });
   }
   return found;
 }
@@ -38,7 +37,20 @@ async function redisServersOn(port: string): Promise<Array<{ pid: number; direct
 /** The built module: its watchdog is compiled beside it. */
 const builtPrivateServer = new URL('../../dist/src/redis/private-server.js', import.meta.url).href;
 
-const privatePort = (stderr: string): string | undefined => /started a private redis-server at redis:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)?.[1];
+/** Where the run says its private server is: a unix socket path (a redis:// address before it was made private). */
+const privateAddress = (stderr: string): string | undefined => /started a private redis-server (?:for this run on the unix socket (\S+)|at (redis:\/\/\S+))/.exec(stderr)?.slice(1).find((each) => each !== undefined);
+
+/**
+ * What another local user (uid 65534, `nobody`) gets when it tries the address `ps` and the run showed:
+ * PONG means it reached the server. Needs root to switch users (undefined otherwise).
+ */
+function asAnotherUser(address: string): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const target = address.startsWith('/') ? `{ path: ${JSON.stringify(address)} }` : `{ port: ${new URL(address).port}, host: '127.0.0.1' }`;
+  const script = `const socket = require('node:net').connect(${target}); socket.on('connect', () => socket.write('PING\\r\\n')); socket.on('data', (data) => { process.stdout.write(String(data).trim()); process.exit(0); }); socket.on('error', (error) => { process.stdout.write(error.code); process.exit(0); });`;
+  const result = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script], { encoding: 'utf8', cwd: '/', timeout: 10_000 });
+  return result.stdout || `exit ${result.status}: ${result.stderr}`;
+}
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'bc-private-redis-'));
@@ -50,14 +62,14 @@ describe('the private redis-server of run', () => {
     await writeBeneficiaryFile(file, syntheticAccounts(24));
     const run = startCli(['run', file, '--out', join(workDir, 'killed.out.csv'), '--rate', '4/s'], cliEnvironment({ PRIVATE_REDIS: 'always' }));
     try {
-      const port = await waitFor(() => privatePort(run.output().stderr), 30_000, 'the private redis-server');
+      const socket = await waitFor(() => privateAddress(run.output().stderr), 30_000, 'the private redis-server');
       const [server] = await waitFor(async () => {
-        const servers = await redisServersOn(port);
+        const servers = await redisServersOn(socket);
         return servers.length > 0 && servers;
       }, 10_000, 'its process');
       expect(await exists(server!.directory)).toBe(true);
       // Killed while it works: once answers are stored in it.
-      const privateRedis = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true });
+      const privateRedis = new Redis(socket, { lazyConnect: true });
       try {
         await waitFor(async () => (await answeredAccounts(privateRedis, 'bc')).length >= 2, 30_000, 'two answers stored');
       } finally {
@@ -65,7 +77,7 @@ describe('the private redis-server of run', () => {
       }
       run.kill('SIGKILL');
       await waitForExit(run);
-      await waitFor(async () => (await redisServersOn(port)).length === 0 && !(await exists(server!.directory)), 5_000, 'the redis-server and its directory to be gone');
+      await waitFor(async () => (await redisServersOn(socket)).length === 0 && !(await exists(server!.directory)), 5_000, 'the redis-server and its directory to be gone');
     } finally {
       if (run.exitCode === null) run.kill('SIGKILL');
     }
@@ -76,8 +88,8 @@ describe('the private redis-server of run', () => {
     const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', out], cliEnvironment({ PRIVATE_REDIS: 'always' }));
     expect(result.code).toBe(0);
     expect(await readReport(out)).toHaveLength(28);
-    const port = privatePort(result.stderr)!;
-    expect(await redisServersOn(port)).toEqual([]);
+    const socket = privateAddress(result.stderr)!;
+    expect(await redisServersOn(socket)).toEqual([]);
   });
 
   it("keeps an account history bucket a compact listpack (Redis's default would make it a hashtable)", async () => {
@@ -97,48 +109,36 @@ describe('the private redis-server of run', () => {
     }
   });
 
-  it('starts on another port when its own was taken meanwhile, and never mistakes the Redis there for its own', async () => {
-    const { startPrivateRedis } = (await import(builtPrivateServer)) as typeof import('../../src/redis/private-server.js');
-    // Found free, then taken before redis-server could listen: by another Redis, then by a server that is no Redis.
-    const otherRedis = await startOwnRedis();
-    const notRedis = createServer((socket) => socket.destroy());
-    await new Promise<void>((resolve) => notRedis.listen(0, '127.0.0.1', resolve));
-    const notRedisPort = (notRedis.address() as AddressInfo).port;
-    const ports = [otherRedis.port, notRedisPort];
-    const tried: number[] = [];
-    const server = await startPrivateRedis(async () => {
-      const port = ports.shift() ?? (await freePort());
-      tried.push(port);
-      return port;
-    });
-    const own = new Redis(server.url);
+  it('is private: no TCP port, a 0700 socket in a 0700 directory; another local user who reads `ps` cannot reach it', async () => {
+    const file = join(workDir, 'private.csv');
+    await writeBeneficiaryFile(file, syntheticAccounts(24));
+    const run = startCli(['run', file, '--out', join(workDir, 'private.out.csv'), '--rate', '4/s'], cliEnvironment({ PRIVATE_REDIS: 'always' }));
     try {
-      expect(tried).toHaveLength(3);
-      expect(server.url).toBe(`redis://127.0.0.1:${tried[2]}`);
-      const [, directory] = (await own.config('GET', 'dir')) as string[];
-      expect(directory).toContain('beneficiary-check-redis-');
-      // The other Redis is untouched, and no private server was left on either taken port.
-      expect(await otherRedis.client.ping()).toBe('PONG');
-      expect(await redisServersOn(String(notRedisPort))).toEqual([]);
+      const address = await waitFor(() => privateAddress(run.output().stderr), 30_000, 'the private redis-server');
+      // A unix socket, never a TCP address: nothing on any port for a local process to try.
+      expect(address).toMatch(/^\/.*\/redis\.sock$/);
+      const [server] = await waitFor(async () => {
+        const servers = await redisServersOn(address);
+        return servers.length > 0 && servers;
+      }, 10_000, 'its process');
+      // What `ps` shows: the socket path, no port and no password.
+      expect(server!.commandLine).not.toMatch(/:\d{2,5}\b|requirepass/);
+      const own = new Redis(address);
+      try {
+        expect(await own.config('GET', 'port')).toEqual(['port', '0']);
+        expect(await own.config('GET', 'unixsocketperm')).toEqual(['unixsocketperm', '700']);
+      } finally {
+        own.disconnect();
+      }
+      expect((await stat(address)).mode & 0o777).toBe(0o700);
+      expect((await stat(dirname(address))).mode & 0o777).toBe(0o700);
+      const attempt = asAnotherUser(address);
+      if (attempt === undefined) console.warn('SKIPPED: not root, so no other user to try the socket as; the modes above were checked');
+      else expect(attempt).toBe('EACCES');
+      // The run itself, and its answers, go on through the socket.
+      expect(await waitForExit(run)).toBe(0);
     } finally {
-      own.disconnect();
-      await server.stop();
-      await otherRedis.remove();
-      notRedis.close();
-    }
-  });
-
-  it('gives up after three taken ports, saying what to do', async () => {
-    const { startPrivateRedis } = (await import(builtPrivateServer)) as typeof import('../../src/redis/private-server.js');
-    const otherRedis = await startOwnRedis();
-    try {
-      const error = await startPrivateRedis(async () => otherRedis.port).catch((failure: unknown) => failure);
-      expect(error).toBeInstanceOf(Error);
-      expect((error as Error).message).toBe(
-        `could not start a private redis-server: on ports ${[1, 2, 3].map(() => otherRedis.port).join(', ')} it exited before answering, or another server answered (a port taken at the same moment); run again, run \`redis-server --port 6390\` to see whether it starts at all, or set REDIS_URL to a Redis you have`,
-      );
-    } finally {
-      await otherRedis.remove();
+      if (run.exitCode === null) run.kill('SIGKILL');
     }
   });
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { errors } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpClient, describeNetworkError, isNetworkError, NoAnswerError } from '../../src/provider/http.js';
+import { AnswerTooLargeError, createHttpClient, describeNetworkError, isNetworkError, MAX_ANSWER_BYTES, NoAnswerError } from '../../src/provider/http.js';
 
 /**
  * The provider transport over real sockets: what it sends, what it gives back whatever the status, and
@@ -142,6 +142,35 @@ describe('provider transport', () => {
     });
     const error = await createHttpClient(200).post(url, { json: {} }).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(NoAnswerError);
+  });
+
+  it.each([
+    ['streamed', false],
+    ['declared in Content-Length', true],
+  ])('drops an answer larger than MAX_ANSWER_BYTES (%s) without reading it: a network failure that says so; one at the limit is read', async (_, declared) => {
+    const huge = 32 * 1024 * 1024;
+    let written = 0;
+    const { url } = await provider((request, res) => {
+      if (request.body === '{"size":"limit"}') return res.end(`"${'x'.repeat(MAX_ANSWER_BYTES - 2)}"`);
+      res.writeHead(200, { 'content-type': 'application/json', ...(declared && { 'content-length': String(huge) }) });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = () => {
+        while (!res.destroyed && written < huge) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    const http = createHttpClient(10_000);
+    const error = await http.post(url, { json: {} }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(AnswerTooLargeError);
+    expect(isNetworkError(error)).toBe(true);
+    expect(describeNetworkError(error)).toBe('answer larger than 64 KB: the connection was dropped without reading the rest (an inquiry answer is a few hundred bytes)');
+    // What got out is what the socket buffers took before the drop, not the 32 MB.
+    expect(written).toBeLessThan(huge / 4);
+    expect((await http.post(url, { json: { size: 'limit' } })).body).toHaveLength(MAX_ANSWER_BYTES - 2);
   });
 
   it('sees a refused connection and a reset one as network failures, named by their code', async () => {

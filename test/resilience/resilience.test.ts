@@ -44,7 +44,7 @@ afterAll(async () => {
 const answeredCounts = () => Object.values(sandbox.stats().inquiriesByAccount);
 
 describe('retries', () => {
-  it('retries 5xx within the attempt budget, then FAILED with the reason; never retries a business rejection', async () => {
+  it('retries 5xx within the attempt budget, then FAILED with the reason (no usable answer at all: exit 1); never retries a business rejection', async () => {
     sandbox.resetStats();
     sandbox.setKnobs({ serverErrorRate: 1 });
     const file = join(workDir, 'budget.csv');
@@ -54,7 +54,9 @@ describe('retries', () => {
     // The rejection is answered only once 5xx stop; until then both rows are retried.
     const result = await runPromise;
     sandbox.setKnobs({ serverErrorRate: 0 });
-    expect(result.code).toBe(0);
+    // The provider gave no usable answer to any call: a systemic failure, as a 5xx outage is (the report is written).
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the provider gave no usable answer');
     const rows = await readReport(join(workDir, 'budget.out.csv'));
     expect(rows.map((row) => row.result)).toEqual(['FAILED', 'FAILED']);
     expect(rows[0]!.reason).toMatch(/^no answer after 3 attempt\(s\): provider answered HTTP 50[023]$/);
@@ -67,13 +69,13 @@ describe('retries', () => {
     expect(sandbox.stats().inquiriesByAccount['014:5550001111']).toBe(1);
   });
 
-  it('gives up on a hanging provider after the timeout, saying so', async () => {
+  it('gives up on a hanging provider after the timeout, saying so (exit 1: no usable answer)', async () => {
     sandbox.resetStats();
     sandbox.setKnobs({ hangRate: 1 });
     const file = await fileOf('hang', 1);
     const result = await runCli(['run', file, '--out', join(workDir, 'hang.out.csv')], environment({ INQUIRY_ATTEMPTS: '2', H2H_TIMEOUT_MS: '300' }));
     sandbox.setKnobs({ hangRate: 0 });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     const [row] = await readReport(join(workDir, 'hang.out.csv'));
     expect(row).toMatchObject({ result: 'FAILED' });
     expect(row!.reason).toContain('no answer within the timeout');

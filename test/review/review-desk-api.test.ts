@@ -17,7 +17,7 @@ import { getJson, startServe, stopServe, type ServeProcess } from '../console/co
  * settings shows everything and takes decisions, but no upload.
  */
 const EXAMPLE = join(PROJECT_ROOT, 'examples/beneficiaries.csv');
-const TOKEN = 'review-desk-token-0123456789';
+const TOKEN = 'review-desk-token-0123456789abcdef0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
 const as = (person: string) => ({ ...auth, 'x-forwarded-user': person });
 

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import { freePort } from '../../src/redis/private-server.js';
 
 /**
  * A redis-server of a test's own, on a free port, for fault tests (stopped, restarted, flushed, full): the
@@ -21,6 +21,18 @@ export interface OwnRedis {
   start(): Promise<void>;
   /** Stops it for good and removes its directory. */
   remove(): Promise<void>;
+}
+
+/** A port nothing listens on now (127.0.0.1). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }
 
 export async function startOwnRedis(options: { persistent?: boolean; password?: string } = {}): Promise<OwnRedis> {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
-import { freePort } from '../../src/redis/private-server.js';
+import { freePort } from './own-redis.js';
 
 /**
  * redis-server processes of a test's own, beyond the shared Redis: a 3-master cluster, a TLS server. Every

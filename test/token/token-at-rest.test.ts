@@ -38,7 +38,7 @@ describe('the access token in Redis', () => {
     expect(stored).not.toContain(token);
     // Not even the signature, nor the claims: nothing of the token can be put together from Redis.
     for (const part of token.split('.').slice(1)) expect(stored).not.toContain(part);
-    expect(JSON.parse(stored)).toEqual({ sealed: expect.stringMatching(/^v1\./), id: expect.any(String), expiresAt: expect.any(Number), refreshAt: expect.any(Number) });
+    expect(JSON.parse(stored)).toEqual({ sealed: expect.stringMatching(/^v1\./), id: expect.any(String), marginMs: expect.any(Number) });
 
     // Another process with the same credentials opens it: no second login.
     sandbox.resetStats();

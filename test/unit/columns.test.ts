@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { headerKey, mapColumns } from '../../src/csv/columns.js';
+import { ALIASES, headerKey, mapColumns, readInputColumns } from '../../src/csv/columns.js';
+import { DECISION_COLUMNS, RESULT_COLUMNS } from '../../src/csv/report-columns.js';
 import { MissingColumnsError, UsageError } from '../../src/errors.js';
 
 describe('mapColumns', () => {
@@ -74,5 +75,55 @@ describe('mapColumns', () => {
   it('compares header names loosely', () => {
     expect(headerKey('\uFEFFAccount_No ')).toBe('accountno');
     expect(headerKey('No-Rekening')).toBe('norekening');
+  });
+});
+
+describe('readInputColumns: the product\'s own output columns are never input', () => {
+  it('no alias of any role is the name of an output column', () => {
+    const outputs = new Set(RESULT_COLUMNS.map(headerKey));
+    expect(Object.values(ALIASES).flat().filter((alias) => outputs.has(headerKey(alias)))).toEqual([]);
+  });
+
+  it('a report fed back: its original columns are read, the output columns set aside wherever they stand', () => {
+    const results = RESULT_COLUMNS.slice(0, -DECISION_COLUMNS.length);
+    const header = ['id', 'bank_code', 'account_number', 'beneficiary_name', ...results, 'decision', 'Decided By', 'decided_at', 'note'];
+    const columns = readInputColumns(header);
+    expect(columns.header).toEqual(['id', 'bank_code', 'account_number', 'beneficiary_name', 'note']);
+    expect(columns.positions).toEqual([0, 1, 2, 3, header.length - 1]);
+    expect(columns.replaced).toEqual([...results, 'decision', 'Decided By', 'decided_at']);
+    expect(columns.mapping).toEqual({ bankCode: 1, accountNumber: 2, expectedName: 3 });
+  });
+
+  it('a report of a file without a name column has none: account_holder is never taken for one', () => {
+    expect(readInputColumns(['bank_code', 'account_number', ...RESULT_COLUMNS]).mapping.expectedName).toBeUndefined();
+  });
+
+  it('a report written by the earlier bug (the output columns twice) is read once', () => {
+    const columns = readInputColumns(['bank_code', 'account_number', 'nama', ...RESULT_COLUMNS, ...RESULT_COLUMNS]);
+    expect(columns.header).toEqual(['bank_code', 'account_number', 'nama']);
+  });
+
+  it.each([
+    [['bank_code', 'account_number', 'account_holder'], '"account_holder"'],
+    [['bank_code', 'account_number', 'name', 'Reason', 'fee'], '"Reason", "fee"'],
+    [['bank_code', 'account_number', 'result'], '"result"'],
+  ])('refuses a file that is not a report but uses an output name: %j', (header, named) => {
+    expect(() => readInputColumns(header)).toThrow(UsageError);
+    expect(() => readInputColumns(header)).toThrow(`the column(s) ${named} have the name of a column this product writes`);
+  });
+
+  it('refuses a flag that names an output column', () => {
+    expect(() => readInputColumns(['bank_code', 'account_number', 'name', ...RESULT_COLUMNS], { expectedName: 'Account Holder' })).toThrow(
+      'column "Account Holder" given for the expected name is a column this product writes into its report',
+    );
+  });
+
+  it('refuses two columns of one name (loosely compared), naming both, instead of reading the first', () => {
+    expect(() => readInputColumns(['id', 'bank_code', 'account_number', 'Account-Number'])).toThrow('the header names two columns alike, "account_number", "Account-Number" (columns 3 and 4)');
+    expect(() => readInputColumns(['bank_code', 'account_number', 'note', 'note'])).toThrow(UsageError);
+  });
+
+  it('lets any number of unnamed columns through', () => {
+    expect(readInputColumns(['bank_code', '', 'account_number', ' ', '']).header).toEqual(['bank_code', '', 'account_number', ' ', '']);
   });
 });

@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkBind, isAuthorized, isLoopback } from '../../src/console/access.js';
+import { checkBind, checkConsoleToken, isAddressedToLoopback, isAuthorized, isLoopback } from '../../src/console/access.js';
+import { clientOf, FailedAttempts, FAILURE_REFILL_MS, FREE_FAILURES } from '../../src/console/failed-attempts.js';
 import { escapeHtml, html, scriptJson } from '../../src/console/html.js';
 import { maskDigitRuns } from '../../src/logging/logger.js';
 import { maskJobData } from '../../src/console/queue-board.js';
 import { checkUploadName, safeFileName, uploadPaths } from '../../src/console/uploads.js';
-import { signBody } from '../../src/notify/notice.js';
+import { signNotice, webhookTarget } from '../../src/notify/notice.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('access', () => {
@@ -18,6 +19,34 @@ describe('access', () => {
     expect(() => checkBind('0.0.0.0', undefined)).toThrow(UsageError);
     expect(() => checkBind('0.0.0.0', 'secret')).not.toThrow();
     expect(() => checkBind('127.0.0.1', undefined)).not.toThrow();
+  });
+
+  it('knows a request addressed to this machine by its Host header, port or not', () => {
+    for (const host of ['localhost:8080', 'LOCALHOST', '127.0.0.1:1', '127.9.9.9', '[::1]:8080', '[::1]']) expect(isAddressedToLoopback(host), host).toBe(true);
+    for (const host of [undefined, '', 'attacker.example:8080', 'localhost.attacker.example', '127.0.0.1.nip.io', '[::2]:80', '0.0.0.0:8080']) expect(isAddressedToLoopback(host), String(host)).toBe(false);
+  });
+
+  it('takes a CONSOLE_TOKEN of 32 random characters or more, nothing shorter, nothing made up', () => {
+    expect(() => checkConsoleToken(undefined)).not.toThrow();
+    expect(() => checkConsoleToken('3f9a1c5e8b7d2046aa193f9a1c5e8b7d')).not.toThrow();
+    for (const token of ['a', '3f9a1c5e8b7d2046aa193f9a1c5e8b7', 'x'.repeat(64), 'change-me-console-token-0123456789abcdef']) expect(() => checkConsoleToken(token), token).toThrow(UsageError);
+  });
+
+  it('counts wrong tokens per address: 10 at once, then one every 6 s; IPv6 by its /64', () => {
+    let now = 1_000_000;
+    const attempts = new FailedAttempts(() => now);
+    for (let failure = 1; failure < FREE_FAILURES; failure += 1) expect(attempts.failed('10.0.0.1')).toBe(false);
+    expect(attempts.failed('10.0.0.1')).toBe(true);
+    expect(attempts.waitFor('10.0.0.1')).toBe(FAILURE_REFILL_MS);
+    expect(attempts.waitFor('::ffff:10.0.0.1')).toBe(FAILURE_REFILL_MS);
+    expect(attempts.waitFor('10.0.0.2')).toBe(0);
+    now += FAILURE_REFILL_MS / 2;
+    expect(attempts.waitFor('10.0.0.1')).toBe(FAILURE_REFILL_MS / 2);
+    now += FAILURE_REFILL_MS / 2;
+    expect(attempts.waitFor('10.0.0.1')).toBe(0);
+    expect(attempts.failed('10.0.0.1')).toBe(true);
+    expect(clientOf('2001:db8:1:2:aaaa::1')).toBe(clientOf('2001:db8:1:2:ffff:ffff:ffff:ffff'));
+    expect(clientOf('2001:db8:1:2::1')).not.toBe(clientOf('2001:db8:1:3::1'));
   });
 
   it('takes the token as bearer or as basic password, nothing else', () => {
@@ -77,9 +106,15 @@ describe('uploads', () => {
 });
 
 describe('completion notice signature', () => {
-  it('is the hex HMAC-SHA256 of the exact body', () => {
+  it('is the hex HMAC-SHA256 of "<timestamp>.<exact body>"', () => {
     const body = '{"event":"batch.finished","batchId":"b1"}';
-    expect(signBody(body, 'k')).toBe(`sha256=${createHmac('sha256', 'k').update(body).digest('hex')}`);
-    expect(signBody(`${body} `, 'k')).not.toBe(signBody(body, 'k'));
+    expect(signNotice(body, 'k', 1_800_000_000)).toBe(`sha256=${createHmac('sha256', 'k').update(`1800000000.${body}`).digest('hex')}`);
+    expect(signNotice(`${body} `, 'k', 1_800_000_000)).not.toBe(signNotice(body, 'k', 1_800_000_000));
+    expect(signNotice(body, 'k', 1_800_000_001)).not.toBe(signNotice(body, 'k', 1_800_000_000));
+  });
+
+  it('sends the userinfo of the webhook URL as HTTP basic credentials, never in the URL', () => {
+    expect(webhookTarget('https://hooks.example/in?x=1')).toEqual({ url: 'https://hooks.example/in?x=1', authorization: undefined });
+    expect(webhookTarget('https://ops:p%40ss@hooks.example/in')).toEqual({ url: 'https://hooks.example/in', authorization: `Basic ${Buffer.from('ops:p@ss').toString('base64')}` });
   });
 });

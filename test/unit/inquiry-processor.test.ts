@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { createInquiryProcessor, TransientInquiryError, type InquiryJobDependencies } from '../../jobs/inquiry.js';
-import { LoginRejectedError, LoginUnavailableError } from '../../src/errors.js';
+import { LoginRejectedError, LoginUnavailableError, TokenRejectedError } from '../../src/errors.js';
 import { CircuitBreaker } from '../../src/provider/circuit-breaker.js';
 import type { InquiryDecision } from '../../src/provider/client.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
@@ -13,6 +13,11 @@ const VERIFIED: InquiryOutcome = { verdict: 'VERIFIED', reason: '', holderName: 
 /** What BullMQ's `Worker.RateLimitError()` is: the job goes back to waiting without spending an attempt. */
 class RateLimitError extends Error {
   override name = 'RateLimitError';
+}
+
+/** What BullMQ's DelayedError is: the job was moved to the delayed set (behind the others), no attempt spent. */
+class DelayedError extends Error {
+  override name = 'DelayedError';
 }
 
 /** One account's inquiry job, on its `attemptsMade + 1`-th attempt of `attempts`. */
@@ -29,6 +34,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
   const outcomes = new Map<string, InquiryOutcome>();
   const counted: string[] = [];
   const holds: number[] = [];
+  const heldBehind: Array<{ jobId: string | undefined; ms: number }> = [];
   const sendHolds: number[] = [];
   const heldTickets: (string | undefined)[] = [];
   let slots = 0;
@@ -36,6 +42,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
   const worked: number[] = [];
   const asked: string[] = [];
   const outages: string[] = [];
+  let onClear = () => undefined as unknown;
   const deps: InquiryJobDependencies = {
     // Each slot says what it was paced with; a 429 hands the pacer the ticket of the call it answered.
     preCall: async (_, accountKey) => {
@@ -64,12 +71,19 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
       holds.push(ms);
       throw new RateLimitError();
     },
+    holdEveryWorkerBehind: async (held, _token, ms) => {
+      heldBehind.push({ jobId: held.id, ms });
+      throw new DelayedError();
+    },
+    handBack: async () => {
+      throw new RateLimitError();
+    },
     breaker,
     reportOutage: async (_, reason) => void outages.push(reason),
-    clearOutage: async () => undefined,
+    clearOutage: async () => void onClear(),
     logger,
   };
-  return { process: createInquiryProcessor(deps), outcomes, counted, holds, sendHolds, heldTickets, asked, outages, lines, breaker, preCalls, worked, slotsTaken: () => slots };
+  return { deps, onClear: (listener: () => unknown) => void (onClear = listener), process: createInquiryProcessor(deps), outcomes, counted, holds, heldBehind, sendHolds, heldTickets, asked, outages, lines, breaker, preCalls, worked, slotsTaken: () => slots };
 }
 
 const answer = (outcome: InquiryOutcome = VERIFIED): InquiryDecision => ({ kind: 'answer', outcome });
@@ -82,7 +96,21 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     await w.process(job());
     expect(w.asked).toEqual(['014:0012345678']);
     expect(w.outcomes.get('014:0012345678')).toEqual(VERIFIED);
-    expect(w.counted).toEqual(['calls']);
+    expect(w.counted).toEqual(['calls', 'usableAnswers']);
+  });
+
+  it('counts usable answers (a FAILED one for what the record says too), never an unusable one or a retry that ran out', async () => {
+    const decisions: Record<string, InquiryDecision> = {
+      '014:0000000001': answer(VERIFIED),
+      '014:0000000002': answer({ verdict: 'ACCOUNT_INVALID', reason: 'provider: Account not found' }),
+      '014:0000000003': answer({ verdict: 'FAILED', reason: 'provider status PENDING is not SUCCESS' }),
+      '014:0000000004': { kind: 'answer', outcome: { verdict: 'FAILED', reason: 'provider answered HTTP 404: no message' }, unusable: true },
+      '014:0000000005': transient,
+    };
+    const w = processorWorld((account) => decisions[account]!);
+    for (const account of Object.keys(decisions)) await w.process(job(account, 2, 3));
+    expect(w.outcomes.size).toBe(5);
+    expect(w.counted.filter((field) => field === 'usableAnswers')).toHaveLength(3);
   });
 
   it('one pre-call per job, and a job whose account is answered waits for no slot', async () => {
@@ -111,6 +139,41 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     expect(w.heldTickets).toEqual(['slot 1']);
     expect(w.holds).toEqual([4_000]);
     expect(w.counted).toEqual(['calls', 'rateLimited']);
+    expect(w.outcomes.size).toBe(0);
+    expect(w.breaker.outageSince).toBeUndefined();
+  });
+
+  it('429s are posted as an outage naming the rate limit and the Retry-After (capped, saying so); the next answer clears it', async () => {
+    let limited = true;
+    const w = processorWorld(() => (limited ? { kind: 'rate_limited', retryAfterMs: 600_000, askedMs: 2_592_000_000 } : answer()));
+    let cleared = 0;
+    await expect(w.process(job('014:0000000001'))).rejects.toBeInstanceOf(RateLimitError);
+    await expect(w.process(job('014:0000000001'))).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.outages).toEqual(['HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s', 'HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s']);
+    expect(w.holds).toEqual([600_000, 600_000]);
+    limited = false;
+    w.onClear(() => (cleared += 1));
+    await w.process(job('014:0000000001'));
+    expect(cleared).toBe(1);
+  });
+
+  it('a stop while the job waits for its send slot hands it back at once: nothing sent, counted or stored', async () => {
+    const w = processorWorld(() => answer());
+    const stop = new AbortController();
+    const slotNeverComes = new Promise<never>(() => undefined);
+    const held = { ...w.deps, preCall: async () => ({ answered: false, nextSlot: () => slotNeverComes }) };
+    const processing = createInquiryProcessor(held)(job(), 'lock', stop.signal);
+    stop.abort();
+    await expect(processing).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.counted).toEqual([]);
+    expect(w.outcomes.size).toBe(0);
+  });
+
+  it('a fresh token refused for one account holds every worker and puts that job behind the others, storing nothing', async () => {
+    const w = processorWorld(() => new TokenRejectedError('the provider refused a freshly issued token (HTTP 401: Unauthenticated.) for account 014:******9999 of batch b1'));
+    await expect(w.process(job('014:0099999999'))).rejects.toBeInstanceOf(DelayedError);
+    expect(w.heldBehind).toEqual([{ jobId: 'b1.014:0099999999', ms: 1_000 }]);
+    expect(w.holds).toEqual([]);
     expect(w.outcomes.size).toBe(0);
     expect(w.breaker.outageSince).toBeUndefined();
   });

@@ -4,7 +4,7 @@
  * when something sleeps, and a logger that records. No Redis, no network, no timers.
  */
 import { vi } from 'vitest';
-import type { BatchProgress, BatchRecord, NewBatch } from '../../src/batch/batch-store.js';
+import { contentAtEndpoint, type BatchProgress, type BatchRecord, type NewBatch } from '../../src/batch/batch-store.js';
 import type { ContentLease, LifecycleDependencies } from '../../src/batch/lifecycle.js';
 import type { InspectedFile } from '../../src/batch/producer.js';
 import type { Clock } from '../../src/clock/clock.js';
@@ -15,9 +15,13 @@ import { BatchNotFoundError } from '../../src/errors.js';
 
 export const T0 = Date.UTC(2026, 10, 22, 2, 0, 0);
 
-/** A clock that stands still until something sleeps; every sleep moves it on and lets `onSleep` act (another process, workers). */
+/**
+ * A clock that stands still until something sleeps; every sleep moves it on and lets `onSleep` act (another
+ * process, workers). `stepWall` moves the wall clock alone, as an operator or NTP stepping it does.
+ */
 export class FakeClock implements Clock {
   current = T0;
+  elapsed = 0;
   sleeps = 0;
   onSleep: ((clock: FakeClock) => void | Promise<void>) | undefined;
 
@@ -25,9 +29,18 @@ export class FakeClock implements Clock {
     return this.current;
   }
 
+  monotonic(): number {
+    return this.elapsed;
+  }
+
+  stepWall(ms: number): void {
+    this.current += ms;
+  }
+
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return;
     this.current += ms;
+    this.elapsed += ms;
     this.sleeps += 1;
     await this.onSleep?.(this);
   }
@@ -78,6 +91,7 @@ export class FakeStore {
         calls: 0,
         rateLimited: 0,
         internalErrors: 0,
+        usableAnswers: 0,
         generation: 0,
         round: 0,
         reportedAt: undefined,
@@ -86,11 +100,11 @@ export class FakeStore {
       accounts: [],
       outcomes: new Map(),
     });
-    this.byContent.set(record.contentHash, record.batchId);
+    this.byContent.set(contentAtEndpoint(record.queueName, record.contentHash), record.batchId);
   }
 
-  async latestByContent(contentHash: string): Promise<string | undefined> {
-    const batchId = this.byContent.get(contentHash);
+  async latestByContent(queueName: string, contentHash: string): Promise<string | undefined> {
+    const batchId = this.byContent.get(contentAtEndpoint(queueName, contentHash));
     return batchId !== undefined && this.batches.has(batchId) ? batchId : undefined;
   }
 
@@ -109,6 +123,16 @@ export class FakeStore {
 
   async countFailedOutcomes(batchId: string): Promise<number> {
     return [...this.batch(batchId).outcomes.values()].filter((outcome) => outcome.verdict === 'FAILED').length;
+  }
+
+  async *failedAccounts(batchId: string): AsyncGenerator<string[]> {
+    const failed = [...this.batch(batchId).outcomes].filter(([, outcome]) => outcome.verdict === 'FAILED').map(([account]) => account);
+    if (failed.length > 0) yield failed;
+  }
+
+  async getOutcomes(batchId: string, accountKeys: string[]): Promise<Map<string, InquiryOutcome>> {
+    const { outcomes } = this.batch(batchId);
+    return new Map(accountKeys.flatMap((account) => (outcomes.has(account) ? [[account, outcomes.get(account)!] as const] : [])));
   }
 
   async forgetFailedOutcomes(batchId: string): Promise<number> {
@@ -138,16 +162,20 @@ export class FakeStore {
     reportedAt?: number;
     calls?: number;
     sourceFile?: string;
+    /** The endpoint it was checked at; this fake's lifecycle's own (`inquiries`) by default. */
+    queueName?: string;
   }): void {
     void this.create({
       batchId: options.batchId,
       sourceFile: options.sourceFile ?? `/data/${options.batchId}.csv`,
       sourceName: `${options.batchId}.csv`,
       contentHash: options.contentHash,
-      queueName: 'inquiries',
+      queueName: options.queueName ?? 'inquiries',
+      endpoint: { environment: 'sandbox', address: `http://${options.queueName ?? 'inquiries'}.test` },
       layout: { delimiter: ',' },
       header: ['bank_code', 'account_number', 'name'],
       mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 },
+      replacedColumns: [],
       rowCount: options.accounts.length,
       createdAt: this.clock.now(),
     });
@@ -163,8 +191,11 @@ export class FakeStore {
     stored.record = { ...stored.record, producedAt: this.clock.now(), accountCount: accounts.length };
   }
 
-  answer(batchId: string, account: string, verdict: InquiryOutcome['verdict'] = 'VERIFIED'): void {
-    this.batch(batchId).outcomes.set(account, { verdict, reason: verdict === 'FAILED' ? 'no answer' : '' });
+  /** A worker's answer; a FAILED one here is a call that got no usable answer (retries exhausted, say), as the inquiry job counts it. */
+  answer(batchId: string, account: string, verdict: InquiryOutcome['verdict'] = 'VERIFIED', reason = verdict === 'FAILED' ? 'no answer' : ''): void {
+    const stored = this.batch(batchId);
+    stored.outcomes.set(account, { verdict, reason });
+    if (verdict !== 'FAILED') stored.record = { ...stored.record, usableAnswers: stored.record.usableAnswers + 1 };
   }
 
   addCalls(batchId: string, calls: number): void {
@@ -266,6 +297,9 @@ export class FakeLeases {
 export function inspectedFile(path: string, contentHash: string, accounts: string[]): InspectedFile & { accounts: string[] } {
   return {
     file: { path, header: ['bank_code', 'account_number', 'name'], rowCount: accounts.length, contentHash, delimiter: ',' },
+    header: ['bank_code', 'account_number', 'name'],
+    positions: [0, 1, 2],
+    replaced: [],
     mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 },
     accounts,
   };

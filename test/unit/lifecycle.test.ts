@@ -6,7 +6,7 @@ import { ProductionFencedError } from '../../src/batch/batch-store.js';
 import { continuationPolicy, decideContinuation, RETRY_FAILED_WINDOW_MS } from '../../src/batch/continuation.js';
 import { BatchLifecycle, type BatchRequest } from '../../src/batch/lifecycle.js';
 import { HandedBackError } from '../../src/batch/settle.js';
-import { BatchUnfinishedError, LoginUnavailableError, WorkTakenOverError } from '../../src/errors.js';
+import { BatchUnfinishedError, LoginUnavailableError, UsageError, WorkTakenOverError } from '../../src/errors.js';
 import { FakeClock, FakeLeases, FakeProducer, FakeStore, inspectedFile, recordingLogger, T0 } from './lifecycle-fakes.js';
 
 const HOUR = 3600_000;
@@ -47,6 +47,7 @@ function world() {
     writeReport,
     inspect,
     queueName: 'inquiries',
+    endpoint: { environment: 'sandbox', address: 'http://inquiries.test' },
     clock,
     logger,
   });
@@ -72,7 +73,7 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     expect(w.producer.produced).toEqual([{ batchId: started.batchId, signalAborted: false }]);
     expect(w.producer.requeued).toEqual([]);
     expect((await w.store.progress(started.batchId)).accountCount).toBe(3);
-    expect(w.notices).toEqual([`batch ${started.batchId}`]);
+    expect(w.notices).toEqual([`batch ${started.batchId}`, 'reading bank code "bank_code", account number "account_number", expected name "name"']);
     expect(w.leases.holders.size).toBe(0); // released once produced
   });
 
@@ -111,7 +112,7 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     expect(started.continuation).toEqual({ kind: 'continue', batchId: 'b-answered', produce: false, answered: true });
     expect(w.login).not.toHaveBeenCalled();
     expect(w.producer.requeued).toEqual([]);
-    expect(w.notices).toEqual(['continuing batch b-answered: every account is answered, only its report is written; nothing is asked']);
+    expect(w.notices[0]).toBe('continuing batch b-answered: every account is answered, only its report is written; nothing is asked');
   });
 
   it('a finished batch with FAILED rows, within 12 h: only the FAILED accounts are asked again', async () => {
@@ -161,6 +162,35 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     expect(started).toMatchObject({ continuation: { kind: 'new' } });
   });
 
+  it('a batch of the same content at another endpoint is never continued: a new batch asks every account here', async () => {
+    const w = world();
+    w.store.seed({ batchId: 'b-sandbox', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED' }, reportedAt: T0 - HOUR, queueName: 'inquiries-elsewhere' });
+    w.store.seed({ batchId: 'b-open', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' }, queueName: 'inquiries-third' });
+    const started = await w.lifecycle.start(w.request());
+    expect(started.continuation).toEqual({ kind: 'new' });
+    expect(started.batch).toMatchObject({ queueName: 'inquiries', endpoint: { environment: 'sandbox', address: 'http://inquiries.test' } });
+    expect(w.producer.produced).toEqual([{ batchId: started.batchId, signalAborted: false }]);
+    expect(w.store.batch('b-sandbox').outcomes.size).toBe(2);
+  });
+
+  it('an own batch of another endpoint (restarted with another H2H_ENV or address): the file is checked anew here', async () => {
+    const w = world();
+    w.store.seed({ batchId: 'b-own', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' }, queueName: 'inquiries-elsewhere' });
+    const started = await w.lifecycle.start(w.request({ ownBatchId: 'b-own' }));
+    expect(started.continuation).toEqual({ kind: 'new' });
+    expect(w.inspect).toHaveBeenCalledOnce();
+  });
+
+  it('resume of a batch of another endpoint is refused (exit 2), naming both, before anything is asked', async () => {
+    const w = world();
+    w.store.seed({ batchId: 'b-there', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0002': 'FAILED' }, reportedAt: T0 - HOUR, queueName: 'inquiries-elsewhere' });
+    const refused = w.lifecycle.start({ input: { kind: 'batch', batchId: 'b-there', retryFailed: true } });
+    await expect(refused).rejects.toThrow(UsageError);
+    await expect(refused).rejects.toThrow('batch b-there was checked at sandbox http://inquiries-elsewhere.test, and this process asks sandbox http://inquiries.test');
+    expect(w.login).not.toHaveBeenCalled();
+    expect(w.producer.requeued).toEqual([]);
+  });
+
   it('resume of a batch by id asks its FAILED accounts again whatever their age', async () => {
     const w = world();
     w.store.seed({ batchId: 'b-week', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED', '009:0003': 'VERIFIED' }, reportedAt: T0 - 7 * 24 * HOUR });
@@ -173,12 +203,12 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
 describe('BatchLifecycle.start: one producer per content', () => {
   it('a start while another process holds the content lease waits, says so once, then joins the batch it produced', async () => {
     const w = world();
-    w.leases.holdByAnother('hash-a');
+    w.leases.holdByAnother('inquiries/hash-a');
     w.clock.onSleep = (clock) => {
       if (clock.sleeps === 3) {
         // The other process created and produced the batch meanwhile, then let the lease go.
         w.store.seed({ batchId: 'b-other', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' } });
-        w.leases.release('hash-a');
+        w.leases.release('inquiries/hash-a');
       }
     };
     const started = await w.lifecycle.start(w.request());
@@ -191,7 +221,7 @@ describe('BatchLifecycle.start: one producer per content', () => {
 
   it('a stop while waiting for the lease hands the start back without deciding anything', async () => {
     const w = world();
-    w.leases.holdByAnother('hash-a');
+    w.leases.holdByAnother('inquiries/hash-a');
     const stop = new AbortController();
     w.clock.onSleep = (clock) => {
       if (clock.sleeps === 2) stop.abort();
@@ -207,11 +237,11 @@ describe('BatchLifecycle.start: one producer per content', () => {
       if (w.producer.produced.length > 1) return;
       w.leases.loseCurrent();
       // The process that took over holds the lease and produces the whole batch.
-      w.leases.holdByAnother('hash-a');
+      w.leases.holdByAnother('inquiries/hash-a');
       w.clock.onSleep = (clock) => {
         if (clock.sleeps !== 2) return;
         w.store.markProduced(batchId, ACCOUNTS);
-        w.leases.release('hash-a');
+        w.leases.release('inquiries/hash-a');
       };
     };
     const started = await w.lifecycle.start(w.request());
@@ -248,6 +278,7 @@ describe('BatchLifecycle: finished means reported', () => {
     w.store.seed({ batchId: 'b-run', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' }, calls: 7 });
     w.settle.mockImplementationOnce(async () => {
       w.clock.current += 12_000;
+      w.clock.elapsed += 12_000;
       w.store.answer('b-run', '014:0002');
       w.store.answer('b-run', '009:0003');
       w.store.addCalls('b-run', 2);
@@ -288,6 +319,38 @@ describe('BatchLifecycle: finished means reported', () => {
     expect(w.writeReport).toHaveBeenCalledOnce();
   });
 
+  it('check: a run whose calls got no usable answer is a systemic failure, the report written with the reason', async () => {
+    const w = world();
+    w.store.seed({ batchId: 'b-html', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' } });
+    w.settle.mockImplementationOnce(async () => {
+      w.store.answer('b-html', '014:0002', 'FAILED', 'no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html)');
+      w.store.answer('b-html', '009:0003', 'FAILED', 'no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html)');
+      w.store.addCalls('b-html', 4);
+      return { kind: 'complete' };
+    });
+    const checked = await w.lifecycle.check(w.request());
+    expect(checked.gaveUp).toBe(
+      'the provider gave no usable answer: none of the 4 calls of this run was answered in its protocol (a FAILED row says: no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html))',
+    );
+    expect(checked.summary.incomplete).toBe(checked.gaveUp);
+    expect(w.writeReport).toHaveBeenCalledOnce();
+  });
+
+  it('check: one usable answer among FAILED ones, or no call at all, is no systemic failure', async () => {
+    const w = world();
+    w.settle.mockImplementationOnce(async () => {
+      const [batch] = w.store.batches.values();
+      w.store.answer(batch!.record.batchId, '014:0001', 'ACCOUNT_INVALID');
+      w.store.answer(batch!.record.batchId, '014:0002', 'FAILED');
+      w.store.answer(batch!.record.batchId, '009:0003', 'FAILED');
+      w.store.addCalls(batch!.record.batchId, 3);
+      return { kind: 'complete' };
+    });
+    expect((await w.lifecycle.check(w.request())).gaveUp).toBeUndefined();
+    // The same content again: every account answered already, nothing asked.
+    expect((await w.lifecycle.check(w.request())).gaveUp).toBeUndefined();
+  });
+
   it('check: login trouble out of settle writes no report and leaves the batch unfinished', async () => {
     const w = world();
     w.settle.mockRejectedValueOnce(new LoginUnavailableError('no login possible since 02:00'));
@@ -316,7 +379,7 @@ describe('BatchLifecycle: finished means reported', () => {
 
 describe('decideContinuation (values in, a decision out)', () => {
   const policy = continuationPolicy(24 * HOUR);
-  const earlier = { batchId: 'b1', produced: true, answered: false, reportedAt: undefined as number | undefined, failedAccounts: 0 };
+  const earlier = { batchId: 'b1', endpoint: 'inquiries-sandbox-a', produced: true, answered: false, reportedAt: undefined as number | undefined, failedAccounts: 0 };
   it.each([
     ['nothing earlier', undefined, { kind: 'new' }],
     ['unfinished, not produced', { ...earlier, produced: false }, { kind: 'continue', batchId: 'b1', produce: true, answered: false }],
@@ -325,7 +388,10 @@ describe('decideContinuation (values in, a decision out)', () => {
     ['reported with FAILED, 13 h ago', { ...earlier, reportedAt: T0 - 13 * HOUR, failedAccounts: 2 }, { kind: 'new' }],
     ['reported clean, within the duplicate window', { ...earlier, reportedAt: T0 - HOUR }, { kind: 'reuse', batchId: 'b1' }],
     ['reported clean, past the duplicate window', { ...earlier, reportedAt: T0 - 25 * HOUR }, { kind: 'new' }],
+    ['unfinished, of another endpoint', { ...earlier, endpoint: 'inquiries-production-b' }, { kind: 'new' }],
+    ['reported with FAILED, 1 h ago, at another endpoint', { ...earlier, endpoint: 'inquiries-production-b', reportedAt: T0 - HOUR, failedAccounts: 2 }, { kind: 'new' }],
+    ['reported clean, within the duplicate window, at another endpoint', { ...earlier, endpoint: 'inquiries-sandbox-c', reportedAt: T0 - HOUR }, { kind: 'new' }],
   ])('%s', (_, input, expected) => {
-    expect(decideContinuation(input, policy, T0)).toEqual(expected);
+    expect(decideContinuation(input, 'inquiries-sandbox-a', policy, T0)).toEqual(expected);
   });
 });

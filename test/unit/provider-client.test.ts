@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { LoginUnavailableError } from '../../src/errors.js';
+import { LoginUnavailableError, TokenRejectedError } from '../../src/errors.js';
 import { ProviderClient } from '../../src/provider/client.js';
 import type { HttpClient } from '../../src/provider/http.js';
 import type { SharedTokenSession } from '../../src/provider/token.js';
@@ -19,15 +19,19 @@ function fakeHttp(statusCodes: number[]) {
     post: async (_url, _body, headers = {}) => {
       tokens.push(headers.authorization!);
       const statusCode = statusCodes.shift() ?? 200;
-      return { statusCode, body: statusCode === 200 ? SUCCESS : { message: 'Unauthorized' }, headers: {} };
+      return { statusCode, body: statusCode === 200 ? SUCCESS : { message: 'Unauthenticated.' }, headers: {} };
     },
   };
   return { http, tokens };
 }
 
-/** A session holding one token at a time: a refused token is replaced by the next fresh one; an Error is login trouble. */
-function fakeSession(tokens: Array<string | Error>) {
+/**
+ * A session holding one token at a time: a refused token is replaced by the next fresh one; an Error is login
+ * trouble. `accepted`: tokens the provider answered other accounts with.
+ */
+function fakeSession(tokens: Array<string | Error>, accepted: string[] = []) {
   const invalidated: string[] = [];
+  const failures: Array<{ message: string; batchId: string | undefined }> = [];
   let current = tokens.shift()!;
   const session = {
     token: async () => {
@@ -38,9 +42,11 @@ function fakeSession(tokens: Array<string | Error>) {
       invalidated.push(token);
       if (token === current) current = tokens.shift()!;
     },
-    recordFailure: async () => undefined,
+    accepted: (token: string) => void accepted.push(token),
+    wasAccepted: (token: string) => accepted.includes(token),
+    recordFailure: async (error: Error, batchId?: string) => void failures.push({ message: error.message, batchId }),
   };
-  return { session: session as unknown as SharedTokenSession, invalidated };
+  return { session: session as unknown as SharedTokenSession, invalidated, accepted, failures };
 }
 
 const ACCOUNT = { bankCode: '014', accountNumber: '0012345678' };
@@ -66,5 +72,35 @@ describe('ProviderClient.inquire', () => {
     expect(invalidated).toEqual(['old']);
     expect(tokens).toEqual(['Bearer old', 'Bearer fresh']);
     expect(counted).toBe(2);
+  });
+
+  it('a token that got an answer is remembered as accepted', async () => {
+    const { http } = fakeHttp([200]);
+    const { session, accepted } = fakeSession(['good']);
+    await new ProviderClient(http, provider, session).inquire(ACCOUNT, { waitForTurn: async () => undefined, onSend: async () => undefined, onWritten: () => undefined });
+    expect(accepted).toEqual(['good']);
+  });
+
+  it('a fresh token refused too, and accepted for no other account: systemic, naming the batch and the masked account', async () => {
+    const { http } = fakeHttp([401, 401]);
+    const { session, failures } = fakeSession(['old', 'fresh']);
+    const hooks = { waitForTurn: async () => undefined, onSend: async () => undefined, onWritten: () => undefined };
+    const asking = new ProviderClient(http, provider, session).inquire(ACCOUNT, hooks, 'b20261122-020000-abcdef');
+    await expect(asking).rejects.toThrow(TokenRejectedError);
+    await expect(asking).rejects.toThrow('the provider refused a freshly issued token (HTTP 401: Unauthenticated.) for account 014:******5678 of batch b20261122-020000-abcdef');
+    expect(failures).toEqual([{ message: expect.stringContaining('of batch b20261122-020000-abcdef'), batchId: 'b20261122-020000-abcdef' }]);
+    expect(failures[0]!.message).not.toContain('0012345678');
+  });
+
+  it.each([
+    ['the token refused first', 'old'],
+    ['the fresh token', 'fresh'],
+  ])('a 401 for this account with a token the provider answers others with (%s): the account\'s FAILED row, nothing systemic', async (_, acceptedToken) => {
+    const { http } = fakeHttp([401, 401]);
+    const { session, failures } = fakeSession(['old', 'fresh'], [acceptedToken]);
+    const hooks = { waitForTurn: async () => undefined, onSend: async () => undefined, onWritten: () => undefined };
+    const decision = await new ProviderClient(http, provider, session).inquire(ACCOUNT, hooks, 'b1');
+    expect(decision).toMatchObject({ kind: 'answer', unusable: true, outcome: { verdict: 'FAILED', reason: expect.stringContaining('HTTP 401 (Unauthenticated.) for this account') } });
+    expect(failures).toEqual([]);
   });
 });

@@ -29,7 +29,7 @@ function supervise(whenUnavailable: SupervisorOptions['whenUnavailable']): { con
     unavailableTimeoutMs: 30_000,
     whenUnavailable,
     logger,
-    now: () => now,
+    monotonic: () => now,
     heartbeatMs: 1_000,
     reminderMs: 60_000,
   });

@@ -164,4 +164,53 @@ describe('settleBatch', () => {
     await expect(settleBatch(w.deps, SETTINGS, 'b1', { signal: stop.signal })).rejects.toBeInstanceOf(HandedBackError);
     expect(w.outcomes.size).toBe(0);
   });
+
+  it('a step of the wall clock is no time: the provider failing for a moment past a +2 h step is not past the budget', async () => {
+    const w = batchWorld();
+    w.answer('014:0001');
+    w.clock.onSleep = (clock) => {
+      if (clock.sleeps === 2) clock.stepWall(2 * 3600_000);
+      // One failure posted after the step (its time on the stepped clock), then the rest are answered.
+      if (clock.sleeps === 3) w.state.outage = { since: clock.now(), reason: 'provider answered HTTP 503', lastFailureAt: clock.now() };
+      if (clock.sleeps === 6) ACCOUNTS.forEach(w.answer);
+    };
+    expect(await settleBatch(w.deps, SETTINGS, 'b1')).toEqual({ kind: 'complete' });
+    expect([...w.outcomes.values()].every((outcome) => outcome.verdict === 'VERIFIED')).toBe(true);
+  });
+
+  it('a fresh token refused for an account of another batch does not stop this one; one refused for its own does', async () => {
+    const w = batchWorld();
+    const refused = (batchId: string): LoginFailureRecord => ({
+      message: `the provider refused a freshly issued token (HTTP 401: Unauthenticated.) for account 014:******9999 of batch ${batchId}`,
+      rejected: true,
+      at: T0,
+      batchId,
+    });
+    w.state.loginFailure = refused('b-other');
+    w.clock.onSleep = (clock) => {
+      if (clock.sleeps <= ACCOUNTS.length) w.answer(ACCOUNTS[clock.sleeps - 1]!);
+    };
+    expect(await settleBatch(w.deps, SETTINGS, 'b1')).toEqual({ kind: 'complete' });
+
+    const own = batchWorld();
+    own.state.loginFailure = refused('b1');
+    await expect(settleBatch(own.deps, SETTINGS, 'b1')).rejects.toThrow('for account 014:******9999 of batch b1');
+  });
+
+  it('a 429 hold still in force, posted before this wait began, is the provider\'s trouble: past the budget the rows are FAILED naming it', async () => {
+    const w = batchWorld();
+    // An earlier run met a Retry-After of 10 minutes: nothing is asked until it ends, so nothing fails either.
+    w.state.outage = { since: T0 - 60_000, reason: 'HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s', lastFailureAt: T0 - 60_000, holdUntil: T0 + 540_000 };
+    const result = await settleBatch(w.deps, SETTINGS, 'b1');
+    expect(result.kind === 'gave_up' && result.reason).toContain('HTTP 429 (rate limit)');
+    expect([...w.outcomes.values()].every((outcome) => outcome.verdict === 'FAILED')).toBe(true);
+
+    // Once the hold is over, the same board is history: silence, never FAILED rows by itself.
+    const later = batchWorld();
+    later.state.outage = { ...w.state.outage, holdUntil: T0 - 1_000 };
+    later.clock.onSleep = (clock) => {
+      if (clock.now() - T0 >= 2 * SETTINGS.outageBudgetMs) ACCOUNTS.forEach(later.answer);
+    };
+    expect(await settleBatch(later.deps, SETTINGS, 'b1')).toEqual({ kind: 'complete' });
+  });
 });

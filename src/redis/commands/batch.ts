@@ -1,23 +1,45 @@
 import type { LuaCommand } from './define.js';
 import { RECORD_ENTRY } from './history.js';
 
+// Nothing of a batch is written without an expiry, and nothing is written once its record is gone. Every
+// command that writes a batch's keys first checks that the record (its hash, with the batchId field) is
+// there, and answers -1 (or {-1}) without writing when it is not: Redis lost it (a restart without
+// persistence, a flush, eviction) or it was deleted, and a late answer or count would otherwise recreate
+// keys of it (account numbers, holder names) that no index names and nothing expires. Every write that
+// adds to a batch sets every key of it to expire after the retention (BATCH_RETENTION_DAYS), counted from
+// that write: an unfinished batch that nobody works on goes too; a finished one expires after the
+// retention counted from its last report (BatchStore.markReported).
+//
 // Producing a batch is fenced by a generation number in the batch record: a producer that starts (or
 // restarts) production takes the next generation, and every write it makes checks that its generation is
 // still the current one. A producer that stalled past its lease and was replaced can then write nothing
 // more, whatever it believes. KEYS: the batch hash, its rows list, its accounts set.
 
+/** `batchGone(recordKey)`: true when the batch record is not there (never written, expired, lost or deleted). */
+const BATCH_GONE = `
+local function batchGone(record) return redis.call('HEXISTS', record, 'batchId') == 0 end
+`;
+
+/** `keepBatch(first, last, ms)`: KEYS[first..last] (keys of one batch) expire `ms` from now; a key not there yet is left. */
+const KEEP_BATCH = `
+local function keepBatch(first, last, ms) for i = first, last do redis.call('PEXPIRE', KEYS[i], ms) end end
+`;
+
 /**
  * Starts a new producer generation: drops rows and accounts of any earlier, unfinished production, and
- * records the block size the rows are stored in. ARGV: rows per block. Returns the generation.
+ * records the block size the rows are stored in. ARGV: rows per block, retention ms. Returns the
+ * generation, or -1 when the batch is gone.
  */
 export const BATCH_START_GENERATION: LuaCommand = {
-  name: 'bcBatchStartGenerationV2',
+  name: 'bcBatchStartGenerationV3',
   numberOfKeys: 3,
-  lua: `
+  lua: `${BATCH_GONE}${KEEP_BATCH}
+if batchGone(KEYS[1]) then return -1 end
 local generation = redis.call('HINCRBY', KEYS[1], 'generation', 1)
 redis.call('DEL', KEYS[2], KEYS[3])
 redis.call('HDEL', KEYS[1], 'producedAt', 'storedRows')
 redis.call('HSET', KEYS[1], 'rowsPerBlock', ARGV[1])
+keepBatch(1, 1, ARGV[2])
 return generation`,
 };
 
@@ -25,35 +47,87 @@ return generation`,
  * Appends one block of rows in file order and registers their accounts, if the generation is still
  * current. Only the last block of a production may hold fewer than rowsPerBlock rows: a block after a
  * partial one would break the row -> block arithmetic of the readers, so it is refused.
- * ARGV: generation, the encoded block, its row count, then the account keys of its valid rows.
- * Returns {1, first-seen account keys} or {0} when fenced out.
+ * ARGV: generation, retention ms, the encoded block, its row count, then the account keys of its valid rows.
+ * Returns {1, first-seen account keys}, {0} when fenced out, {-1} when the batch is gone.
  */
 export const BATCH_APPEND_ROWS: LuaCommand = {
-  name: 'bcBatchAppendRowBlock',
+  name: 'bcBatchAppendRowBlockV2',
   numberOfKeys: 3,
-  lua: `
+  lua: `${BATCH_GONE}${KEEP_BATCH}
+if batchGone(KEYS[1]) then return {-1} end
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return {0} end
 local stored = tonumber(redis.call('HGET', KEYS[1], 'storedRows') or '0')
 if stored % tonumber(redis.call('HGET', KEYS[1], 'rowsPerBlock')) ~= 0 then return redis.error_reply('rows appended after a partial block') end
-redis.call('RPUSH', KEYS[2], ARGV[2])
-redis.call('HINCRBY', KEYS[1], 'storedRows', ARGV[3])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('HINCRBY', KEYS[1], 'storedRows', ARGV[4])
 local firstSeen = {}
-for i = 4, #ARGV do
+for i = 5, #ARGV do
   if redis.call('SADD', KEYS[3], ARGV[i]) == 1 then firstSeen[#firstSeen + 1] = ARGV[i] end
 end
+keepBatch(1, 3, ARGV[2])
 return {1, firstSeen}`,
 };
 
 /**
  * Marks production finished, if the generation is still current. The counts come from what is stored,
- * not from what the producer counted. ARGV: generation, invalid rows, now. Returns 1, or 0 when fenced out.
+ * not from what the producer counted. ARGV: generation, invalid rows, now. Returns 1, 0 when fenced out,
+ * -1 when the batch is gone. (A field written into an existing hash keeps its expiry.)
  */
 export const BATCH_MARK_PRODUCED: LuaCommand = {
-  name: 'bcBatchMarkProduced',
+  name: 'bcBatchMarkProducedV2',
   numberOfKeys: 3,
-  lua: `
+  lua: `${BATCH_GONE}
+if batchGone(KEYS[1]) then return -1 end
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rowCount', redis.call('HGET', KEYS[1], 'storedRows') or 0, 'accountCount', redis.call('SCARD', KEYS[3]), 'invalidCount', ARGV[2], 'producedAt', ARGV[3])
+return 1`,
+};
+
+/** Adds to one call counter of a batch that is still there (KEYS: the batch hash). ARGV: field, by. Returns 1, or -1 when gone. */
+export const BATCH_COUNT: LuaCommand = {
+  name: 'bcBatchCount',
+  numberOfKeys: 1,
+  lua: `${BATCH_GONE}
+if batchGone(KEYS[1]) then return -1 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+return 1`,
+};
+
+/**
+ * The batch is finished: a report with every row answered was written (KEYS: the batch hash, its rows,
+ * accounts, outcomes and the rows a person decides: batchKeyNames). ARGV: now, the report path, its counts
+ * (JSON), retention ms. Every key of the batch expires after the retention, counted from this report.
+ * Returns 1 when this call finished it, 0 when it was finished already, -1 when the batch is gone.
+ */
+export const BATCH_MARK_REPORTED: LuaCommand = {
+  name: 'bcBatchMarkReportedV2',
+  numberOfKeys: 5,
+  lua: `${BATCH_GONE}${KEEP_BATCH}
+if batchGone(KEYS[1]) then return -1 end
+local finished = redis.call('HSETNX', KEYS[1], 'reportedAt', ARGV[1])
+redis.call('HSET', KEYS[1], 'lastReport', ARGV[2], 'reportCounts', ARGV[3])
+keepBatch(1, 5, ARGV[4])
+return finished`,
+};
+
+/**
+ * Puts the rows a person decides, as a report just listed them, in place of the last list (KEYS[3]), from
+ * the writer's temporary list (KEYS[2]), and notes on the batch record (KEYS[1]) that a report wrote it.
+ * The list lives the retention from now, as every key of the batch. ARGV: retention ms, entries written
+ * (0: the report listed none, the last list goes). Returns 1, or -1 (and drops the temporary list) when the
+ * batch is gone.
+ */
+export const BATCH_COMMIT_REVIEW_ROWS: LuaCommand = {
+  name: 'bcBatchCommitReviewRows',
+  numberOfKeys: 3,
+  lua: `${BATCH_GONE}
+if batchGone(KEYS[1]) then redis.call('UNLINK', KEYS[2]) return -1 end
+if tonumber(ARGV[2]) == 0 then redis.call('UNLINK', KEYS[3])
+else
+  redis.call('RENAME', KEYS[2], KEYS[3])
+  redis.call('PEXPIRE', KEYS[3], ARGV[1])
+end
+redis.call('HSET', KEYS[1], 'reviewRowsWritten', 1)
 return 1`,
 };
 
@@ -70,33 +144,38 @@ return 0`,
  * Stores an account's first outcome in a batch, with what the history said before it (the snapshot the
  * `change` column compares with) in the same value: one write, so an outcome never exists without the
  * snapshot it was decided against, and a job that runs twice keeps the first of both. A reused answer is
- * counted on the batch. KEYS: the outcomes hash, the batch hash. ARGV: account key, value, reused (1/0).
- * Returns 1 when stored, 0 when the account had an outcome.
+ * counted on the batch. KEYS: the outcomes hash, the batch hash, its rows, its accounts. ARGV: account key,
+ * value, reused (1/0), retention ms. Returns 1 when stored, 0 when the account had an outcome, -1 when the
+ * batch is gone (nothing written).
  */
 export const BATCH_SAVE_OUTCOME: LuaCommand = {
-  name: 'bcBatchSaveOutcome',
-  numberOfKeys: 2,
-  lua: `
+  name: 'bcBatchSaveOutcomeV2',
+  numberOfKeys: 4,
+  lua: `${BATCH_GONE}${KEEP_BATCH}
+if batchGone(KEYS[2]) then return -1 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'reusedAnswers', 1) end
+keepBatch(1, 4, ARGV[4])
 return 1`,
 };
 
 /**
  * A definitive answer in one round trip, for a standalone Redis (the outcomes hash and the history bucket
  * are in different cluster slots; on a cluster the three steps run apart, see history/answers.ts): unless
- * the account has an outcome already (then nothing is written and 0 returned), stores it with the
- * account's history entry as it was (its snapshot: null when none, or older than the history's life),
- * then records the answer as the new entry (RECORD_ENTRY). One script: the outcome, its snapshot and the
- * history move together, with no crash between them.
- * KEYS: the outcomes hash, the history bucket. ARGV: account key, the outcome's values as a JSON array
- * (the script appends the snapshot and the reused flag 0 as its last two elements, as encodeAnswer does),
- * history field, answeredAt, life ms, the new entry. Returns 1 when stored.
+ * the account has an outcome already (then nothing is written and 0 returned) or the batch is gone (-1),
+ * stores it with the account's history entry as it was (its snapshot: null when none, or older than the
+ * history's life), then records the answer as the new entry (RECORD_ENTRY). One script: the outcome, its
+ * snapshot and the history move together, with no crash between them.
+ * KEYS: the outcomes hash, the history bucket, the batch hash, its rows, its accounts. ARGV: account key,
+ * the outcome's values as a JSON array (the script appends the snapshot and the reused flag 0 as its last
+ * two elements, as encodeAnswer does), history field, answeredAt, life ms, the new entry, retention ms.
+ * Returns 1 when stored.
  */
 export const BATCH_SAVE_ANSWER: LuaCommand = {
-  name: 'bcBatchSaveAnswerV2',
-  numberOfKeys: 2,
-  lua: `${RECORD_ENTRY}
+  name: 'bcBatchSaveAnswerV3',
+  numberOfKeys: 5,
+  lua: `${RECORD_ENTRY}${BATCH_GONE}${KEEP_BATCH}
+if batchGone(KEYS[3]) then return -1 end
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
 local before = redis.call('HGET', KEYS[2], ARGV[3])
 local snapshot = 'null'
@@ -105,6 +184,8 @@ if before then
   if at ~= nil and at >= tonumber(ARGV[4]) - tonumber(ARGV[5]) then snapshot = cjson.encode(before) end
 end
 redis.call('HSET', KEYS[1], ARGV[1], string.sub(ARGV[2], 1, -2) .. ',' .. snapshot .. ',0]')
+keepBatch(1, 1, ARGV[7])
+keepBatch(3, 5, ARGV[7])
 record(KEYS[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 return 1`,
 };
