@@ -84,19 +84,17 @@ export function isIgnored(patterns: ReturnType<typeof parseDockerignore>, path: 
 }
 
 /** The build context of a clean checkout: the files git tracks (as they are in the working tree), less .dockerignore. */
-export async function cleanContext(projectRoot: string, into: string): Promise<string[]> {
+export async function cleanContext(projectRoot: string, into: string): Promise<void> {
   const { stdout } = await promisify(execFile)('git', ['ls-files', '-z'], { cwd: projectRoot, maxBuffer: 16 * 1024 * 1024 });
+  // Without a .dockerignore Docker sends everything.
   const dockerignore = await readFile(join(projectRoot, '.dockerignore'), 'utf8').catch(() => '');
   const patterns = parseDockerignore(dockerignore);
-  const copied: string[] = [];
   for (const path of stdout.split('\0').filter((path) => path !== '' && !isIgnored(patterns, path))) {
     // A tracked file deleted in the working tree is not in a checkout of it either.
     if (!(await stat(join(projectRoot, path)).catch(() => undefined))) continue;
     await mkdir(dirname(join(into, path)), { recursive: true });
     await cp(join(projectRoot, path), join(into, path));
-    copied.push(path);
   }
-  return copied;
 }
 
 export interface ReplayedStage {
@@ -141,7 +139,7 @@ export async function replayStage(stage: Stage, options: ReplayOptions): Promise
         break;
       }
       case 'COPY':
-        await copy(args, flags.from, options, replayed, inRoot);
+        await copy(args, flags.from, options, inRoot);
         break;
       case 'RUN':
         if (options.containerOnly(args)) replayed.skipped.push(args);
@@ -162,7 +160,7 @@ export async function replayStage(stage: Stage, options: ReplayOptions): Promise
   return replayed;
 }
 
-async function copy(args: string, fromStage: string | undefined, options: ReplayOptions, replayed: ReplayedStage, inRoot: (path: string) => string): Promise<void> {
+async function copy(args: string, fromStage: string | undefined, options: ReplayOptions, inRoot: (path: string) => string): Promise<void> {
   const paths = args.split(/\s+/);
   const destination = paths.pop()!;
   const source = fromStage === undefined ? options.context : options.earlier.get(fromStage)?.root;
