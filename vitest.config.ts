@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ChromiumSkipReporter } from './test/support/chromium.js';
 
 /** The pure core, the processors and the lifecycle with fakes: no Redis, no build, no network. */
 const UNIT = ['test/unit/**/*.test.ts', 'test/matching/**/*.test.ts'];
@@ -9,8 +10,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests start child processes and an emulator; two cores do not benefit from more forks.
     maxWorkers: 2,
-    // In CI a JSON report as well, from which .ci/run prints the plain "N passed, N failed" line.
-    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    // In CI a JSON report as well, from which .ci/run prints the plain "N passed, N failed" line; last, the
+    // line counting the browser tests skipped on a machine without Chromium.
+    reporters: [...(process.env.CI ? ['default', 'json'] : ['default']), new ChromiumSkipReporter()],
     outputFile: { json: 'test-results.json' },
     // The test pyramid: `npm run test:unit` runs the first alone, in seconds; `npm test` runs both.
     projects: [

@@ -1,20 +1,20 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { describeInChromium, launchChromium } from '../support/browser.js';
 import { cliEnvironment, PROJECT_ROOT, runCli } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { readReport } from '../support/report.js';
 import { startServe, stopServe, type ServeProcess } from './console-helpers.js';
 
 /**
- * The console end to end in Debian's Chromium (never a downloaded browser): upload through the page,
- * progress to 100%, the rows that need a person, the download equal to `run`'s report of the same file.
+ * The console end to end in Chromium (test/support/browser.ts): upload through the page, progress to 100%,
+ * the rows that need a person, the download equal to `run`'s report of the same file.
  * CONSOLE_SCREENSHOT=path writes the README's screenshot.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const EXAMPLE = join(PROJECT_ROOT, 'examples/beneficiaries.csv');
 /** Differ by design between two checks of one file: the emulator's record id and its answer time. */
 const PER_CHECK_COLUMNS = ['inquiry_id', 'checked_at'];
@@ -45,19 +45,14 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-describe('the operations console in a real browser', () => {
+describeInChromium('the operations console in a real browser', () => {
   it('uploads a CSV, shows progress to 100% and the rows that need a person, and downloads the same report as run', async () => {
     const runReport = join(workDir, 'run.reconciled.csv');
     const run = await runCli(['run', EXAMPLE, '--out', runReport], env(runPrefix));
     expect(run.code).toBe(0);
 
     serve = await startServe([], env(consolePrefix, { CONSOLE_REPORTS_DIR: join(workDir, 'reports') }));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-      // A fresh profile directory each launch: playwright makes one itself (it refuses --user-data-dir here).
-      headless: true,
-    });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const scriptErrors: string[] = [];
     page.on('pageerror', (error) => scriptErrors.push(error.message));

@@ -28,22 +28,53 @@ const read = (name: string) => readFile(join(PROJECT_ROOT, name), 'utf8');
 const compose = async () => parse(await read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
 /** Services that keep running (the one-shot folder preparation exits). */
 const longRunning = (services: Record<string, Service>) => Object.entries(services).filter(([, service]) => service.restart !== 'no');
+/** Each shipped example first, then its optional, git-ignored production file. */
+const REDIS_ENV_FILES = [
+  { path: 'redis.env.example', required: true },
+  { path: 'redis.env.production', required: false },
+];
+const APP_ENV_FILES = [
+  { path: '.env.example', required: true },
+  { path: '.env.production', required: false },
+];
+/** What a service's env files set, as shipped (the examples: the production files are the operator's). */
+const shippedSettings = async (service: Service) =>
+  Object.assign({}, ...(await Promise.all(service.env_file!.filter((file) => file.required).map(async (file) => parseEnv(await read(file.path)))))) as Record<string, string>;
 
 describe('docker-compose.yml', () => {
-  it('reads settings from .env.example, then an optional .env.production, on every service', async () => {
-    const { services } = await compose();
-    for (const [name, service] of longRunning(services).filter(([, service]) => service.profiles === undefined)) {
-      expect(service.env_file, name).toEqual([
-        { path: '.env.example', required: true },
-        { path: '.env.production', required: false },
-      ]);
-    }
-    expect(await read('.gitignore')).toMatch(/^\.env\.production$/m);
+  it('states the Compose version its env_file entries (path, required) need, here and in the README', async () => {
+    expect((await read('docker-compose.yml')).split('\n').slice(0, 6).join('\n')).toContain('Needs Docker Compose 2.24 or later');
+    expect((await read('README.md')).includes('Docker Compose 2.24 or later'), 'README.md states it').toBe(true);
   });
 
-  it('never overrides a setting of the env file with an `environment:` value', async () => {
+  it("reads Redis's env files on Redis, and Redis's then the app's on every app service", async () => {
     const { services } = await compose();
-    const settings = Object.keys(parseEnv(await read('.env.example')));
+    expect(services.redis!.env_file).toEqual(REDIS_ENV_FILES);
+    for (const [name, service] of longRunning(services).filter(([name, service]) => name !== 'redis' && service.profiles === undefined)) {
+      expect(service.env_file, name).toEqual([...REDIS_ENV_FILES, ...APP_ENV_FILES]);
+    }
+    const gitignore = await read('.gitignore');
+    for (const { path } of [...REDIS_ENV_FILES, ...APP_ENV_FILES].filter((file) => !file.required)) expect(gitignore).toMatch(new RegExp(`^${path.replaceAll('.', '\\.')}$`, 'm'));
+  });
+
+  it('gives the Redis container its own settings only: no provider credential, console token or webhook secret', async () => {
+    const { services } = await compose();
+    const redis = services.redis!;
+    expect(redis.environment).toBeUndefined();
+    const settings = await shippedSettings(redis);
+    expect(Object.keys(settings).sort()).toEqual(['REDIS_MAXMEMORY', 'REDIS_PASSWORD']);
+    // Every variable its command and health check read comes from its own files.
+    const variables = [...`${redis.command!.join(' ')} ${redis.healthcheck!.test.join(' ')}`.matchAll(/\$\$\{?(\w+)/g)].map(([, name]) => name!);
+    expect(new Set(variables)).toEqual(new Set(Object.keys(settings)));
+    // The app's own file holds the secrets, and no longer the Redis password.
+    const app = parseEnv(await read('.env.example'));
+    for (const secret of ['H2H_USERNAME', 'H2H_PASSWORD', 'CONSOLE_TOKEN', 'NOTIFY_WEBHOOK_SECRET']) expect(Object.keys(app)).toContain(secret);
+    expect(Object.keys(app)).not.toContain('REDIS_PASSWORD');
+  });
+
+  it('never overrides a setting of the env files with an `environment:` value', async () => {
+    const { services } = await compose();
+    const settings = Object.keys(await shippedSettings(services.worker!));
     for (const [name, service] of Object.entries(services)) {
       for (const key of Object.keys(service.environment ?? {})) {
         expect(settings, `${name}: ${key}`).not.toContain(key);
@@ -75,14 +106,16 @@ describe('docker-compose.yml', () => {
     expect(services.redis!.command!.join(' ')).toMatch(new RegExp(`--hash-max-listpack-value ${HASH_MAX_LISTPACK_VALUE}$`));
   });
 
-  it('makes Redis require the password of the env file, and gives the app the same one', async () => {
+  it('makes Redis require the password of its env file, and gives the app the same one', async () => {
     const { services } = await compose();
     const redis = services.redis!;
     expect(redis.command!.join(' ')).toContain('--requirepass "$${REDIS_PASSWORD:?');
     expect(redis.healthcheck!.test.join(' ')).toContain('REDISCLI_AUTH="$$REDIS_PASSWORD"');
-    const env = parseEnv(await read('.env.example'));
-    expect(env.REDIS_PASSWORD).toBeTruthy();
-    expect(env.REDIS_URL).toBe('redis://redis:6379');
+    const password = (await shippedSettings(redis)).REDIS_PASSWORD;
+    expect(password).toMatch(/^change-me/);
+    const app = await shippedSettings(services.worker!);
+    expect(app.REDIS_PASSWORD).toBe(password);
+    expect(app.REDIS_URL).toBe('redis://redis:6379');
   });
 
   it('never starts Redis without a password: an empty REDIS_PASSWORD stops the container with a message', async () => {

@@ -1,8 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
+import { describeInChromium, launchChromium } from '../support/browser.js';
 import { emulatorEnvironment, PROJECT_ROOT } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { removeTempFolders, tempFolder } from '../ops/ops-helpers.js';
@@ -10,13 +11,13 @@ import { startServe, stopServe, type ServeProcess } from '../console/console-hel
 import { renameHolder } from './review-helpers.js';
 
 /**
- * The morning review through the console, in Debian's Chromium: two people behind an authenticating proxy
- * (each browser context sends the proxy's X-Forwarded-User). Day 1 a person approves and rejects rows on the
- * batch page; the page reloaded shows them decided, and so does the other person's browser. Day 2 the same
- * file shows both decisions; day 3 the bank renamed the approved holder, and that row needs a person again.
+ * The morning review through the console, in Chromium (test/support/browser.ts): two people behind an
+ * authenticating proxy (each browser context sends the proxy's X-Forwarded-User). Day 1 a person approves and
+ * rejects rows on the batch page; the page reloaded shows them decided, and so does the other person's
+ * browser. Day 2 the same file shows both decisions; day 3 the bank renamed the approved holder, and that row
+ * needs a person again.
  * REVIEW_DESK_SCREENSHOT=path writes the README's screenshot (the emulator's accounts: nobody real).
  */
-const CHROMIUM = '/usr/bin/chromium';
 /** The example file without its two rows that end FAILED: each day's upload of it is then a new batch. */
 const FAILED_ROWS = ['EMP-0304', 'EMP-0306'];
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
   file = join(folder, 'payouts.csv');
   await writeFile(file, lines.filter((line) => !FAILED_ROWS.some((id) => line.startsWith(`${id},`))).join('\n'));
   serve = await startServe([], emulatorEnvironment(prefix, sandbox.url, { INQUIRY_RATE: '100/s', CONSOLE_USER_HEADER: 'X-Forwarded-User', CONSOLE_REPORTS_DIR: join(folder, 'reports') }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'], headless: true });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -82,7 +83,7 @@ async function decide(page: Page, reference: string, button: 'APPROVED' | 'REJEC
 const decisionText = async (page: Page, reference: string) => (await rowOf(page, reference).locator('td.decision').textContent()) ?? '';
 const counts = async (page: Page) => [await page.locator('#review-needsReview').textContent(), await page.locator('#review-approved').textContent(), await page.locator('#review-rejected').textContent()];
 
-describe('the review desk in a real browser', () => {
+describeInChromium('the review desk in a real browser', () => {
   it('day 1 decided by one person and seen by another, day 2 remembered, day 3 void after the bank renamed the holder', async () => {
     const ratna = await personBrowser('ratna');
     const budi = await personBrowser('budi');
