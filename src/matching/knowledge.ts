@@ -115,13 +115,19 @@ export function writtenWords(written: string): string[] {
     .filter(Boolean);
 }
 
+const MIN_KEYED_PHRASE = 4;
+
 /** Phrases of one or more words, looked up at a position of a word sequence, longest first. */
 export class PhraseTable<T> {
   /** By first word: the phrases starting with it, longest first. */
   private readonly byFirst = new Map<string, Array<{ words: string[]; value: T }>>();
   /** Multi-word phrases also by their letters run together ("WAODE" for "WA ODE", "P.T." read as "PT"). */
   private readonly compact = new Map<string, T>();
+  /** One-word phrases of four letters or more also by spelling key ("NJAI" finds NYAI, "TJOKORDA" COKORDA). */
+  private readonly byKey = new Map<string, T>();
   private longestCompact = 1;
+
+  constructor(private readonly keyOf: (word: string) => string) {}
 
   add(written: string, value: T): void {
     const words = writtenWords(written);
@@ -131,8 +137,9 @@ export class PhraseTable<T> {
     list.sort((a, b) => b.words.length - a.words.length);
     this.byFirst.set(words[0]!, list);
     const compactKey = words.join('');
-    if (words.length > 1 && !this.compact.has(compactKey)) this.compact.set(compactKey, value);
+    if (!this.compact.has(compactKey)) this.compact.set(compactKey, value);
     this.longestCompact = Math.max(this.longestCompact, compactKey.length);
+    if (words.length === 1 && compactKey.length >= MIN_KEYED_PHRASE && !this.byKey.has(this.keyOf(compactKey))) this.byKey.set(this.keyOf(compactKey), value);
   }
 
   /**
@@ -158,12 +165,12 @@ export class PhraseTable<T> {
       }
     }
     if (compactFound !== null) return compactFound;
-    const single = this.compact.get(words[start]!);
+    const single = this.get(words[start]!);
     return single === undefined ? null : { value: single, length: 1 };
   }
 
   get(word: string): T | undefined {
-    return this.byFirst.get(word)?.find((phrase) => phrase.words.length === 1)?.value ?? this.compact.get(word);
+    return this.compact.get(word) ?? (word.length >= MIN_KEYED_PHRASE ? this.byKey.get(this.keyOf(word)) : undefined);
   }
 }
 
@@ -222,13 +229,13 @@ const letters = (text: string) => writtenWords(text).join('');
 export type KnowledgeCounts = Record<Concept, number>;
 
 export class NameKnowledge {
-  readonly titles = new PhraseTable<TitleInfo>();
-  readonly ranks = new PhraseTable<RankInfo>();
-  readonly nobility = new PhraseTable<NobilityInfo>();
-  readonly birthOrder = new PhraseTable<BirthOrderInfo>();
-  readonly particles = new PhraseTable<ParticleInfo>();
-  readonly legalForms = new PhraseTable<LegalFormInfo>();
-  readonly accountMarkers = new PhraseTable<MarkerInfo>();
+  readonly titles: PhraseTable<TitleInfo>;
+  readonly ranks: PhraseTable<RankInfo>;
+  readonly nobility: PhraseTable<NobilityInfo>;
+  readonly birthOrder: PhraseTable<BirthOrderInfo>;
+  readonly particles: PhraseTable<ParticleInfo>;
+  readonly legalForms: PhraseTable<LegalFormInfo>;
+  readonly accountMarkers: PhraseTable<MarkerInfo>;
   /** Degree letters (dots dropped: "SPDSD") to whether the code is also a name. */
   readonly degrees = new Map<string, { dottedOnly: boolean; means: string }>();
   readonly abbreviations = new Map<string, AbbreviationInfo>();
@@ -244,6 +251,14 @@ export class NameKnowledge {
   constructor(entries: KnowledgeEntries) {
     this.counts = Object.fromEntries(CONCEPTS.map((concept) => [concept, entries[concept].length])) as KnowledgeCounts;
     this.spelling = compileSpelling(entries.spellingRules, entries.nameVariants);
+    const keyOf = (word: string) => this.spelling.keys(word)[0]!;
+    this.titles = new PhraseTable(keyOf);
+    this.ranks = new PhraseTable(keyOf);
+    this.nobility = new PhraseTable(keyOf);
+    this.birthOrder = new PhraseTable(keyOf);
+    this.particles = new PhraseTable(keyOf);
+    this.legalForms = new PhraseTable(keyOf);
+    this.accountMarkers = new PhraseTable(keyOf);
     for (const entry of entries.titles) {
       for (const written of entry.written) {
         this.titles.add(written, { kind: entry.kind, means: entry.means, gender: entry.gender ?? null, wifeOf: entry.wifeOf === true, alsoGivenName: entry.alsoGivenName === true });

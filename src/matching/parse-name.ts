@@ -310,7 +310,9 @@ class Reader {
         at += particle.length;
         continue;
       } else if (particle !== null && particle.value.kind === 'article' && hasNext && (particle.value.before === null || this.letters[at + particle.length]!.startsWith(particle.value.before))) {
-        this.add('article', at, particle.length, { reads: particle.value.means });
+        // Compared with the name words: "AL FATIH" may be written ALFATIH, or without the article.
+        const written = this.letters.slice(at, at + particle.length).join('');
+        this.add('article', at, particle.length, { reads: written, keys: this.knowledge.spelling.keys(written) });
         at += particle.length;
         continue;
       }

@@ -65,7 +65,7 @@ interface Pairing {
 
 const words = (indices: readonly number[], list: readonly NameWord[]) => indices.map((index) => list[index]!);
 const lettersAt = (indices: readonly number[], list: readonly NameWord[]) => words(indices, list).map((word) => word.letters).join(' ');
-const own = (list: readonly NameWord[]) => list.map((word, index) => (word.part === 'own' ? index : -1)).filter((index) => index >= 0);
+const own = (list: readonly NameWord[]) => list.map((word, index) => (word.part === 'own' && word.kind === 'name' ? index : -1)).filter((index) => index >= 0);
 
 /** A reading that leans on the other name (a one-letter title, "PT" as Putu, an undotted degree) holds only if it does. */
 function supported(name: ParsedName, other: ParsedName): boolean {
@@ -76,17 +76,19 @@ function findBankCut(p: Omit<Pairing, 'cut' | 'missing' | 'extra'>): BankCut | n
   const { holder, E, H, links, linkOfE, linkOfH } = p;
   if (holder.visibleLength < MIN_BANK_WIDTH || holder.visibleLength > MAX_BANK_WIDTH) return null;
   const last = linkOfH.get(H.length - 1);
-  if (last === undefined || !H.every((_, index) => linkOfH.has(index)) || !keepsWordOrder(links)) return null;
+  if (last === undefined || !H.every((word, index) => linkOfH.has(index) || word.kind === 'article') || !keepsWordOrder(links)) return null;
   const cutAt = Math.max(...last.expected);
-  const skipped = E.some((_, index) => index < cutAt && !linkOfE.has(index));
-  const hidden = E.map((_, index) => index).filter((index) => index > cutAt);
+  const skipped = E.some((word, index) => index < cutAt && !linkOfE.has(index) && word.kind === 'name');
+  const hidden = E.map((_, index) => index).filter((index) => index > cutAt && E[index]!.kind === 'name');
   if (skipped || (hidden.length === 0 && last.kind !== 'cut')) return null;
   return { shownLength: holder.visibleLength, partial: last.kind === 'cut' ? last : null, hidden };
 }
 
 function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnowledge): Pairing {
-  const E = expected.words.filter((word) => word.kind === 'name');
-  const H = holder.words.filter((word) => word.kind === 'name');
+  // The Arabic article goes with the name words: it may be joined to the next one ("AL FATIH" / ALFATIH) or left out.
+  const compared = (word: NameWord) => word.kind === 'name' || word.kind === 'article';
+  const E = expected.words.filter(compared);
+  const H = holder.words.filter(compared);
   const links = alignWords(E, H, holder.visibleLength > 0, knowledge);
   const linkOfE = new Map<number, WordLink>();
   const linkOfH = new Map<number, WordLink>();
@@ -102,9 +104,9 @@ function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnow
   const base = { expected, holder, E, H, links, linkOfE, linkOfH, knowledge };
   const cut = findBankCut(base);
   const hidden = new Set(cut?.hidden ?? []);
-  const missing = E.map((_, index) => index).filter((index) => !linkOfE.has(index) && !hidden.has(index));
+  const missing = E.map((_, index) => index).filter((index) => !linkOfE.has(index) && !hidden.has(index) && E[index]!.kind === 'name');
   const linkedLetters = new Set(H.filter((_, index) => linkOfH.has(index)).map((word) => word.letters));
-  const extra = H.map((_, index) => index).filter((index) => !linkOfH.has(index) && !linkedLetters.has(H[index]!.letters));
+  const extra = H.map((_, index) => index).filter((index) => !linkOfH.has(index) && !linkedLetters.has(H[index]!.letters) && H[index]!.kind === 'name');
   return { ...base, cut, missing, extra };
 }
 
@@ -167,8 +169,15 @@ function fatherNames(p: Pairing, outcome: Outcome): void {
   }
   const bothHaveFathers = E.some((word) => word.part === 'father') && H.some((word) => word.part === 'father');
   const swapped = links.some((link) => E[link.expected[0]!]!.part !== H[link.holder[0]!]!.part);
-  if (bothHaveFathers && swapped) outcome.limit('NO_MATCH', "given name and father's name are swapped");
-  else if (swapped) outcome.limit('CLOSE_MATCH', "a word is the father's name on one side only: check who is the father");
+  if (!swapped) return;
+  if (bothHaveFathers) {
+    outcome.limit('NO_MATCH', "given name and father's name are swapped");
+  } else if (keepsWordOrder(links) && p.missing.length === 0 && p.extra.length === 0) {
+    // "AHMAD ABDULLAH" for Ahmad bin Abdullah: the same words in the same order, only "bin" left out.
+    outcome.note(`${E.some((word) => word.part === 'father') ? 'holder' : 'expected'} name writes the father's name without bin/binti`);
+  } else {
+    outcome.limit('CLOSE_MATCH', "a word is the father's name on one side only: check who is the father");
+  }
 }
 
 /**
@@ -338,15 +347,27 @@ function wifeOf(p: Pairing, outcome: Outcome): void {
   for (const [name, other, side] of sides) {
     const title = name.words.find((word) => word.wifeOf);
     if (title === undefined || other.words.some((word) => word.wifeOf)) continue;
-    // The first given name says whose name it is; Sri, Siti, Nur and the like say little, so the next one decides.
-    const given = name.words.filter((word) => word.kind === 'name' && word.part === 'own');
-    const first = given.find((word) => !word.everyday) ?? given[0];
+    const given = name.words.filter((word) => word.kind === 'name' && word.part === 'own' && !word.everyday);
+    const first = given[0] ?? name.words.find((word) => word.kind === 'name');
     if (first === undefined) continue;
-    const gender = p.knowledge.genderOf(first.reads, first.keys);
+    const gender = genderAfterTitle(given, p.knowledge);
     if (gender === 'female') outcome.note(`${quote(title.letters)} read as the woman's own title (${quote(first.letters)} is a woman's name)`);
     else if (gender === 'male') outcome.limit('NO_MATCH', `${quote(title.letters)} before a man's name in the ${side} name: read as the wife of ${quote(first.letters)}`);
     else outcome.limit('CLOSE_MATCH', `${quote(title.letters)} before ${quote(first.letters)} in the ${side} name: her own name, or the wife of ${quote(first.letters)}`);
   }
+}
+
+/**
+ * Whose name follows Ny.: the first given name says (Sri, Siti, Nur and the like are skipped); when it is not known,
+ * a woman's name after it says a woman (Ny. Reni Wijayanti), a man's name says nothing (Reni Hartanto: her
+ * father's or husband's family name).
+ */
+function genderAfterTitle(given: readonly NameWord[], knowledge: NameKnowledge): 'male' | 'female' | null {
+  const first = given[0];
+  if (first === undefined) return null;
+  const known = knowledge.genderOf(first.reads, first.keys);
+  if (known !== null) return known;
+  return given.slice(1).some((word) => knowledge.genderOf(word.reads, word.keys) === 'female') ? 'female' : null;
 }
 
 const GENDER_MARKING_KINDS = new Set<NameWord['kind']>(['particle', 'nobility', 'patronymic', 'marga-marker']);
@@ -410,25 +431,40 @@ function coversOf(word: NameWord): string[] {
   return [word.legal!.canonical, ...word.legal!.covers];
 }
 
-/** The same legal form, or one on one side only, is the same entity; two forms of one family (PT/CV, KSP/KSU) may be two. */
+/** Families of legal forms that say what kind of entity it is; the others (a bank, a shop, a zakat agency) stack on one of them. */
+const ENTITY_FAMILIES = new Set(['company', 'cooperative', 'foundation', 'association', 'village']);
+
+/**
+ * The same legal form, or one on one side only, is the same entity; two different forms (PT/CV, KSP/KSU, Koperasi/PD)
+ * may be two. A form on one side against what reads as a person's name ("Budi Santoso" / CV BUDI SANTOSO) is a
+ * business built on a person's name: a person looks.
+ */
 function legalForms(p: Pairing, outcome: Outcome): void {
   const ours = typed(p.expected, 'legal-form').filter((word) => word.legal!.kind !== 'qualifier');
   const theirs = typed(p.holder, 'legal-form').filter((word) => word.legal!.kind !== 'qualifier');
   const compatible = (a: NameWord, b: NameWord) => coversOf(a).includes(b.legal!.canonical) || coversOf(b).includes(a.legal!.canonical);
+  const comparable = (a: NameWord, b: NameWord) => a.legal!.family === b.legal!.family || (ENTITY_FAMILIES.has(a.legal!.family) && ENTITY_FAMILIES.has(b.legal!.family));
   for (const word of ours) {
-    const sameFamily = theirs.filter((other) => other.legal!.family === word.legal!.family);
-    if (sameFamily.length > 0 && !sameFamily.some((other) => compatible(word, other))) {
-      outcome.limit('CLOSE_MATCH', `legal form differs: ${quote(word.letters)} in the expected name, ${quoteWords(sameFamily)} in the holder name`);
+    const rivals = theirs.filter((other) => comparable(word, other));
+    if (rivals.length > 0 && !rivals.some((other) => compatible(word, other))) {
+      outcome.limit('CLOSE_MATCH', `legal form differs: ${quote(word.letters)} in the expected name, ${quoteWords(rivals)} in the holder name`);
     }
   }
-  const personMarked = (name: ParsedName) => name.words.some((word) => ['title', 'rank', 'particle', 'patronymic', 'birth-order', 'nobility'].includes(word.kind));
-  if (p.expected.company !== p.holder.company && personMarked(p.expected.company ? p.holder : p.expected)) {
-    outcome.limit('CLOSE_MATCH', 'a person on one side, a business on the other');
+  if (p.expected.company !== p.holder.company) {
+    const person = p.expected.company ? p.holder : p.expected;
+    const personMarked = person.words.some((word) => ['title', 'rank', 'particle', 'patronymic', 'birth-order', 'nobility'].includes(word.kind));
+    if (personMarked || readsAsPerson(person, p.knowledge)) outcome.limit('CLOSE_MATCH', `a business on one side, what reads as a person's name (${quote(person.display)}) on the other`);
   }
   const onlyOurs = ours.filter((word) => !theirs.some((other) => compatible(word, other)));
   const onlyTheirs = theirs.filter((word) => !ours.some((other) => compatible(word, other)));
   if (onlyOurs.length > 0 && theirs.length === 0) outcome.note(`legal form ${quoteWords(onlyOurs)} only in expected name`);
   if (onlyTheirs.length > 0 && ours.length === 0) outcome.note(`legal form ${quoteWords(onlyTheirs)} only in holder name`);
+}
+
+/** Starts with a listed given name and has no organisation or everyday business word (Jaya, Abadi, Mandiri). */
+function readsAsPerson(name: ParsedName, knowledge: NameKnowledge): boolean {
+  const names = name.words.filter((word) => word.kind === 'name');
+  return names.length > 0 && knowledge.isGivenName(names[0]!.keys) && !names.some((word) => knowledge.isOrganisationWord(word.keys));
 }
 
 /** "M" against MUHAMMAD alone, or initials against initials, is not a name compared. */
@@ -460,15 +496,16 @@ const RULES = [
 const SET_ASIDE_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'legal-form', 'conjunction', 'patronymic', 'article']);
 const hasNameWords = (name: ParsedName) => name.words.some((word) => word.kind === 'name');
 
-/** A name made only of words that usually stand around a name ("Made", "Andi", "I Ketut"): those words are its name. */
-function typedAsNames(name: ParsedName, knowledge: NameKnowledge): ParsedName {
-  if (hasNameWords(name)) return name;
-  return {
-    ...name,
-    words: name.words.map((word) =>
-      SET_ASIDE_KINDS.has(word.kind) ? word : { ...word, kind: 'name', reads: word.letters.replace(/ /g, ''), keys: knowledge.spelling.keys(word.letters.replace(/ /g, '')), needsOtherSide: null },
-    ),
-  };
+/**
+ * A name made only of words that usually stand around a name ("Made", "Andi", "I Ketut"): those words are its name,
+ * and the same words of the other name are compared with them as names too.
+ */
+function typedAsNames(name: ParsedName, other: ParsedName, knowledge: NameKnowledge): ParsedName {
+  const asName = (word: NameWord): NameWord => ({ ...word, kind: 'name', reads: word.letters.replace(/ /g, ''), keys: knowledge.spelling.keys(word.letters.replace(/ /g, '')), needsOtherSide: null });
+  if (!hasNameWords(name)) return { ...name, words: name.words.map((word) => (SET_ASIDE_KINDS.has(word.kind) ? word : asName(word))) };
+  if (hasNameWords(other)) return name;
+  const theirs = new Set(other.words.map((word) => word.reads));
+  return { ...name, words: name.words.map((word) => (word.kind !== 'name' && !SET_ASIDE_KINDS.has(word.kind) && theirs.has(word.reads) ? asName(word) : word)) };
 }
 
 const NOT_NAME_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'legal-form', 'patronymic', 'marga-marker', 'nobility', 'birth-order']);
@@ -502,7 +539,7 @@ export function judgeNames(expected: ParsedName, holderAsRead: ParsedName, polic
   const holder = cutTyped.holder;
   if (cutTyped.note !== null) outcome.note(cutTyped.note);
   if (cutBeforeTheName(expected, holder, outcome)) return { verdict: outcome.verdict, score: 50, notes: outcome.notes() };
-  const pairing = pairNames(typedAsNames(expected, knowledge), typedAsNames(holder, knowledge), knowledge);
+  const pairing = pairNames(typedAsNames(expected, holder, knowledge), typedAsNames(holder, expected, knowledge), knowledge);
   if (pairing.E.length === 0 || pairing.H.length === 0) {
     outcome.limit('NO_MATCH', `${pairing.E.length === 0 ? 'expected' : 'holder'} name has no name word`);
     return { verdict: outcome.verdict, score: 0, notes: outcome.notes() };

@@ -135,9 +135,29 @@ const SLIP_SWAP_MIN_LENGTH = 7;
 const SLIP_MIN_LENGTH = 10;
 const SLIP_KEPT_ENDING = 2;
 
+const isConsonant = (letter: string | undefined) => letter !== undefined && !VOWELS.includes(letter);
+
+/** Places where two consonants or two vowels stand together: Indonesian syllables are mostly consonant-vowel. */
+function roughness(word: string): number {
+  let count = 0;
+  for (let at = 1; at < word.length; at += 1) if (isConsonant(word[at - 1]) === isConsonant(word[at])) count += 1;
+  return count;
+}
+
+/**
+ * Two letters swapped read as a slip only where the typed word stops looking like a name: a name ending in a vowel
+ * typed with a consonant last (SUSANOT for SUSANTO, KRISNAMURIT), or letters that no longer alternate as names do
+ * (SIMAMROA for SIMAMORA). A swap that keeps a plausible name (INDARWATI / INDRAWATI) may be another name.
+ */
+function swapLooksTyped(typed: string, bank: string, at: number): boolean {
+  const end = typed.length - 1;
+  if (at + 1 >= end - 1 && isConsonant(typed[end]) && !isConsonant(bank[end])) return true;
+  return roughness(typed) > roughness(bank);
+}
+
 /**
  * One slip of the typist in a long word, as the labelling rules allow: two neighbouring letters swapped
- * (SUSANOT for SUSANTO) in a word of seven letters or more; a letter dropped, added or replaced in a word of ten
+ * (SUSANOT for SUSANTO) in a word of seven letters or more, where the swap leaves an unlikely name (swapLooksTyped); a letter dropped, added or replaced in a word of ten
  * or more away from its last two letters (where names turn male or female: Yulianto / Yulianti) and not one vowel
  * for another (Susilawati / Susilowati); or, from seven letters, a vowel dropped (or added) between two consonants,
  * which leaves a cluster Indonesian syllables do not have. Not when the typed word is itself a listed given name:
@@ -151,7 +171,7 @@ export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge
   if (a.length === b.length) {
     const changed = [...a].flatMap((letter, index) => (letter === b[index] ? [] : [index]));
     if (changed.length === 2 && changed[1] === changed[0]! + 1 && a[changed[0]!] === b[changed[1]!] && a[changed[1]!] === b[changed[0]!]) {
-      return a.length >= SLIP_SWAP_MIN_LENGTH && changed[0]! > 0;
+      return a.length >= SLIP_SWAP_MIN_LENGTH && changed[0]! > 0 && swapLooksTyped(a, b, changed[0]!);
     }
     if (changed.length !== 1 || a.length < SLIP_MIN_LENGTH) return false;
     const at = changed[0]!;
@@ -164,6 +184,5 @@ export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge
   if (long.slice(at + 1) !== short.slice(at) || at >= long.length - SLIP_KEPT_ENDING) return false;
   if (long.length >= SLIP_MIN_LENGTH) return true;
   // A vowel dropped between two consonants leaves a cluster no Indonesian name has (WIBSONO, HANDAYNI): a slip.
-  const consonant = (letter: string | undefined) => letter !== undefined && !VOWELS.includes(letter);
-  return long.length >= SLIP_SWAP_MIN_LENGTH && at > 0 && VOWELS.includes(long[at]!) && consonant(long[at - 1]) && consonant(long[at + 1]);
+  return long.length >= SLIP_SWAP_MIN_LENGTH && at > 0 && VOWELS.includes(long[at]!) && isConsonant(long[at - 1]) && isConsonant(long[at + 1]);
 }
