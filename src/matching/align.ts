@@ -6,7 +6,7 @@
 // initial, a nickname) therefore never takes a word that an exact pairing needs.
 
 import type { NameKnowledge } from './knowledge.js';
-import type { NameWord } from './parse-name.js';
+import { spelled, type NameWord } from './parse-name.js';
 import { keysMeet } from './spelling.js';
 import { isCutOf, joinedKeys, LINK_QUALITY, linkWords, type LinkKind } from './word-match.js';
 
@@ -26,7 +26,7 @@ interface Candidate extends WordLink {
 }
 
 function candidate(expected: number[], holder: number[], kind: LinkKind, E: readonly NameWord[], H: readonly NameWord[]): Candidate {
-  const letters = expected.reduce((sum, i) => sum + E[i]!.reads.length, 0) + holder.reduce((sum, i) => sum + H[i]!.reads.length, 0);
+  const letters = expected.reduce((sum, i) => sum + spelled(E[i]!).length, 0) + holder.reduce((sum, i) => sum + spelled(H[i]!).length, 0);
   const drift = Math.abs(expected[0]! / E.length - holder[0]! / H.length);
   return { expected, holder, kind, quality: LINK_QUALITY[kind], letters, drift };
 }
@@ -41,17 +41,17 @@ function joinCandidates(
   knowledge: NameKnowledge,
   emit: (run: number[], single: number) => void,
 ): void {
-  const open = singleSide.map((word, single) => (settled(single) || word.reads.length < 4 ? null : word));
+  const open = singleSide.map((word, single) => (settled(single) || spelled(word).length < 4 ? null : word));
   if (open.every((word) => word === null)) return;
   for (let start = 0; start < runSide.length; start += 1) {
     let length = 0;
     for (let size = 2; size <= MAX_JOINED_WORDS && start + size <= runSide.length; size += 1) {
-      length = (size === 2 ? runSide[start]!.reads.length : length) + runSide[start + size - 1]!.reads.length;
+      length = (size === 2 ? spelled(runSide[start]!).length : length) + spelled(runSide[start + size - 1]!).length;
       const run = range(start, size);
       let keys: string[] | null = null;
       open.forEach((word, single) => {
         // Cheap tests first: the run must start like the word and be about as long (doubled letters, a vowel or two).
-        if (word === null || word.keys[0]![0] !== runSide[start]!.keys[0]![0] || Math.abs(length - word.reads.length) > size + 1) return;
+        if (word === null || word.keys[0]![0] !== runSide[start]!.keys[0]![0] || Math.abs(length - spelled(word).length) > size + 1) return;
         keys ??= joinedKeys(run.map((index) => runSide[index]!), knowledge);
         if (keysMeet(keys, word.keys)) emit(run, single);
       });
@@ -66,12 +66,12 @@ function joinCandidates(
 function cutCandidates(E: readonly NameWord[], H: readonly NameWord[], knowledge: NameKnowledge, emit: (run: number[]) => void): void {
   const shown = H[H.length - 1]!;
   for (let start = 0; start < E.length; start += 1) {
-    if (E[start]!.keys[0]![0] !== shown.keys[0]![0] && E[start]!.reads[0] !== shown.letters[0]) continue;
+    if (E[start]!.keys[0]![0] !== shown.keys[0]![0] && spelled(E[start]!)[0] !== shown.letters[0]) continue;
     let letters = '';
     let key = '';
     for (let end = start; end < E.length; end += 1) {
       const before = letters;
-      letters += E[end]!.reads;
+      letters += spelled(E[end]!);
       key += E[end]!.keys[0]!;
       if (before.length >= shown.letters.length) break;
       const keys = end === start ? E[end]!.keys : [key];

@@ -11,7 +11,7 @@ import { tokenize, visibleLength } from './normalise.js';
 import { verdictRank } from './notes.js';
 import { readName } from './parse-name.js';
 import { DEFAULT_NAME_MATCH_POLICY, type NameMatchPolicy } from './policy.js';
-import { judgeNames, type NameComparison } from './verdict.js';
+import { isBlank, judgeNames, type NameComparison } from './verdict.js';
 
 export type { NameComparison, NameVerdict } from './verdict.js';
 export { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from './policy.js';
@@ -33,7 +33,15 @@ function compareParties(expected: Party, holder: Party, shown: number, policy: N
     holder.forEach((holderName, holderAlias) => {
       const holderShown = holderAlias === holder.length - 1 ? shown : 0;
       const holderReadings = readName(holderName, knowledge, holderShown);
-      for (const expectedReading of readName(expectedName, knowledge, 0)) {
+      const expectedReadings = readName(expectedName, knowledge, 0);
+      // The plain reading of a name that is only titles ("H.", "Ibu") names nobody, whatever other readings say.
+      const blank = [expectedReadings[0]!, holderReadings[0]!].find(isBlank);
+      if (blank !== undefined) {
+        const side = blank === expectedReadings[0] ? 'expected' : 'holder';
+        best ??= { verdict: 'NO_MATCH', score: 0, notes: [`${side} name has no name, only ${blank.words.map((word) => `'${word.display}'`).join(', ')}`] };
+        return;
+      }
+      for (const expectedReading of expectedReadings) {
         for (const holderReading of holderReadings) {
           const judged = judgeNames(expectedReading, holderReading, policy, knowledge);
           if (judged === null) continue;
@@ -48,6 +56,12 @@ function compareParties(expected: Party, holder: Party, shown: number, policy: N
     });
   });
   return best ?? { verdict: 'NO_MATCH', score: 0, notes: ['no name to compare'] };
+}
+
+/** Every order of `count` parties (joint accounts name two or three). */
+function permutations(count: number): number[][] {
+  if (count <= 1) return [[0]];
+  return permutations(count - 1).flatMap((order) => Array.from({ length: count }, (_, at) => [...order.slice(0, at), count - 1, ...order.slice(at)]));
 }
 
 const quoteName = (tokens: Party[number]) => `'${tokens.map((token) => token.letters).join(' ')}'`;
@@ -81,8 +95,13 @@ export function compareNames(
   policy: NameMatchPolicy = DEFAULT_NAME_MATCH_POLICY,
   knowledge: NameKnowledge = BUILT_IN_KNOWLEDGE,
 ): NameComparison {
-  const expected = readAccountName(tokenize(expectedName), knowledge);
-  const holder = readAccountName(tokenize(holderName), knowledge);
+  const expectedTokens = tokenize(expectedName);
+  const holderTokens = tokenize(holderName);
+  if (expectedTokens.length === 0 || holderTokens.length === 0) {
+    return { verdict: 'NO_MATCH', score: 0, notes: [expectedTokens.length === 0 ? 'expected name is empty' : 'holder name is empty'] };
+  }
+  const expected = readAccountName(expectedTokens, knowledge);
+  const holder = readAccountName(holderTokens, knowledge);
   const shown = visibleLength(holderName);
   const parties = (name: typeof expected): Party[] => (name.kind === 'single' ? [name.party] : name.kind === 'qq' ? [name.owner, name.beneficiary] : name.parties);
   const compare = (e: Party, h: Party, holderIsLast: boolean) => compareParties(e, h, holderIsLast ? shown : 0, policy, knowledge);
@@ -97,8 +116,15 @@ export function compareNames(
       const best = oneOfSeveral(expectedParties[0]!, holderParties, 'the names have different parties', (single, party, index) => compare(single, party, index === holderParties.length - 1));
       return { ...best, verdict: best.verdict === 'NO_MATCH' ? 'NO_MATCH' : 'CLOSE_MATCH' };
     }
-    const each = expectedParties.map((party, index) => compare(party, holderParties[index]!, index === holderParties.length - 1));
-    const worst = each.reduce((a, b) => (better(a, b) === a ? b : a));
+    // The parties in the order written, or (for a joint account) in any order: "A & B" is "B DAN A".
+    const orders = expected.kind === 'joint' ? permutations(holderParties.length) : [holderParties.map((_, index) => index)];
+    let best: { each: NameComparison[]; worst: NameComparison } | null = null;
+    for (const order of orders) {
+      const each = expectedParties.map((party, index) => compare(party, holderParties[order[index]!]!, order[index] === holderParties.length - 1));
+      const worst = each.reduce((a, b) => (better(a, b) === a ? b : a));
+      if (best === null || better(worst, best.worst) === worst) best = { each, worst };
+    }
+    const { each, worst } = best!;
     return { verdict: worst.verdict, score: Math.min(...each.map((comparison) => comparison.score)), notes: each.flatMap((comparison, index) => comparison.notes.map((note) => `${display(expectedParties[index]!)}: ${note}`)) };
   }
   if (holder.kind !== 'single' && expected.kind === 'single') {

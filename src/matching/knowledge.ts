@@ -243,6 +243,7 @@ export class NameKnowledge {
   readonly counts: KnowledgeCounts;
   private readonly everyday = new Set<string>();
   private readonly organisation = new Set<string>();
+  private readonly genericOrganisation = new Set<string>();
   private readonly surnameKinds = new Map<string, string>();
   private readonly givenGender = new Map<string, Gender | 'unisex'>();
   private readonly nicknameOf = new Map<string, Set<string>>();
@@ -293,7 +294,10 @@ export class NameKnowledge {
     }
     const baseKey = (word: string) => this.spelling.keys(letters(word))[0]!;
     for (const entry of entries.everydayNames) this.everyday.add(baseKey(entry.word));
-    for (const entry of entries.organisationWords) this.organisation.add(baseKey(entry.word));
+    for (const entry of entries.organisationWords) {
+      this.organisation.add(baseKey(entry.word));
+      if (entry.kind !== 'trade') this.genericOrganisation.add(baseKey(entry.word));
+    }
     for (const entry of entries.surnames) this.surnameKinds.set(baseKey(entry.word), entry.kind);
     for (const entry of entries.givenNames) {
       const key = baseKey(entry.name);
@@ -319,8 +323,14 @@ export class NameKnowledge {
     return keys.some((key) => this.everyday.has(key));
   }
 
+  /** A word of organisation or business names (Lembaga, Jaya, Niaga): a name with one is a business's. */
   isOrganisationWord(keys: readonly string[]): boolean {
     return keys.some((key) => this.organisation.has(key));
+  }
+
+  /** An organisation-type or everyday business word (Lembaga, Panti; Jaya, Abadi): it identifies no organisation. */
+  isGenericOrganisationWord(keys: readonly string[]): boolean {
+    return keys.some((key) => this.genericOrganisation.has(key));
   }
 
   surnameKind(keys: readonly string[]): string | null {

@@ -52,7 +52,7 @@ export interface NameWord {
   /** A single letter or a short dotted stub ("S.", "Kus."). */
   initial: boolean;
   abbreviation: AbbreviationInfo | null;
-  /** Not distinctive: Muhammad, Siti, Nur, an organisation-type word, a Chinese clan name. */
+  /** Not distinctive: Muhammad, Siti, Nur, an organisation or everyday business word (Lembaga, Jaya), a Chinese clan name. */
   everyday: boolean;
   /** A known family name (marga, fam, clan) that may move to the front or back. */
   surname: string | null;
@@ -78,6 +78,11 @@ const MAX_READINGS = 8;
 const MAX_DEGREE_TOKENS = 5;
 /** A dotted abbreviation of a name word ("Kus.", "Aloys.") up to this many letters is read as an initial. */
 const MAX_DOTTED_STUB = 5;
+const SPELLED_KINDS = new Set<WordKind>(['particle', 'birth-order', 'nobility', 'marga-marker', 'article']);
+
+/** The letters a word is written with, run together ("I GUSTI AYU" -> IGUSTIAYU), or for a name word what it stands for. */
+export const spelled = (word: NameWord): string => (word.kind === 'name' ? word.reads : word.letters.replace(/ /g, ''));
+
 /** Noble and adat titles that also stand inside a name, before a title name (Afrizal Sutan Mangkuto, Zulhendri Datuk Bandaro). */
 const INNER_TITLE_KINDS = new Set(['minangkabau-title', 'bugis-title', 'malay-title']);
 
@@ -137,7 +142,8 @@ class Reader {
       display: fields.display ?? display,
       dotted,
       reads: fields.reads ?? letters,
-      keys: fields.keys ?? [],
+      // Words around a name are lined up with the name words when a name is written without spaces (IWAYANSUKERTA).
+      keys: fields.keys ?? (SPELLED_KINDS.has(kind) ? this.knowledge.spelling.keys((fields.letters ?? letters).replace(/ /g, '')) : []),
       part: this.part,
       index: this.words.length,
       token: from,
@@ -167,7 +173,7 @@ class Reader {
   private nameFields(reads: string, company: boolean): Partial<NameWord> {
     const keys = this.knowledge.spelling.keys(reads);
     const surname = this.knowledge.surnameKind(keys);
-    const everyday = this.knowledge.isEveryday(keys) || (company && this.knowledge.isOrganisationWord(keys)) || surname === 'chinese-clan';
+    const everyday = this.knowledge.isEveryday(keys) || (company && this.knowledge.isGenericOrganisationWord(keys)) || surname === 'chinese-clan';
     return { reads, keys, everyday, surname };
   }
 
@@ -177,7 +183,7 @@ class Reader {
     let rankSeen = false;
     while (at < end) {
       const found = this.leadingWord(at, rankSeen);
-      if (found === null) break;
+      if (found === null || at + found.length > end) break;
       const written = this.letters.slice(at, at + found.length).join('');
       // A one-letter title or noble title (H., T., A., R.) may as well be an initial; so may a two-letter one that is
       // also a name abbreviation (ST, MD), and initials that spell a title (K. H., I. B., R. A.).
@@ -200,7 +206,6 @@ class Reader {
             gender: found.title!.gender,
             wifeOf: found.title!.wifeOf,
             alsoGivenName: found.title!.alsoGivenName,
-            assumption: ambiguous || initials ? `'${written}' read as the title ${found.title!.means}` : null,
           });
           break;
         case 'particle':
@@ -302,7 +307,8 @@ class Reader {
         if (!oneLetter || this.choices.take(2) === 0) {
           this.add('patronymic', at, particle.length, { reads: particle.value.means, gender: particle.value.gender, assumption: oneLetter ? `'${this.letters[at]}' read as bin` : null });
           this.part = 'father';
-          at = this.leadingRun(at + particle.length, end);
+          // Titles before the father's name ("binti H. Muchtar"), never the father's name itself ("bin Andi").
+          at = this.leadingRun(at + particle.length, end - 1);
           continue;
         }
       } else if (particle !== null && particle.value.kind === 'marga-marker' && hasNext && !company) {

@@ -31,11 +31,6 @@ export interface NameComparison {
 /** Core-banking name fields hold 20 to 40 characters; a cut just after a word shows one less. */
 export const MIN_BANK_WIDTH = 19;
 export const MAX_BANK_WIDTH = 40;
-/**
- * A bank cut that falls between two words looks exactly like a name whose last word is missing (a person looks at
- * those): it is read as a cut only when this many distinctive words are shown in full. A cut inside a word needs one.
- */
-const MIN_DISTINCTIVE_BESIDE_WORD_CUT = 2;
 /** An initial stands for its word only beside this many words matching in full. */
 const MIN_FULL_WORDS_BESIDE_INITIAL = 2;
 
@@ -45,6 +40,8 @@ interface BankCut {
   /** Expected name words after the cut, never shown. */
   hidden: number[];
 }
+
+const COMPARED_KINDS = new Set<NameWord['kind']>(['name', 'article', 'particle', 'birth-order', 'nobility', 'marga-marker']);
 
 /** The facts every rule looks at. */
 interface Pairing {
@@ -60,6 +57,8 @@ interface Pairing {
   missing: number[];
   /** Holder name words without a partner, not counting a mononym the bank repeated (TUKIYEM TUKIYEM). */
   extra: number[];
+  /** The Arabic article written on one side only ("Al Fatih" / FATIH). */
+  articlesAlone: NameWord[];
   knowledge: NameKnowledge;
 }
 
@@ -72,7 +71,7 @@ function supported(name: ParsedName, other: ParsedName): boolean {
   return name.words.every((word) => word.needsOtherSide === null || other.words.some((candidate) => candidate.reads === word.needsOtherSide || candidate.letters.replace(/ /g, '') === word.needsOtherSide));
 }
 
-function findBankCut(p: Omit<Pairing, 'cut' | 'missing' | 'extra'>): BankCut | null {
+function findBankCut(p: Omit<Pairing, 'cut' | 'missing' | 'extra' | 'articlesAlone'>): BankCut | null {
   const { holder, E, H, links, linkOfE, linkOfH } = p;
   if (holder.visibleLength < MIN_BANK_WIDTH || holder.visibleLength > MAX_BANK_WIDTH) return null;
   const last = linkOfH.get(H.length - 1);
@@ -85,8 +84,10 @@ function findBankCut(p: Omit<Pairing, 'cut' | 'missing' | 'extra'>): BankCut | n
 }
 
 function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnowledge): Pairing {
-  // The Arabic article goes with the name words: it may be joined to the next one ("AL FATIH" / ALFATIH) or left out.
-  const compared = (word: NameWord) => word.kind === 'name' || word.kind === 'article';
+  // Words that stand around a name go with the name words, so that a name written without spaces still lines up
+  // ("AL FATIH" / ALFATIH, "I WAYAN SUKERTA" / IWAYANSUKERTA); unlike name words they may be left out (their own
+  // rules compare them: birth order, gender, titles).
+  const compared = (word: NameWord) => COMPARED_KINDS.has(word.kind);
   const E = expected.words.filter(compared);
   const H = holder.words.filter(compared);
   const links = alignWords(E, H, holder.visibleLength > 0, knowledge);
@@ -105,9 +106,10 @@ function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnow
   const cut = findBankCut(base);
   const hidden = new Set(cut?.hidden ?? []);
   const missing = E.map((_, index) => index).filter((index) => !linkOfE.has(index) && !hidden.has(index) && E[index]!.kind === 'name');
+  const articlesAlone = [...E.filter((word, index) => word.kind === 'article' && !linkOfE.has(index)), ...H.filter((word, index) => word.kind === 'article' && !linkOfH.has(index))];
   const linkedLetters = new Set(H.filter((_, index) => linkOfH.has(index)).map((word) => word.letters));
   const extra = H.map((_, index) => index).filter((index) => !linkOfH.has(index) && !linkedLetters.has(H[index]!.letters) && H[index]!.kind === 'name');
-  return { ...base, cut, missing, extra };
+  return { ...base, cut, missing, extra, articlesAlone };
 }
 
 const MAX_ACRONYM = 5;
@@ -194,7 +196,7 @@ function oneSidedWords(p: Pairing, outcome: Outcome): void {
   const ownH = own(p.H);
   if (missing.length > 0) {
     if (missing.every((word) => word.part === 'father')) {
-      outcome.note(`father's name ${quote(missing.map((word) => word.letters).join(' '))} not in holder name`);
+      outcome.acceptUnlessStrict(`father's name ${quote(missing.map((word) => word.letters).join(' '))} not in holder name`);
     } else if (ownH.length === 1 && ownE.length > 1) {
       outcome.limit('CLOSE_MATCH', `holder name is only ${quote(p.H[ownH[0]!]!.letters)}, one word of the expected name`);
     } else {
@@ -203,7 +205,7 @@ function oneSidedWords(p: Pairing, outcome: Outcome): void {
   }
   if (extra.length > 0) {
     if (extra.every((word) => word.part === 'father')) {
-      outcome.note(`holder name adds the father's name ${quote(extra.map((word) => word.letters).join(' '))}`);
+      outcome.acceptUnlessStrict(`holder name adds the father's name ${quote(extra.map((word) => word.letters).join(' '))}`);
     } else if (ownE.length === 1) {
       outcome.limit('CLOSE_MATCH', `holder name has more words than the one-word expected name: ${quoteWords(extra)}`);
     } else if (isMiddleOnly(p)) {
@@ -234,6 +236,8 @@ function pairQuality(p: Pairing, outcome: Outcome): void {
   for (const link of links) {
     const e = lettersAt(link.expected, E);
     const h = lettersAt(link.holder, H);
+    // Words around a name (WYN / WAYAN) are noted by their own rules.
+    if ([...words(link.expected, E), ...words(link.holder, H)].every((word) => word.kind !== 'name')) continue;
     switch (link.kind) {
       case 'typo': {
         const typed = E[link.expected[0]!]!;
@@ -321,11 +325,12 @@ function wordOrder(p: Pairing, outcome: Outcome): void {
 function bankCut(p: Pairing, outcome: Outcome): void {
   const { cut, E, H, links } = p;
   if (cut === null) return;
+  // Words shown in full: those of full links, and those a cut run-together word shows before the cut one.
   const full = links.filter((link) => link !== cut.partial && FULL_WORD_KINDS.has(link.kind));
+  const shownInFull = [...full.flatMap((link) => words(link.expected, E)), ...(cut.partial === null ? [] : words(cut.partial.expected.slice(0, -1), E))];
   const everyShownWordAgrees = links.every((link) => link === cut.partial || FULL_WORD_KINDS.has(link.kind) || link.kind === 'initial');
   // A cut between two words is also what a missing last word looks like: it needs two distinctive words shown.
-  const needed = cut.partial === null ? MIN_DISTINCTIVE_BESIDE_WORD_CUT : 1;
-  const distinctive = full.flatMap((link) => words(link.expected, E)).filter((word) => !word.everyday && !word.initial).length >= needed;
+  const distinctive = shownInFull.some((word) => word.kind === 'name' && !word.everyday && !word.initial);
   const hidden = cut.hidden.length > 0 ? `${quoteWords(words(cut.hidden, E))} not shown` : '';
   const partial = cut.partial === null ? '' : `${quote(lettersAt(cut.partial.holder, H))} read as the start of ${quote(lettersAt(cut.partial.expected, E))}`;
   const what = [partial, hidden].filter(Boolean).join(', ');
@@ -351,8 +356,11 @@ function wifeOf(p: Pairing, outcome: Outcome): void {
     const first = given[0] ?? name.words.find((word) => word.kind === 'name');
     if (first === undefined) continue;
     const gender = genderAfterTitle(given, p.knowledge);
+    // Only a listed man's name says NO_MATCH; a man's ending (Wagiman) says "probably": a person looks.
+    const listedMale = gender === 'male' && p.knowledge.isGivenName(first.keys);
     if (gender === 'female') outcome.note(`${quote(title.letters)} read as the woman's own title (${quote(first.letters)} is a woman's name)`);
-    else if (gender === 'male') outcome.limit('NO_MATCH', `${quote(title.letters)} before a man's name in the ${side} name: read as the wife of ${quote(first.letters)}`);
+    else if (listedMale) outcome.limit('NO_MATCH', `${quote(title.letters)} before a man's name in the ${side} name: read as the wife of ${quote(first.letters)}`);
+    else if (gender === 'male') outcome.limit('CLOSE_MATCH', `${quote(title.letters)} before ${quote(first.letters)}, a man's name by its ending, in the ${side} name: probably the wife of ${quote(first.letters)}`);
     else outcome.limit('CLOSE_MATCH', `${quote(title.letters)} before ${quote(first.letters)} in the ${side} name: her own name, or the wife of ${quote(first.letters)}`);
   }
 }
@@ -391,14 +399,17 @@ function birthOrder(p: Pairing, outcome: Outcome): void {
   const theirs = typed(p.holder, 'birth-order');
   for (const word of [...ours, ...theirs]) if (word.assumption !== null) outcome.note(word.assumption);
   if (ours.length === 0 || theirs.length === 0) {
-    const present = ours.length > 0 ? ours : theirs;
+    // Written into a name word of the other side ("IWAYANSUKERTA"): it is on both sides.
+    const linked = (word: NameWord) => p.linkOfE.has(p.E.indexOf(word)) || p.linkOfH.has(p.H.indexOf(word));
+    const present = (ours.length > 0 ? ours : theirs).filter((word) => !linked(word));
     const fullLinks = p.links.filter((link) => FULL_WORD_KINDS.has(link.kind)).length;
     if (present.length > 0 && fullLinks < 2) outcome.limit('CLOSE_MATCH', `birth-order name ${quoteWords(present)} on one side only, and only one other word to go by`);
     return;
   }
+  // A word in common settles it ("Anak Agung Gede Made Oka" / AA MD OKA: Gede is part of the title there).
+  if (ours.some((word) => theirs.some((other) => other.reads === word.reads))) return;
   const a = ours[0]!;
   const b = theirs[0]!;
-  if (a.reads === b.reads) return;
   if (a.birthOrder === b.birthOrder) {
     outcome.limit('CLOSE_MATCH', `${quote(b.letters)} and ${quote(a.letters)} both name a child born ${ordinal(a.birthOrder!)}: the same person or a sibling`);
   } else {
@@ -422,7 +433,9 @@ function nobility(p: Pairing, outcome: Outcome): void {
   if (givenName !== undefined) {
     outcome.limit('CLOSE_MATCH', `${quote(givenName.letters)} on one side only: a title dropped, or a given name missing`);
   }
-  if (ours.length > 0 && theirs.length > 0 && !ours.some((word) => theirs.some((other) => other.reads === word.reads))) {
+  // A man's and a woman's title (Ida Bagus / Ida Ayu, La Ode / Wa Ode) is the gender rule's to note.
+  const genderOnly = ours.every((word) => word.gender !== null) && theirs.every((word) => word.gender !== null) && ours[0]?.gender !== theirs[0]?.gender;
+  if (ours.length > 0 && theirs.length > 0 && !genderOnly && !ours.some((word) => theirs.some((other) => other.reads === word.reads))) {
     outcome.limit('CLOSE_MATCH', `titles differ: ${quoteWords(theirs)} in the holder name, ${quoteWords(ours)} in the expected name`);
   }
 }
@@ -470,9 +483,12 @@ function readsAsPerson(name: ParsedName, knowledge: NameKnowledge): boolean {
 /** "M" against MUHAMMAD alone, or initials against initials, is not a name compared. */
 function someWordInFull(p: Pairing, outcome: Outcome): void {
   const inFull = p.links.some(
-    (link) => FULL_WORD_KINDS.has(link.kind) && link.kind !== 'abbreviation' && [...words(link.expected, p.E), ...words(link.holder, p.H)].every((word) => word.letters.length >= 2),
+    (link) =>
+      FULL_WORD_KINDS.has(link.kind) &&
+      link.kind !== 'abbreviation' &&
+      [...words(link.expected, p.E), ...words(link.holder, p.H)].every((word) => word.kind !== 'name' || word.letters.length >= 2),
   );
-  const cutShowsOne = p.cut !== null && p.cut.partial !== null && p.links.length > 1;
+  const cutShowsOne = p.cut !== null && p.cut.partial !== null && (p.links.length > 1 || p.cut.partial.expected.length > 1);
   if (!inFull && !cutShowsOne) outcome.limit('CLOSE_MATCH', 'no word matches in full');
 }
 
@@ -493,7 +509,7 @@ const RULES = [
   someWordInFull,
 ];
 
-const SET_ASIDE_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'legal-form', 'conjunction', 'patronymic', 'article']);
+const SET_ASIDE_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'legal-form', 'conjunction', 'patronymic', 'article', 'particle']);
 const hasNameWords = (name: ParsedName) => name.words.some((word) => word.kind === 'name');
 
 /**
@@ -532,6 +548,10 @@ function cutBeforeTheName(expected: ParsedName, holder: ParsedName, outcome: Out
 }
 
 /** One reading of each name; null when a reading leans on the other name and the other name does not bear it out. */
+const IDENTIFYING_KINDS = new Set<NameWord['kind']>(['name', 'nobility', 'birth-order', 'particle', 'article']);
+/** Only titles, degrees or a legal form ("H.", "Ibu", "PT"): nobody is named. */
+export const isBlank = (name: ParsedName): boolean => !name.words.some((word) => IDENTIFYING_KINDS.has(word.kind));
+
 export function judgeNames(expected: ParsedName, holderAsRead: ParsedName, policy: NameMatchPolicy, knowledge: NameKnowledge): NameComparison | null {
   if (!supported(expected, holderAsRead) || !supported(holderAsRead, expected)) return null;
   const outcome = new Outcome(policy);
@@ -545,6 +565,7 @@ export function judgeNames(expected: ParsedName, holderAsRead: ParsedName, polic
     return { verdict: outcome.verdict, score: 0, notes: outcome.notes() };
   }
   for (const rule of RULES) rule(pairing, outcome);
+  if (pairing.articlesAlone.length > 0) outcome.note(`article ${quoteWords(pairing.articlesAlone)} on one side only, ignored`);
   for (const word of [...expected.words, ...holder.words]) {
     if (word.assumption !== null && word.kind !== 'birth-order' && word.kind !== 'nobility') outcome.note(word.assumption);
   }

@@ -3,7 +3,7 @@
 
 import { boundedEditDistance } from './edit-distance.js';
 import type { NameKnowledge } from './knowledge.js';
-import type { NameWord } from './parse-name.js';
+import { spelled, type NameWord } from './parse-name.js';
 import { keysMeet } from './spelling.js';
 
 export type LinkKind =
@@ -80,6 +80,8 @@ function isShortForm(a: string, b: string): boolean {
 
 export function linkWords(expected: NameWord, holder: NameWord, knowledge: NameKnowledge): LinkKind | null {
   if (expected.letters === holder.letters) return 'exact';
+  // A word that stands around a name (I, Made, Gusti, al-) is its word, or not: never a slip, initial or short form of another.
+  if (expected.kind !== 'name' || holder.kind !== 'name') return expected.reads === holder.reads ? 'variant' : null;
   const abbreviated = expected.reads !== expected.letters || holder.reads !== holder.letters;
   if (expected.reads === holder.reads || keysMeet(expected.keys, holder.keys)) return abbreviated ? 'abbreviation' : 'variant';
   if (readsAsAbbreviation(expected, holder, knowledge) || readsAsAbbreviation(holder, expected, knowledge)) return 'abbreviation';
@@ -124,7 +126,7 @@ export function isCutOf(full: string, fullKeys: readonly string[], shown: NameWo
 
 /** Keys of a run of words written as one ("NUR AINI" as "NURAINI"). */
 export function joinedKeys(words: readonly NameWord[], knowledge: NameKnowledge): string[] {
-  const together = knowledge.spelling.keys(words.map((word) => word.reads).join(''));
+  const together = knowledge.spelling.keys(words.map(spelled).join(''));
   const fromKeys = words.map((word) => word.keys[0]!).join('');
   return together.includes(fromKeys) ? together : [...together, fromKeys];
 }

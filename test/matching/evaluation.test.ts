@@ -29,7 +29,8 @@ describe('the labelled set', () => {
   });
 });
 
-// The acceptance targets of issue 13, on the part no rule was tuned on, under the default policy.
+// The acceptance targets of issue 13, on the part no rule was tuned on, under the default policy. The labels follow
+// the names dev set's labelling rules since issue 26; the figures that count are the dev set's (dev-set.test.ts).
 describe('held-out part, standard policy: the targets of issue 13', () => {
   const { byLabel, wrongMatches, missedSame } = run(heldOutPairs);
 
@@ -59,13 +60,15 @@ describe('never a wrong MATCH, in any part, under either policy', () => {
   );
 });
 
-// The targets of issue 5 on its own hand-written list, so that what it promised does not slip back.
+// The targets of issue 5 on its own hand-written list, so that what it promised does not slip back. Issue 26 sends
+// more different people to a person instead of NO_MATCH (a word that may be a short form of the other: Fauzi /
+// Fauzan, Rahim / Rahman; the labelling rules make nicknames a review, never NO_MATCH), so that share is 75%, not 85%.
 describe('the issue-5 list, standard policy', () => {
   const { byLabel } = run(handWrittenTuning);
 
-  it('says MATCH for at least 90% of same-person pairs, NO_MATCH for at most 3%, NO_MATCH for at least 85% of different people', () => {
+  it('says MATCH for at least 90% of same-person pairs, NO_MATCH for at most 3%, NO_MATCH for at least 75% of different people', () => {
     expect(share(byLabel.same, 'MATCH')).toBeGreaterThanOrEqual(0.9);
     expect(share(byLabel.same, 'NO_MATCH')).toBeLessThanOrEqual(0.03);
-    expect(share(byLabel.different, 'NO_MATCH')).toBeGreaterThanOrEqual(0.85);
+    expect(share(byLabel.different, 'NO_MATCH')).toBeGreaterThanOrEqual(0.75);
   });
 });
