@@ -123,7 +123,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       }
     },
     writeReport: async (batchId, reportPath, signal, changesPath) => {
-      const written = await writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, config.nameMatchPolicy, signal);
+      const written = await writeReconciliation({ store, history }, batchId, { reportPath, changesPath }, config.nameMatching, signal);
       metrics.rowsReported(written.counts);
       return written;
     },

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describeError, OutputPathError } from '../errors.js';
-import type { NameMatchPolicy } from '../matching/compare-names.js';
+import type { NameMatching } from '../matching/compare-names.js';
 import type { AccountHistory } from '../history/account-history.js';
 import { CHANGE_VALUES, classifyChange, isNotableChange, withChangeNote, type ChangeValue } from '../history/change.js';
 import { parseAccountKey } from '../csv/validation.js';
@@ -40,7 +40,7 @@ export interface ReportOutputs {
  * result columns, `change` among them. Streams slice by slice from Redis into the sink the path names (CSV
  * or XLSX), under a temporary name renamed at the end, so nobody opens half a report; the changes file, if
  * asked for, is written in the same pass. Every temporary file is removed on any failure or abort. Any
- * file-system failure is an OutputPathError naming the path. Names are compared under `nameMatchPolicy`
+ * file-system failure is an OutputPathError naming the path. Names are compared under `nameMatching`
  * (NAME_MATCH_POLICY).
  *
  * `change` compares each row with the snapshot of the account's history taken when the batch's answer was
@@ -51,7 +51,7 @@ export async function writeReconciliation(
   sources: ReportSources,
   batchId: string,
   outputs: ReportOutputs,
-  nameMatchPolicy: NameMatchPolicy,
+  nameMatching: NameMatching,
   signal?: AbortSignal,
 ): Promise<WrittenReport> {
   const { store, history } = sources;
@@ -82,7 +82,7 @@ export async function writeReconciliation(
       const reported = new Map<string, ResultValue>();
       for (const row of slice) {
         const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
-        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : answers.get(row.accountKey)?.outcome, expectedName, nameMatchPolicy);
+        const decided = decideRowResult(row.invalidReason, row.accountKey === null ? undefined : answers.get(row.accountKey)?.outcome, expectedName, nameMatching);
         const { change, note } = classifyChange(decided, row.accountKey === null ? undefined : answers.get(row.accountKey)?.previous);
         counts[decided.result] += 1;
         if (change !== undefined) changes[change] += 1;

@@ -2,7 +2,7 @@ import { batchState, type BatchProgress, type BatchRecord, type BatchState, type
 import { NEEDS_A_PERSON, readDecidedRows } from '../batch/decided-rows.js';
 import { RowTally, zeroCounts, type ResultCounts } from '../batch/row-tally.js';
 import { maskAccountNumber, maskDigitRuns } from '../logging/logger.js';
-import type { NameMatchPolicy } from '../matching/policy.js';
+import type { NameMatching } from '../matching/compare-names.js';
 
 /** A batch as the JSON API and the pages show it: no row data, so nothing to mask but the file name. */
 export interface BatchView {
@@ -63,7 +63,7 @@ export class BatchViews {
 
   constructor(
     private readonly store: BatchStore,
-    private readonly nameMatchPolicy: NameMatchPolicy,
+    private readonly nameMatching: NameMatching,
   ) {}
 
   async list(limit: number): Promise<CountedBatchView[]> {
@@ -83,7 +83,7 @@ export class BatchViews {
     const rows: ReviewRow[] = [];
     let cursor = from;
     while (cursor < from + REVIEW_SCAN_ROWS) {
-      const slice = await readDecidedRows(this.store, batch, cursor, REVIEW_SLICE_ROWS, this.nameMatchPolicy);
+      const slice = await readDecidedRows(this.store, batch, cursor, REVIEW_SLICE_ROWS, this.nameMatching);
       for (const decidedRow of slice) {
         cursor = decidedRow.index + 1;
         if (decidedRow.answered && NEEDS_A_PERSON.has(decidedRow.decided.result)) rows.push(reviewRow(batch, decidedRow));
@@ -99,7 +99,7 @@ export class BatchViews {
     const key = `${batch.batchId}:${batch.round}:${batch.generation}`;
     let entry = this.tallies.get(key);
     if (entry === undefined) {
-      entry = { tally: new RowTally(this.store, batch, this.nameMatchPolicy), advancedAt: 0 };
+      entry = { tally: new RowTally(this.store, batch, this.nameMatching), advancedAt: 0 };
       this.tallies.set(key, entry);
       while (this.tallies.size > TALLIES_KEPT) this.tallies.delete(this.tallies.keys().next().value!);
     }

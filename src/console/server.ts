@@ -35,7 +35,7 @@ const QUEUE_METRICS_TIMEOUT_MS = 3_000;
 export async function buildConsole(app: App, runner: BatchRunner, options: ConsoleOptions): Promise<FastifyInstance> {
   const { settings } = options;
   const server = Fastify({ loggerInstance: quietLogger(app, 'console'), bodyLimit: 64 * 1024 });
-  const views = new BatchViews(app.store, app.config.nameMatchPolicy);
+  const views = new BatchViews(app.store, app.config.nameMatching);
   const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
 
   server.addHook('onRequest', async (request, reply) => {

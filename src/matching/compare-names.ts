@@ -14,6 +14,15 @@ import { DEFAULT_NAME_MATCH_POLICY, type NameMatchPolicy } from './policy.js';
 import { isBlank, judgeNames, type NameComparison } from './verdict.js';
 
 export type { NameComparison, NameVerdict } from './verdict.js';
+
+/** How names are compared: NAME_MATCH_POLICY and the knowledge (built in, plus a site's NAME_RULES_FILE), both read at start. */
+export interface NameMatching {
+  policy: NameMatchPolicy;
+  knowledge: NameKnowledge;
+}
+
+/** The default: the standard policy and the built-in knowledge. */
+export const DEFAULT_NAME_MATCHING: NameMatching = { policy: DEFAULT_NAME_MATCH_POLICY, knowledge: BUILT_IN_KNOWLEDGE };
 export { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from './policy.js';
 
 const better = (a: NameComparison, b: NameComparison) => {
