@@ -172,6 +172,13 @@ export class PhraseTable<T> {
   get(word: string): T | undefined {
     return this.compact.get(word) ?? (word.length >= MIN_KEYED_PHRASE ? this.byKey.get(this.keyOf(word)) : undefined);
   }
+
+  /** Every word a phrase may start with, as written and by key: a word none of the tables knows needs no lookup. */
+  addStartsTo(words: Set<string>): void {
+    for (const word of this.byFirst.keys()) words.add(word);
+    for (const word of this.compact.keys()) words.add(word);
+    for (const key of this.byKey.keys()) words.add(key);
+  }
 }
 
 export interface TitleInfo {
@@ -243,6 +250,8 @@ export class NameKnowledge {
   readonly counts: KnowledgeCounts;
   private readonly everyday = new Set<string>();
   private readonly organisation = new Set<string>();
+  private readonly qualifiers = new Set<string>();
+  private readonly phraseStarts = new Set<string>();
   private readonly genericOrganisation = new Set<string>();
   private readonly surnameKinds = new Map<string, string>();
   private readonly givenGender = new Map<string, Gender | 'unisex'>();
@@ -279,7 +288,10 @@ export class NameKnowledge {
     }
     for (const entry of entries.legalForms) {
       const info = { canonical: letters(entry.canonical), family: entry.family, kind: entry.kind, position: entry.position, covers: (entry.covers ?? []).map(letters), means: entry.means };
-      for (const written of entry.written) this.legalForms.add(written, info);
+      for (const written of entry.written) {
+        this.legalForms.add(written, info);
+        if (entry.kind === 'qualifier') this.qualifiers.add(letters(written));
+      }
     }
     for (const entry of entries.accountMarkers) for (const written of entry.written) this.accountMarkers.add(written, { kind: entry.kind, means: entry.means });
     for (const entry of entries.degrees) {
@@ -314,6 +326,9 @@ export class NameKnowledge {
         this.nicknameOf.get(long)!.add(short);
       }
     }
+    for (const table of [this.titles, this.ranks, this.nobility, this.birthOrder, this.particles, this.legalForms, this.accountMarkers] as PhraseTable<unknown>[]) {
+      table.addStartsTo(this.phraseStarts);
+    }
     this.endings = entries.nameEndings
       .map((entry) => ({ ending: letters(entry.ending), gender: entry.gender, minStem: entry.minStem }))
       .sort((a, b) => b.ending.length - a.ending.length);
@@ -321,6 +336,20 @@ export class NameKnowledge {
 
   isEveryday(keys: readonly string[]): boolean {
     return keys.some((key) => this.everyday.has(key));
+  }
+
+  /**
+   * Whether a typed word (title, rank, noble title, legal form...) may start with `word`: most words are names, and
+   * this spares them a lookup in every table. Single letters may be run together with the next ("I B", "P.T."), so
+   * they always may.
+   */
+  mayStartPhrase(word: string): boolean {
+    return word.length === 1 || this.phraseStarts.has(word) || (word.length >= MIN_KEYED_PHRASE && this.phraseStarts.has(this.spelling.keys(word)[0]!));
+  }
+
+  /** A qualifier of a legal form (Tbk, Persero): set aside wherever it stands in a company name. */
+  isQualifier(word: string): boolean {
+    return this.qualifiers.has(word);
   }
 
   /** A word of organisation or business names (Lembaga, Jaya, Niaga): a name with one is a business's. */

@@ -78,6 +78,7 @@ const MAX_READINGS = 8;
 const MAX_DEGREE_TOKENS = 5;
 /** A dotted abbreviation of a name word ("Kus.", "Aloys.") up to this many letters is read as an initial. */
 const MAX_DOTTED_STUB = 5;
+const EMPTY: string[] = [];
 const SPELLED_KINDS = new Set<WordKind>(['particle', 'birth-order', 'nobility', 'marga-marker', 'article']);
 
 /** The letters a word is written with, run together ("I GUSTI AYU" -> IGUSTIAYU), or for a name word what it stands for. */
@@ -122,7 +123,11 @@ class Reader {
 
   sameChunk = (from: number, to: number): boolean => this.tokens[from]!.chunk === this.tokens[to]!.chunk;
 
-  add(kind: WordKind, from: number, length: number, fields: Partial<NameWord> = {}): void {
+  /**
+   * A word of `kind` read from `length` tokens at `from`, meaning `reads`; the caller sets what else it knows on the
+   * word returned. One object shape for every word, filled field by field: this runs for every word of every reading.
+   */
+  add(kind: WordKind, from: number, length: number, reads: string | null = null): NameWord {
     const first = this.tokens[from]!;
     let letters = first.letters;
     let display = first.display;
@@ -134,31 +139,31 @@ class Reader {
       dotted ||= token.dotted;
     }
     const readFrom = first.readFrom;
-    const expansion = readFrom === undefined ? null : `'${readFrom}' read as ${this.tokens.filter((token) => token.readFrom === readFrom).map((token) => token.letters).join(' ')}`;
-    // One object shape for every word, built field by field: this runs for every word of every reading.
-    this.words.push({
+    const word: NameWord = {
       kind,
-      letters: fields.letters ?? letters,
-      display: fields.display ?? display,
+      letters,
+      display,
       dotted,
-      reads: fields.reads ?? letters,
+      reads: reads ?? letters,
       // Words around a name are lined up with the name words when a name is written without spaces (IWAYANSUKERTA).
-      keys: fields.keys ?? (SPELLED_KINDS.has(kind) ? this.knowledge.spelling.keys((fields.letters ?? letters).replace(/ /g, '')) : []),
+      keys: SPELLED_KINDS.has(kind) ? this.knowledge.spelling.keys(letters.replace(/ /g, '')) : EMPTY,
       part: this.part,
       index: this.words.length,
       token: from,
-      gender: fields.gender ?? null,
-      wifeOf: fields.wifeOf ?? false,
-      birthOrder: fields.birthOrder ?? null,
-      legal: fields.legal ?? null,
-      alsoGivenName: fields.alsoGivenName ?? false,
-      initial: fields.initial ?? false,
-      abbreviation: fields.abbreviation ?? null,
-      everyday: fields.everyday ?? false,
-      surname: fields.surname ?? null,
-      needsOtherSide: fields.needsOtherSide ?? null,
-      assumption: fields.assumption ?? expansion,
-    });
+      gender: null,
+      wifeOf: false,
+      birthOrder: null,
+      legal: null,
+      alsoGivenName: false,
+      initial: false,
+      abbreviation: null,
+      everyday: false,
+      surname: null,
+      needsOtherSide: null,
+      assumption: readFrom === undefined ? null : `'${readFrom}' read as ${this.tokens.filter((token) => token.readFrom === readFrom).map((token) => token.letters).join(' ')}`,
+    };
+    this.words.push(word);
+    return word;
   }
 
   /** A name word (possibly an abbreviation: M. for Muhammad, Abd. for Abdul). */
@@ -166,15 +171,15 @@ class Reader {
     const token = this.tokens[at]!;
     const abbreviation = this.knowledge.abbreviations.get(token.letters) ?? null;
     const reads = abbreviation !== null && !abbreviation.needsOtherSide && abbreviation.means.length === 1 ? abbreviation.means[0]! : token.letters;
-    const initial = token.letters.length === 1 || (token.dotted && token.letters.length <= MAX_DOTTED_STUB && abbreviation === null && !this.knowledge.isGivenName([token.letters]));
-    this.add('name', at, 1, { ...this.nameFields(reads, company), abbreviation, initial });
-  }
-
-  private nameFields(reads: string, company: boolean): Partial<NameWord> {
+    const word = this.add('name', at, 1, reads);
     const keys = this.knowledge.spelling.keys(reads);
     const surname = this.knowledge.surnameKind(keys);
-    const everyday = this.knowledge.isEveryday(keys) || (company && this.knowledge.isGenericOrganisationWord(keys)) || surname === 'chinese-clan';
-    return { reads, keys, everyday, surname };
+    word.keys = keys;
+    word.surname = surname;
+    word.everyday = this.knowledge.isEveryday(keys) || (company && this.knowledge.isGenericOrganisationWord(keys)) || surname === 'chinese-clan';
+    word.abbreviation = abbreviation;
+    word.initial =
+      token.letters.length === 1 || (token.dotted && token.letters.length <= MAX_DOTTED_STUB && abbreviation === null && !this.knowledge.isGivenName(this.knowledge.spelling.keys(token.letters)));
   }
 
   /** Titles, ranks, noble and caste titles, I/Ni, birth-order names: the run before a name (or a father's name). */
@@ -194,31 +199,38 @@ class Reader {
       const readAs = (name: string, means: string) => (letters(name) === written ? null : `'${this.letters.slice(at, at + found.length).join(' ')}' read as ${means}`);
       switch (found.kind) {
         case 'corps':
-          this.add('rank', at, found.length, { reads: found.rank!.means });
+          this.add('rank', at, found.length, found.rank!.means);
           break;
         case 'rank':
-          this.add('rank', at, found.length, { reads: found.rank!.means });
+          this.add('rank', at, found.length, found.rank!.means);
           rankSeen = true;
           break;
-        case 'title':
-          this.add('title', at, found.length, {
-            reads: found.title!.means,
-            gender: found.title!.gender,
-            wifeOf: found.title!.wifeOf,
-            alsoGivenName: found.title!.alsoGivenName,
-          });
+        case 'title': {
+          const word = this.add('title', at, found.length, found.title!.means);
+          word.gender = found.title!.gender;
+          word.wifeOf = found.title!.wifeOf;
+          word.alsoGivenName = found.title!.alsoGivenName;
           break;
+        }
         case 'particle':
-          this.add('particle', at, found.length, { reads: found.particle!.means, gender: found.particle!.gender });
+          this.add('particle', at, found.length, found.particle!.means).gender = found.particle!.gender;
           break;
         case 'nobility': {
           const noble = found.nobility!;
-          this.add('nobility', at, found.length, { reads: noble.means, gender: noble.gender, alsoGivenName: noble.alsoGivenName, needsOtherSide: ambiguous ? noble.means : null, assumption: readAs(noble.name, noble.means) });
+          const word = this.add('nobility', at, found.length, noble.means);
+          word.gender = noble.gender;
+          word.alsoGivenName = noble.alsoGivenName;
+          word.needsOtherSide = ambiguous ? noble.means : null;
+          word.assumption = readAs(noble.name, noble.means) ?? word.assumption;
           break;
         }
         case 'birth-order': {
           const order = found.order!;
-          this.add('birth-order', at, found.length, { reads: order.means, birthOrder: order.position, gender: order.gender, needsOtherSide: ambiguous ? order.means : null, assumption: readAs(order.name, order.means) });
+          const word = this.add('birth-order', at, found.length, order.means);
+          word.birthOrder = order.position;
+          word.gender = order.gender;
+          word.needsOtherSide = ambiguous ? order.means : null;
+          word.assumption = readAs(order.name, order.means) ?? word.assumption;
           break;
         }
       }
@@ -230,6 +242,7 @@ class Reader {
   /** The longest typed word starting at `at` that may stand before a name; on a tie the first kind listed wins. */
   private leadingWord(at: number, rankSeen: boolean): LeadingWord | null {
     const { knowledge, letters, sameChunk } = this;
+    if (!knowledge.mayStartPhrase(letters[at]!) && (at + 1 >= letters.length || !sameChunk(at, at + 1))) return null;
     const candidates: Array<LeadingWord | null> = [];
     if (rankSeen) {
       const corps = knowledge.ranks.match(letters, at, sameChunk);
@@ -295,38 +308,44 @@ class Reader {
       if (company) {
         const joint = this.knowledge.accountMarkers.get(token.letters);
         if (joint?.kind === 'joint' && at > bodyStart && hasNext) {
-          this.add('conjunction', at, 1, { reads: 'and' });
+          this.add('conjunction', at, 1, 'and');
           at += 1;
           continue;
         }
       }
       // A marker written out may end the name (a bank cut after "BINTI"); a one- or two-letter one needs a word after it.
-      const particle = at > bodyStart && (hasNext || token.letters.length > 2) ? this.knowledge.particles.match(this.letters, at, this.sameChunk) : null;
+      const typedHere = this.knowledge.mayStartPhrase(token.letters) || (hasNext && this.sameChunk(at, at + 1));
+      const particle = typedHere && at > bodyStart && (hasNext || token.letters.length > 2) ? this.knowledge.particles.match(this.letters, at, this.sameChunk) : null;
       if (particle !== null && particle.value.kind === 'patronymic' && this.part === 'own' && !company) {
         const oneLetter = this.letters[at]!.length === 1;
         if (!oneLetter || this.choices.take(2) === 0) {
-          this.add('patronymic', at, particle.length, { reads: particle.value.means, gender: particle.value.gender, assumption: oneLetter ? `'${this.letters[at]}' read as bin` : null });
+          const word = this.add('patronymic', at, particle.length, particle.value.means);
+          word.gender = particle.value.gender;
+          if (oneLetter) word.assumption = `'${this.letters[at]}' read as bin`;
           this.part = 'father';
           // Titles before the father's name ("binti H. Muchtar"), never the father's name itself ("bin Andi").
           at = this.leadingRun(at + particle.length, end - 1);
           continue;
         }
       } else if (particle !== null && particle.value.kind === 'marga-marker' && hasNext && !company) {
-        this.add('marga-marker', at, particle.length, { reads: particle.value.means, gender: particle.value.gender, assumption: this.letters[at] === 'BR' ? "'BR' read as boru" : null });
+        const word = this.add('marga-marker', at, particle.length, particle.value.means);
+        word.gender = particle.value.gender;
+        if (this.letters[at] === 'BR') word.assumption = "'BR' read as boru";
         at += particle.length;
         continue;
       } else if (particle !== null && particle.value.kind === 'article' && hasNext && (particle.value.before === null || this.letters[at + particle.length]!.startsWith(particle.value.before))) {
         // Compared with the name words: "AL FATIH" may be written ALFATIH, or without the article.
-        const written = this.letters.slice(at, at + particle.length).join('');
-        this.add('article', at, particle.length, { reads: written, keys: this.knowledge.spelling.keys(written) });
+        this.add('article', at, particle.length, this.letters.slice(at, at + particle.length).join(''));
         at += particle.length;
         continue;
       }
-      const inner = at > bodyStart && hasNext && !company ? this.knowledge.nobility.match(this.letters, at, this.sameChunk) : null;
+      const inner = typedHere && at > bodyStart && hasNext && !company ? this.knowledge.nobility.match(this.letters, at, this.sameChunk) : null;
       if (inner !== null && INNER_TITLE_KINDS.has(inner.value.kind) && !inner.value.alsoGivenName && at + inner.length < end) {
         const short = this.letters[at]!.length <= 2;
         if (!short || this.choices.take(2) === 0) {
-          this.add('nobility', at, inner.length, { reads: inner.value.means, gender: inner.value.gender, assumption: short ? `'${this.letters[at]}' read as ${inner.value.means}` : null });
+          const word = this.add('nobility', at, inner.length, inner.value.means);
+          word.gender = inner.value.gender;
+          if (short) word.assumption = `'${this.letters[at]}' read as ${inner.value.means}`;
           at += inner.length;
           continue;
         }
@@ -342,19 +361,22 @@ class Reader {
    */
   private typedAside(at: number, end: number): boolean {
     const token = this.tokens[at]!;
+    // Most words are none of these: only a word in brackets, a qualifier or the last word is looked up.
+    const bracketed = token.bracket !== 0;
+    if (!bracketed && at !== end - 1 && !this.knowledge.isQualifier(token.letters)) return false;
     const legal = this.knowledge.legalForms.get(token.letters);
     if (legal !== undefined && (legal.kind === 'qualifier' || token.bracket !== 0)) {
-      this.add('legal-form', at, 1, { reads: legal.means, legal });
+      this.add('legal-form', at, 1, legal.means).legal = legal;
       return true;
     }
     const title = this.knowledge.titles.get(token.letters);
     if (title !== undefined && (token.bracket !== 0 || (title.kind === 'deceased' && at === end - 1))) {
-      this.add('title', at, 1, { reads: title.means, gender: title.gender });
+      this.add('title', at, 1, title.means).gender = title.gender;
       return true;
     }
     const rank = token.bracket !== 0 ? this.knowledge.ranks.get(token.letters) : undefined;
     if (rank !== undefined) {
-      this.add('rank', at, 1, { reads: rank.means });
+      this.add('rank', at, 1, rank.means);
       return true;
     }
     return false;
@@ -367,7 +389,7 @@ class Reader {
     for (;;) {
       const lead = this.knowledge.legalForms.match(this.letters, from, this.sameChunk);
       if (lead === null || lead.value.position === 'after' || from + lead.length >= to) break;
-      this.add('legal-form', from, lead.length, { reads: lead.value.means, legal: lead.value });
+      this.add('legal-form', from, lead.length, lead.value.means).legal = lead.value;
       from += lead.length;
     }
     const trailing: Array<{ at: number; length: number; value: LegalFormInfo }> = [];
@@ -387,7 +409,13 @@ class Reader {
   degree(from: number, length: number, dottedOnly: boolean): void {
     const letters = this.letters.slice(from, from + length).join('');
     const display = this.tokens.slice(from, from + length).map((token) => token.display).join('');
-    this.add('degree', from, length, { letters, display, reads: letters, needsOtherSide: dottedOnly ? letters : null, assumption: dottedOnly ? `'${letters}' read as a degree` : null });
+    const word = this.add('degree', from, length, letters);
+    word.letters = letters;
+    word.display = display;
+    if (dottedOnly) {
+      word.needsOtherSide = letters;
+      word.assumption = `'${letters}' read as a degree`;
+    }
   }
 }
 
@@ -459,7 +487,7 @@ function readOnce(prepared: Prepared, knowledge: NameKnowledge, choices: Choices
   if (company) {
     const forms = reader.companyForms(0, tokens.length);
     reader.body(forms.start, forms.end, true);
-    for (const form of forms.trailing) reader.add('legal-form', form.at, form.length, { reads: form.value.means, legal: form.value });
+    for (const form of forms.trailing) reader.add('legal-form', form.at, form.length, form.value.means).legal = form.value;
   } else {
     const first = reader.leadingRun(0, tokens.length);
     const trailing = reader.trailingDegrees(first, tokens.length);

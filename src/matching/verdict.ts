@@ -64,15 +64,33 @@ interface Pairing {
 
 const words = (indices: readonly number[], list: readonly NameWord[]) => indices.map((index) => list[index]!);
 const lettersAt = (indices: readonly number[], list: readonly NameWord[]) => words(indices, list).map((word) => word.letters).join(' ');
-const own = (list: readonly NameWord[]) => list.map((word, index) => (word.part === 'own' && word.kind === 'name' ? index : -1)).filter((index) => index >= 0);
+const ownCache = new WeakMap<readonly NameWord[], number[]>();
+/** Positions of the person's own name words (not the father's, not the words around a name). */
+const own = (list: readonly NameWord[]): number[] => {
+  let found = ownCache.get(list);
+  if (found === undefined) {
+    found = [];
+    list.forEach((word, index) => {
+      if (word.part === 'own' && word.kind === 'name') found!.push(index);
+    });
+    ownCache.set(list, found);
+  }
+  return found;
+};
 
 /** A reading that leans on the other name (a one-letter title, "PT" as Putu, an undotted degree) holds only if it does. */
 function supported(name: ParsedName, other: ParsedName): boolean {
   return name.words.every((word) => word.needsOtherSide === null || other.words.some((candidate) => candidate.reads === word.needsOtherSide || candidate.letters.replace(/ /g, '') === word.needsOtherSide));
 }
 
-function findBankCut(p: Omit<Pairing, 'cut' | 'missing' | 'extra' | 'articlesAlone'>): BankCut | null {
-  const { holder, E, H, links, linkOfE, linkOfH } = p;
+function findBankCut(
+  holder: ParsedName,
+  E: readonly NameWord[],
+  H: readonly NameWord[],
+  links: readonly WordLink[],
+  linkOfE: ReadonlyMap<number, WordLink>,
+  linkOfH: ReadonlyMap<number, WordLink>,
+): BankCut | null {
   if (holder.visibleLength < MIN_BANK_WIDTH || holder.visibleLength > MAX_BANK_WIDTH) return null;
   const last = linkOfH.get(H.length - 1);
   if (last === undefined || !H.every((word, index) => linkOfH.has(index) || word.kind === 'article') || !keepsWordOrder(links)) return null;
@@ -97,19 +115,29 @@ function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnow
     for (const index of link.expected) linkOfE.set(index, link);
     for (const index of link.holder) linkOfH.set(index, link);
   }
-  for (const link of acronyms(expected, holder, E, H, linkOfE, linkOfH)) {
+  const unlinked = E.some((_, index) => !linkOfE.has(index)) && H.some((_, index) => !linkOfH.has(index));
+  for (const link of unlinked ? acronyms(expected, holder, E, H, linkOfE, linkOfH) : []) {
     links.push(link);
     for (const index of link.expected) linkOfE.set(index, link);
     for (const index of link.holder) linkOfH.set(index, link);
   }
-  const base = { expected, holder, E, H, links, linkOfE, linkOfH, knowledge };
-  const cut = findBankCut(base);
-  const hidden = new Set(cut?.hidden ?? []);
-  const missing = E.map((_, index) => index).filter((index) => !linkOfE.has(index) && !hidden.has(index) && E[index]!.kind === 'name');
-  const articlesAlone = [...E.filter((word, index) => word.kind === 'article' && !linkOfE.has(index)), ...H.filter((word, index) => word.kind === 'article' && !linkOfH.has(index))];
-  const linkedLetters = new Set(H.filter((_, index) => linkOfH.has(index)).map((word) => word.letters));
-  const extra = H.map((_, index) => index).filter((index) => !linkOfH.has(index) && !linkedLetters.has(H[index]!.letters) && H[index]!.kind === 'name');
-  return { ...base, cut, missing, extra, articlesAlone };
+  const cut = findBankCut(holder, E, H, links, linkOfE, linkOfH);
+  const missing: number[] = [];
+  const extra: number[] = [];
+  const articlesAlone: NameWord[] = [];
+  E.forEach((word, index) => {
+    if (linkOfE.has(index) || cut?.hidden.includes(index)) return;
+    if (word.kind === 'name') missing.push(index);
+    else if (word.kind === 'article') articlesAlone.push(word);
+  });
+  H.forEach((word, index) => {
+    if (linkOfH.has(index)) return;
+    // A mononym the bank repeats (TUKIYEM TUKIYEM) adds nothing.
+    const repeated = H.some((other, at) => at !== index && linkOfH.has(at) && other.letters === word.letters);
+    if (word.kind === 'name' && !repeated) extra.push(index);
+    else if (word.kind === 'article') articlesAlone.push(word);
+  });
+  return { expected, holder, E, H, links, linkOfE, linkOfH, cut, missing, extra, articlesAlone, knowledge };
 }
 
 const MAX_ACRONYM = 5;
@@ -121,10 +149,11 @@ const MAX_ACRONYM = 5;
 function acronyms(expected: ParsedName, holder: ParsedName, E: NameWord[], H: NameWord[], linkOfE: Map<number, WordLink>, linkOfH: Map<number, WordLink>): WordLink[] {
   const found: WordLink[] = [];
   const scan = (short: NameWord[], shortLinked: Map<number, WordLink>, long: ParsedName, longNames: NameWord[], longLinked: Map<number, WordLink>, emit: (word: number, run: number[]) => void) => {
+    let all: NameWord[] | null = null;
     short.forEach((word, index) => {
       const letters = word.letters;
-      if (shortLinked.has(index) || letters.length < 2 || letters.length > MAX_ACRONYM) return;
-      const all = long.words.filter((other) => other.kind !== 'title' && other.kind !== 'degree' && other.kind !== 'rank');
+      if (shortLinked.has(index) || letters.length < 2 || letters.length > MAX_ACRONYM || word.kind !== 'name') return;
+      all ??= long.words.filter((other) => other.kind !== 'title' && other.kind !== 'degree' && other.kind !== 'rank');
       for (let start = 0; start + letters.length <= all.length; start += 1) {
         const run = all.slice(start, start + letters.length);
         if (!run.every((other, offset) => other.letters[0] === letters[offset])) continue;
