@@ -47,14 +47,16 @@ function joinCandidates(
     let length = 0;
     for (let size = 2; size <= MAX_JOINED_WORDS && start + size <= runSide.length; size += 1) {
       length = (size === 2 ? spelled(runSide[start]!).length : length) + spelled(runSide[start + size - 1]!).length;
-      const run = range(start, size);
+      let run: number[] | null = null;
       let keys: string[] | null = null;
-      open.forEach((word, single) => {
+      for (let single = 0; single < open.length; single += 1) {
+        const word = open[single];
         // Cheap tests first: the run must start like the word and be about as long (doubled letters, a vowel or two).
-        if (word === null || word.keys[0]![0] !== runSide[start]!.keys[0]![0] || Math.abs(length - spelled(word).length) > size + 1) return;
+        if (word === null || word === undefined || word.keys[0]![0] !== runSide[start]!.keys[0]![0] || Math.abs(length - spelled(word).length) > size + 1) continue;
+        run ??= range(start, size);
         keys ??= joinedKeys(run.map((index) => runSide[index]!), knowledge);
         if (keysMeet(keys, word.keys)) emit(run, single);
-      });
+      }
     }
   }
 }

@@ -125,6 +125,8 @@ export class PhraseTable<T> {
   private readonly compact = new Map<string, T>();
   /** One-word phrases of four letters or more also by spelling key ("NJAI" finds NYAI, "TJOKORDA" COKORDA). */
   private readonly byKey = new Map<string, T>();
+  /** Every start of a compact key ("P", "PT"): a run of words that is none can stop growing. */
+  private readonly compactPrefixes = new Set<string>();
   private longestCompact = 1;
 
   constructor(private readonly keyOf: (word: string) => string) {}
@@ -138,6 +140,7 @@ export class PhraseTable<T> {
     this.byFirst.set(words[0]!, list);
     const compactKey = words.join('');
     if (!this.compact.has(compactKey)) this.compact.set(compactKey, value);
+    for (let end = 1; end <= compactKey.length; end += 1) this.compactPrefixes.add(compactKey.slice(0, end));
     this.longestCompact = Math.max(this.longestCompact, compactKey.length);
     if (words.length === 1 && compactKey.length >= MIN_KEYED_PHRASE && !this.byKey.has(this.keyOf(compactKey))) this.byKey.set(this.keyOf(compactKey), value);
   }
@@ -149,11 +152,17 @@ export class PhraseTable<T> {
   match(words: readonly string[], start: number, sameChunk: (from: number, to: number) => boolean): { value: T; length: number } | null {
     // Run together: the longest run of words that may be read as one ("P.T.", "I B"), if it spells a phrase.
     let together = words[start]!;
+    if (!this.compactPrefixes.has(together)) {
+      // No phrase starts with this word as written: only a spelling of a one-word phrase may ("NJAI" for NYAI).
+      const single = together.length >= MIN_KEYED_PHRASE ? this.byKey.get(this.keyOf(together)) : undefined;
+      return single === undefined ? null : { value: single, length: 1 };
+    }
     let compactFound: { value: T; length: number } | null = null;
     for (let end = start + 1; end < words.length && together.length < this.longestCompact; end += 1) {
       const word = words[end]!;
       if (!sameChunk(start, end) && !(word.length === 1 && together.length === end - start)) break;
       together += word;
+      if (!this.compactPrefixes.has(together)) break;
       const value = this.compact.get(together);
       if (value !== undefined) compactFound = { value, length: end - start + 1 };
     }

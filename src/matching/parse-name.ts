@@ -94,7 +94,12 @@ interface Degree {
   dotted: boolean;
   /** Also a name (Ma, Me) and written without dots: a degree only if the other name has it too. */
   dottedOnly: boolean;
+  /** Not in the list, read as a degree by its place and shape (degreesAfterComma). */
+  unlisted?: boolean;
 }
+
+/** First letters of Indonesian degrees (Sarjana, Magister, Doktor, Ahli, Bachelor): an unlisted dotted code after the comma. */
+const UNLISTED_DEGREE_OPENERS = new Set(['S', 'M', 'D', 'A', 'B']);
 
 interface LeadingWord {
   kind: 'corps' | 'title' | 'rank' | 'nobility' | 'particle' | 'birth-order';
@@ -287,11 +292,50 @@ class Reader {
       memo.set(from, result);
       return result;
     };
+    let listed: { at: number; degrees: Degree[] } = { at: end, degrees: [] };
     for (let at = start + 1; at < end; at += 1) {
       const degrees = segment(at);
-      if (degrees !== null) return { at, degrees };
+      if (degrees !== null) {
+        listed = { at, degrees };
+        break;
+      }
     }
-    return { at: end, degrees: [] };
+    return this.degreesAfterComma(start, listed.at, end, segment) ?? listed;
+  }
+
+  /**
+   * "Ahmad Yani, S.I.K., M.H.": after a comma that follows a name of two words or more, dotted chunks that open
+   * like an Indonesian degree (S., M., D., A., B.) are degrees even when the list lacks one; each is noted.
+   */
+  private degreesAfterComma(start: number, before: number, end: number, segment: (from: number) => Degree[] | null): { at: number; degrees: Degree[] } | null {
+    for (let comma = start + 1; comma + 1 < before; comma += 1) {
+      if (!this.tokens[comma]!.commaAfter || this.tokens[comma]!.bracket !== 0) continue;
+      const degrees = this.degreeShapedFrom(comma, end, segment);
+      if (degrees !== null) return { at: comma + 1, degrees };
+    }
+    return null;
+  }
+
+  private degreeShapedFrom(comma: number, end: number, segment: (from: number) => Degree[] | null): Degree[] | null {
+    const degrees: Degree[] = [];
+    let from = comma + 1;
+    while (from < end) {
+      let length = 1;
+      while (from + length < end && this.tokens[from + length]!.chunk === this.tokens[from]!.chunk) length += 1;
+      const chunk = this.tokens.slice(from, from + length);
+      const letters = chunk.map((token) => token.letters).join('');
+      const known = segment(from);
+      if (known !== null && known[0]!.length <= length) {
+        degrees.push(known[0]!);
+        from += known[0]!.length;
+        continue;
+      }
+      const degreeShaped = chunk.every((token) => token.dotted && token.letters.length <= 4) && letters.length >= 2 && letters.length <= 8 && UNLISTED_DEGREE_OPENERS.has(letters[0]!);
+      if (!degreeShaped) return null;
+      degrees.push({ from, length, dotted: true, dottedOnly: false, unlisted: true });
+      from += length;
+    }
+    return degrees;
   }
 
   /** The words between the leading run and the degrees: names, bin/binti and the father's name, boru, al-. */
@@ -406,12 +450,13 @@ class Reader {
     return { start: from, end: to, trailing };
   }
 
-  degree(from: number, length: number, dottedOnly: boolean): void {
+  degree(from: number, length: number, dottedOnly: boolean, unlisted = false): void {
     const letters = this.letters.slice(from, from + length).join('');
     const display = this.tokens.slice(from, from + length).map((token) => token.display).join('');
     const word = this.add('degree', from, length, letters);
     word.letters = letters;
     word.display = display;
+    if (unlisted) word.assumption = `'${display}' after the comma read as a degree`;
     if (dottedOnly) {
       word.needsOtherSide = letters;
       word.assumption = `'${letters}' read as a degree`;
@@ -497,7 +542,7 @@ function readOnce(prepared: Prepared, knowledge: NameKnowledge, choices: Choices
       if (!degree.dotted && choices.take(2) === 1) {
         for (let at = degree.from; at < degree.from + degree.length; at += 1) reader.addName(at, false);
       } else {
-        reader.degree(degree.from, degree.length, degree.dottedOnly);
+        reader.degree(degree.from, degree.length, degree.dottedOnly, degree.unlisted === true);
       }
     }
     const opening = reader.words[0];

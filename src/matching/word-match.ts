@@ -183,8 +183,10 @@ export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge
   if (long.length - short.length !== 1) return false;
   let at = 0;
   while (at < short.length && short[at] === long[at]) at += 1;
-  if (long.slice(at + 1) !== short.slice(at) || at >= long.length - SLIP_KEPT_ENDING) return false;
-  if (long.length >= SLIP_MIN_LENGTH) return true;
-  // A vowel dropped between two consonants leaves a cluster no Indonesian name has (WIBSONO, HANDAYNI): a slip.
-  return long.length >= SLIP_SWAP_MIN_LENGTH && at > 0 && VOWELS.includes(long[at]!) && isConsonant(long[at - 1]) && isConsonant(long[at + 1]);
+  if (long.slice(at + 1) !== short.slice(at)) return false;
+  // A vowel dropped between two consonants leaves a cluster no Indonesian name has (WIBSONO, HANDAYNI, WIDYANINGRM),
+  // even next to the ending: a slip.
+  const droppedVowel = at > 0 && at < long.length - 1 && VOWELS.includes(long[at]!) && isConsonant(long[at - 1]) && isConsonant(long[at + 1]);
+  if (droppedVowel && long.length >= SLIP_SWAP_MIN_LENGTH) return true;
+  return at < long.length - SLIP_KEPT_ENDING && long.length >= SLIP_MIN_LENGTH;
 }
