@@ -338,7 +338,13 @@ function wordOrder(p: Pairing, outcome: Outcome): void {
   const ownLinks = p.links.filter((link) => p.E[link.expected[0]!]!.part === 'own' && p.H[link.holder[0]!]!.part === 'own');
   if (keepsWordOrder(ownLinks)) return;
   const blocks = rotationOf(ownLinks);
-  const movable = (block: number[]) => block.every((index) => p.E[index]!.surname !== null);
+  // A family name on either side: "Lumban Tobing" is one, written LUMBANTOBING.
+  const isSurname = (index: number) => {
+    if (p.E[index]!.surname !== null) return true;
+    const link = ownLinks.find((candidate) => candidate.expected.includes(index));
+    return link !== undefined && link.holder.every((j) => p.H[j]!.surname !== null);
+  };
+  const movable = (block: number[]) => block.every(isSurname);
   if (blocks !== null && (p.expected.surnameFirst || p.holder.surnameFirst || blocks.some(movable))) {
     outcome.note('family name moved to the other end');
   } else {
