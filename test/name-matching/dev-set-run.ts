@@ -1,7 +1,7 @@
 // The names dev set end to end (issue 26): every pair becomes a row of an input file and an account of the emulator
 // whose holder name is the pair's holder; `run` (the built CLI, a real process) checks the file against the emulator
-// over HTTP, and the reconciliation report says what the product answered. Shared by dev-set-run.test.ts (the
-// targets) and bench/name-matching-eval.ts --end-to-end (the tables).
+// over HTTP, and the reconciliation report says what the product answered. Used by dev-set-run.test.ts (the
+// targets); bench/name-matching-eval.ts --end-to-end does the same with the bench's own helpers (the tables).
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
