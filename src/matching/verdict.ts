@@ -59,6 +59,8 @@ interface Pairing {
   extra: number[];
   /** The Arabic article written on one side only ("Al Fatih" / FATIH). */
   articlesAlone: NameWord[];
+  /** A one-word name the bank wrote twice (TUKIYEM TUKIYEM): the second time. */
+  repeated: NameWord[];
   knowledge: NameKnowledge;
 }
 
@@ -130,14 +132,16 @@ function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnow
     if (word.kind === 'name') missing.push(index);
     else if (word.kind === 'article') articlesAlone.push(word);
   });
+  const repeated: NameWord[] = [];
+  const mononym = E.filter((word) => word.kind === 'name' && word.part === 'own').length === 1;
   H.forEach((word, index) => {
     if (linkOfH.has(index)) return;
-    // A mononym the bank repeats (TUKIYEM TUKIYEM) adds nothing.
-    const repeated = H.some((other, at) => at !== index && linkOfH.has(at) && other.letters === word.letters);
-    if (word.kind === 'name' && !repeated) extra.push(index);
+    // A one-word name the bank repeats (TUKIYEM TUKIYEM) adds nothing.
+    if (word.kind === 'name' && mononym && H.some((other, at) => at !== index && linkOfH.has(at) && other.letters === word.letters)) repeated.push(word);
+    else if (word.kind === 'name') extra.push(index);
     else if (word.kind === 'article') articlesAlone.push(word);
   });
-  return { expected, holder, E, H, links, linkOfE, linkOfH, cut, missing, extra, articlesAlone, knowledge };
+  return { expected, holder, E, H, links, linkOfE, linkOfH, cut, missing, extra, articlesAlone, repeated, knowledge };
 }
 
 const MAX_ACRONYM = 5;
@@ -606,6 +610,7 @@ export function judgeNames(expected: ParsedName, holderAsRead: ParsedName, polic
   }
   for (const rule of RULES) rule(pairing, outcome);
   if (pairing.articlesAlone.length > 0) outcome.note(`article ${quoteWords(pairing.articlesAlone)} on one side only, ignored`);
+  if (pairing.repeated.length > 0) outcome.note(`${quoteWords(pairing.repeated)} written twice in the holder name, a one-word name`);
   for (const word of [...expected.words, ...holder.words]) {
     if (word.assumption !== null && word.kind !== 'birth-order' && word.kind !== 'nobility') outcome.note(word.assumption);
   }
