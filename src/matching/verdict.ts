@@ -28,9 +28,9 @@ export interface NameComparison {
   notes: string[];
 }
 
-/** Core-banking name fields hold 20 to 40 characters; a cut just after a word shows one less. */
+/** Core-banking name fields hold 20 to 50 characters (20-40 mostly); a cut just after a word shows one less. */
 export const MIN_BANK_WIDTH = 19;
-export const MAX_BANK_WIDTH = 40;
+export const MAX_BANK_WIDTH = 50;
 /** An initial stands for its word only beside this many words matching in full. */
 const MIN_FULL_WORDS_BESIDE_INITIAL = 2;
 
@@ -357,7 +357,7 @@ function wordOrder(p: Pairing, outcome: Outcome): void {
 }
 
 /**
- * The bank keeps the first 20-40 characters of a name: the holder name is then the start of the expected name. It
+ * The bank keeps the first 20-50 characters of a name: the holder name is then the start of the expected name. It
  * is the same person when nothing shown disagrees and a distinctive word is shown in full; a cut showing only
  * titles, Muhammad, Siti or organisation words is for a person to look at.
  */
