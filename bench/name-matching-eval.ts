@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { compareNames, NAME_MATCH_POLICIES } from '../src/matching/compare-names.js';
+import { BUILT_IN_KNOWLEDGE, KNOWLEDGE_VERSIONS, type Concept } from '../src/matching/knowledge.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { deletePrefix, REDIS_URL, runCli } from './support.js';
 import { plainNormalised } from '../src/matching/normalise.js';
@@ -125,6 +126,8 @@ async function answeredByRun(pairs: readonly DevPair[], policy: string): Promise
 const WANTED = { same: 'MATCH', different: 'NO_MATCH', review: 'CLOSE_MATCH' } as const;
 
 async function main(): Promise<void> {
+  const files = (Object.keys(KNOWLEDGE_VERSIONS) as Concept[]).map((concept) => `${concept} v${KNOWLEDGE_VERSIONS[concept]} (${BUILT_IN_KNOWLEDGE.counts[concept]})`);
+  console.log(`knowledge: ${files.join(', ')}\n`);
   table('dev set, tuned part', tunedPairs, METHODS);
   table('dev set, set-aside part (not tuned on)', setAsidePairs, METHODS);
   table('dev set, whole', devPairs, METHODS);
