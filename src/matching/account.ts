@@ -48,7 +48,6 @@ function isAliasGroup(group: readonly Token[], knowledge: NameKnowledge): boolea
       knowledge.ranks.get(word) !== undefined ||
       knowledge.degrees.has(word) ||
       knowledge.titles.get(word) !== undefined ||
-      word === 'ALM' ||
       word.length === 1
     );
   });

@@ -116,6 +116,8 @@ export function writtenWords(written: string): string[] {
 }
 
 const MIN_KEYED_PHRASE = 4;
+/** Kinds of degree whose codes open the way unlisted ones do (S.x, M.x, A.Md.x, D.x, B.x). */
+const ACADEMIC_DEGREES = new Set(['diploma', 'bachelor', 'master', 'doctor']);
 
 /** Phrases of one or more words, looked up at a position of a word sequence, longest first. */
 export class PhraseTable<T> {
@@ -216,6 +218,8 @@ export interface BirthOrderInfo {
   gender: Gender | null;
 }
 export interface ParticleInfo {
+  /** How the entry first writes it ("BORU"): a word written otherwise is noted as read ("'BR' read as boru"). */
+  name: string;
   kind: ParticleEntry['kind'];
   means: string;
   gender: Gender | null;
@@ -254,6 +258,8 @@ export class NameKnowledge {
   readonly accountMarkers: PhraseTable<MarkerInfo>;
   /** Degree letters (dots dropped: "SPDSD") to whether the code is also a name. */
   readonly degrees = new Map<string, { dottedOnly: boolean; means: string }>();
+  /** First letters of academic degrees (S., M., A.Md., Dr., B.Sc.): an unlisted dotted code after the name's comma may be one. */
+  readonly degreeOpeners = new Set<string>();
   readonly abbreviations = new Map<string, AbbreviationInfo>();
   readonly spelling: CompiledSpelling;
   readonly counts: KnowledgeCounts;
@@ -292,7 +298,7 @@ export class NameKnowledge {
       for (const written of entry.written) this.birthOrder.add(written, { name: entry.written[0]!, means: entry.means, position: entry.position, gender: entry.gender ?? null });
     }
     for (const entry of entries.particles) {
-      const info = { kind: entry.kind, means: entry.means, gender: entry.gender ?? null, before: entry.before === undefined ? null : letters(entry.before) };
+      const info = { name: letters(entry.written[0]!), kind: entry.kind, means: entry.means, gender: entry.gender ?? null, before: entry.before === undefined ? null : letters(entry.before) };
       for (const written of entry.written) this.particles.add(written, info);
     }
     for (const entry of entries.legalForms) {
@@ -307,6 +313,7 @@ export class NameKnowledge {
       for (const written of entry.written) {
         const key = letters(written);
         if (!this.degrees.has(key)) this.degrees.set(key, { dottedOnly: entry.dottedOnly === true, means: entry.means });
+        if (ACADEMIC_DEGREES.has(entry.kind)) this.degreeOpeners.add(key[0]!);
       }
     }
     for (const entry of entries.nameAbbreviations as NameAbbreviationEntry[]) {

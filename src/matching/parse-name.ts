@@ -98,8 +98,6 @@ interface Degree {
   unlisted?: boolean;
 }
 
-/** First letters of Indonesian degrees (Sarjana, Magister, Doktor, Ahli, Bachelor): an unlisted dotted code after the comma. */
-const UNLISTED_DEGREE_OPENERS = new Set(['S', 'M', 'D', 'A', 'B']);
 
 interface LeadingWord {
   kind: 'corps' | 'title' | 'rank' | 'nobility' | 'particle' | 'birth-order';
@@ -305,7 +303,7 @@ class Reader {
 
   /**
    * "Ahmad Yani, S.I.K., M.H.": after a comma that follows a name of two words or more, dotted chunks that open
-   * like an Indonesian degree (S., M., D., A., B.) are degrees even when the list lacks one; each is noted.
+   * like an academic degree of the list (S., M., A., D., B.) are degrees even when the list lacks one; each is noted.
    */
   private degreesAfterComma(start: number, before: number, end: number, segment: (from: number) => Degree[] | null): { at: number; degrees: Degree[] } | null {
     for (let comma = start + 1; comma + 1 < before; comma += 1) {
@@ -330,7 +328,7 @@ class Reader {
         from += known[0]!.length;
         continue;
       }
-      const degreeShaped = chunk.every((token) => token.dotted && token.letters.length <= 4) && letters.length >= 2 && letters.length <= 8 && UNLISTED_DEGREE_OPENERS.has(letters[0]!);
+      const degreeShaped = chunk.every((token) => token.dotted && token.letters.length <= 4) && letters.length >= 2 && letters.length <= 8 && this.knowledge.degreeOpeners.has(letters[0]!);
       if (!degreeShaped) return null;
       degrees.push({ from, length, dotted: true, dottedOnly: false, unlisted: true });
       from += length;
@@ -374,7 +372,7 @@ class Reader {
       } else if (particle !== null && particle.value.kind === 'marga-marker' && hasNext && !company) {
         const word = this.add('marga-marker', at, particle.length, particle.value.means);
         word.gender = particle.value.gender;
-        if (this.letters[at] === 'BR') word.assumption = "'BR' read as boru";
+        if (this.letters[at] !== particle.value.name) word.assumption = `'${this.letters[at]}' read as ${particle.value.means.split(' (')[0]}`;
         at += particle.length;
         continue;
       } else if (particle !== null && particle.value.kind === 'article' && hasNext && (particle.value.before === null || this.letters[at + particle.length]!.startsWith(particle.value.before))) {

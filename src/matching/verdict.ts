@@ -477,7 +477,9 @@ function nobility(p: Pairing, outcome: Outcome): void {
   // Written out as words, a title that starts the same is the same, however it was split ("I GST" + "NGURAH" is
   // "I GUSTI NGURAH"); the Balinese I/Ni in front is the gender rule's.
   const firstWord = (list: NameWord[]) =>
-    list.flatMap((word) => (p.knowledge.nobility.get(word.letters.replace(/ /g, ''))?.name ?? word.letters).split(' ')).find((word) => word !== 'I' && word !== 'NI');
+    list
+      .flatMap((word) => (p.knowledge.nobility.get(word.letters.replace(/ /g, ''))?.name ?? word.letters).split(' '))
+      .find((word) => p.knowledge.particles.get(word)?.kind !== 'gender-particle');
   const sameStart = firstWord(ours) !== undefined && firstWord(ours) === firstWord(theirs);
   if (ours.length > 0 && theirs.length > 0 && !genderOnly && !sameStart && !ours.some((word) => theirs.some((other) => other.reads === word.reads))) {
     outcome.limit('CLOSE_MATCH', `titles differ: ${quoteWords(theirs)} in the holder name, ${quoteWords(ours)} in the expected name`);
