@@ -16,7 +16,7 @@ import { noteIgnoredWords, Outcome, plural, quote, quoteWords, type NameVerdict 
 import type { NameWord, ParsedName } from './parse-name.js';
 import type { NameMatchPolicy } from './policy.js';
 import { scoreInBand, similarity } from './scoring.js';
-import { FULL_WORD_KINDS, isSlip, WEAK_KINDS } from './word-match.js';
+import { areTwoNames, FULL_WORD_KINDS, isSlip, WEAK_KINDS } from './word-match.js';
 
 export type { NameVerdict } from './notes.js';
 
@@ -272,19 +272,21 @@ function pairQuality(p: Pairing, outcome: Outcome): void {
     // Words around a name (WYN / WAYAN) are noted by their own rules.
     if ([...words(link.expected, E), ...words(link.holder, H)].every((word) => word.kind !== 'name')) continue;
     switch (link.kind) {
-      case 'typo': {
+      case 'typo':
+      case 'near': {
         const typed = E[link.expected[0]!]!;
         const bank = H[link.holder[0]!]!;
-        if (weak.length === 1 && restInFull(link) && !bank.everyday && isSlip(typed, bank, knowledge)) {
+        if (areTwoNames(typed, bank, knowledge)) {
+          outcome.limit('NO_MATCH', `${quote(h)} and ${quote(e)} are two names one letter apart`);
+        } else if (link.kind === 'near') {
+          outcome.limit('CLOSE_MATCH', `one letter differs in a short word: ${quote(h)} vs ${quote(e)}, which may be another name`);
+        } else if (weak.length === 1 && restInFull(link) && !bank.everyday && isSlip(typed, bank, knowledge)) {
           outcome.acceptUnlessStrict(`one slip in a long word: ${quote(e)} read as ${quote(h)}`);
         } else {
           outcome.limit('CLOSE_MATCH', `${quote(h)} and ${quote(e)} differ by a letter or two: a slip or another name`);
         }
         break;
       }
-      case 'near':
-        outcome.limit('CLOSE_MATCH', `one letter differs in a short word: ${quote(h)} vs ${quote(e)}, which may be another name`);
-        break;
       case 'joining':
         outcome.limit('CLOSE_MATCH', `${quote(h)} vs ${quote(e)}: one Arabic name with and without the article, or two names`);
         break;

@@ -166,6 +166,26 @@ function swapLooksTyped(typed: string, bank: string, at: number): boolean {
  * then the "slip" is another real name (Wahyudi / Wahyuni). Everything else one letter apart (a consonant for a
  * consonant, a letter dropped at a syllable's edge: Rusdi / Rudi, Desrianti / Desriani) is for a person to look at.
  */
+/**
+ * Two real, distinct names one letter apart (Wahyudi / Wahyuni, Hadi / Hari, Daniel / Daniela, Putra / Putri): both
+ * listed given names, or a man's and a woman's form, one letter replaced, added or dropped. Not an a for an o
+ * (Javanese Cahya / Cahyo: often the same name) and not one the start or end of the other (Yuli / Yulia: a short
+ * form or a name extended), which are for a person to look at.
+ */
+export function areTwoNames(a: NameWord, b: NameWord, knowledge: NameKnowledge): boolean {
+  const x = a.letters;
+  const y = b.letters;
+  if (x === y || Math.abs(x.length - y.length) > 1 || boundedEditDistance(x, y, 1) > 1) return false;
+  if (x.startsWith(y) || y.startsWith(x) || x.endsWith(y) || y.endsWith(x)) return false;
+  if (x.length === y.length) {
+    const at = [...x].findIndex((letter, index) => letter !== y[index]);
+    if ('AO'.includes(x[at]!) && 'AO'.includes(y[at]!)) return false;
+  }
+  if (knowledge.isGivenName(a.keys) && knowledge.isGivenName(b.keys)) return true;
+  const genders = [knowledge.genderOf(x, a.keys), knowledge.genderOf(y, b.keys)];
+  return genders[0] !== null && genders[1] !== null && genders[0] !== genders[1];
+}
+
 export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge): boolean {
   if (knowledge.isGivenName(typed.keys)) return false;
   const a = typed.letters;

@@ -358,6 +358,16 @@ describe('different: somebody else', () => {
       expect(verdict(expected!, holder!), `${expected} / ${holder}`).not.toBe('MATCH');
     }
   });
+
+  it('two listed names one letter apart, or a man\'s and a woman\'s form, are NO_MATCH; a/o endings and short forms a person looks at', () => {
+    for (const [expected, holder] of [['Wahyudi Nugroho', 'WAHYUNI NUGROHO'], ['Hadi Purnomo', 'HARI PURNOMO'], ['Rina Marlina', 'RINI MARLINA'], ['Yanto Siregar', 'YANTI SIREGAR']]) {
+      expect(verdict(expected!, holder!), `${expected} / ${holder}`).toBe('NO_MATCH');
+    }
+    expect(notes('Hadi Purnomo', 'HARI PURNOMO')).toBe("'HARI' and 'HADI' are two names one letter apart");
+    for (const [expected, holder] of [['Cahya Kusuma', 'CAHYO KUSUMA'], ['Yuli Astuti', 'YULIA ASTUTI'], ['Hendra Kurnia', 'HENDRO KURNIA']]) {
+      expect(verdict(expected!, holder!), `${expected} / ${holder}`).toBe('CLOSE_MATCH');
+    }
+  });
 });
 
 describe('review: a person has to look', () => {

@@ -62,8 +62,8 @@ review('partial', 'Ucok Batubara', 'UCOK BATUBARA PUTRA');
 different('shared-word', 'Lani Rantelangi', 'LINA RANTELANGI');
 review('one-letter', 'Tatu Chasanah', 'TATI CHASANAH');
 review('one-letter', 'Ilyas Sanusi', 'ILYAS SANUSA');
-review('one-letter', 'Dwi Hermawati', 'DWI HERAWATI');
-review('one-letter', 'Yanto Batubara', 'YANTI BATUBARA');
+different('one-letter', 'Dwi Hermawati', 'DWI HERAWATI'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
+different('one-letter', 'Yanto Batubara', 'YANTI BATUBARA'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 
 // --- word order -----------------------------------------------------------------------------------------
 same('word-order', 'Batubara, Ucok', 'UCOK BATUBARA');

@@ -460,12 +460,18 @@ const joining: Pattern = (d, p) => {
   return d.chance(0.5) ? review('joining', typed(d, a), bank(b)) : review('joining', typed(d, b), bank(a));
 };
 
-/** Two real names one letter apart (Putra/Putri, Dina/Dini, Marlina/Marliana): a typo or another person. */
+/**
+ * Two real names one letter apart (Putra/Putri, Dina/Dini, Marlina/Marliana): another person, by the names dev set's
+ * labelling rules (issue 26; issue 13 had them as review). A Javanese a/o ending (Sutrisno/Sutrisna, Eko/Eka) is
+ * often the same name: review.
+ */
 const oneLetter: Pattern = (d, p) => {
   const [a, b] = d.pick(p.minimalPairs);
   const words = d.chance(0.5) ? [a, d.fresh([...p.clans, ...p.maleFamily, ...p.femaleFamily], [a, b])] : [d.fresh([...p.maleGiven, ...p.femaleGiven], [a, b]), a];
   const flipped = words.map((word) => (word === a ? b : word));
-  return d.chance(0.5) ? review('one-letter', typed(d, words), bank(flipped)) : review('one-letter', typed(d, flipped), bank(words));
+  const aoEnding = a.length === b.length && a.slice(0, -1) === b.slice(0, -1) && 'ao'.includes(a.slice(-1)) && 'ao'.includes(b.slice(-1));
+  const label = aoEnding ? review : different;
+  return d.chance(0.5) ? label('one-letter', typed(d, words), bank(flipped)) : label('one-letter', typed(d, flipped), bank(words));
 };
 
 const qqReview: Pattern = (d, p) => {

@@ -74,8 +74,13 @@ describe('the safety properties hold under both policies', () => {
     }
   });
 
-  it.each(NAME_MATCH_POLICIES)('%s: one letter that may change gender or meaning, and joining forms, are CLOSE_MATCH', (policy) => {
-    for (const [expected, holder] of [['Yogi Putra', 'YOGI PUTRI'], ['Dina Marlina', 'DINI MARLINA'], ['Yoga Pratama', 'YOGI PRATAMA'], ['Nur Hidayat', 'NURUL HIDAYAT'], ['Nurul Aini', 'NUR AINI']]) {
+  // Issue 26: two real names one letter apart are two people by the dev set's labelling rules (issue 13 had them as
+  // CLOSE_MATCH); joining forms stay for a person to look at.
+  it.each(NAME_MATCH_POLICIES)('%s: two real names one letter apart are NO_MATCH, joining forms CLOSE_MATCH', (policy) => {
+    for (const [expected, holder] of [['Yogi Putra', 'YOGI PUTRI'], ['Rina Marlina', 'RINI MARLINA'], ['Yoga Pratama', 'YOGI PRATAMA']]) {
+      expect(under(policy, expected!, holder!).verdict, `${expected} / ${holder}`).toBe('NO_MATCH');
+    }
+    for (const [expected, holder] of [['Nur Hidayat', 'NURUL HIDAYAT'], ['Nurul Aini', 'NUR AINI']]) {
       expect(under(policy, expected!, holder!).verdict, `${expected} / ${holder}`).toBe('CLOSE_MATCH');
     }
   });
