@@ -1,13 +1,13 @@
 // Throughput of compareNames against plain normalised equality, measured in the same run over every labelled
 // pair (test/matching/evaluation-set.ts), in alternating rounds so that a change in the machine's load hits
 // both alike. Run: npx tsc -p tsconfig.json && node dist/bench/matcher-throughput.js [rounds]
-// Target (issues 5 and 13): at least 50,000 comparisons per second.
+// Target (issue 26): at least 20,000 comparisons per second (issues 5 and 13 had 50,000 for the simpler matcher).
 
 import { compareNames, NAME_MATCH_POLICIES } from '../src/matching/compare-names.js';
 import { plainNormalised } from '../src/matching/normalise.js';
 import { evaluationPairs } from '../test/matching/evaluation-set.js';
 
-const TARGET_PER_SECOND = 50_000;
+const TARGET_PER_SECOND = 20_000;
 const ROUNDS = Number(process.argv[2] ?? 7);
 const PASSES_PER_ROUND = 3;
 

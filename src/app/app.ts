@@ -143,7 +143,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       }
     },
     writeReport: async (batchId, reportPath, signal, changesPath) => {
-      const written = await writeReconciliation({ store, history, decisions }, batchId, { reportPath, changesPath, timeZone: config.displayTimeZone }, config.nameMatchPolicy, signal);
+      const written = await writeReconciliation({ store, history, decisions }, batchId, { reportPath, changesPath, timeZone: config.displayTimeZone }, config.nameMatching, signal);
       metrics.rowsReported(written.counts);
       return written;
     },

@@ -1,4 +1,4 @@
-import type { NameMatchPolicy } from '../matching/policy.js';
+import type { NameMatching } from '../matching/compare-names.js';
 import { decideRowResult, type RowResult } from '../report/row-result.js';
 import type { BatchRecord, BatchStore, StoredRow } from './batch-store.js';
 
@@ -22,7 +22,7 @@ export async function readDecidedRows(
   batch: Pick<BatchRecord, 'batchId' | 'mapping'>,
   start: number,
   count: number,
-  nameMatchPolicy: NameMatchPolicy,
+  nameMatching: NameMatching,
 ): Promise<DecidedRow[]> {
   const slice = await store.readRows(batch.batchId, start, count);
   const outcomes = await store.getOutcomes(batch.batchId, [...new Set(slice.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])))]);
@@ -30,6 +30,6 @@ export async function readDecidedRows(
   return slice.map((row, offset) => {
     const outcome = row.accountKey === null ? undefined : outcomes.get(row.accountKey);
     const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
-    return { index: start + offset, row, decided: decideRowResult(row.invalidReason, outcome, expectedName, nameMatchPolicy), answered: row.invalidReason !== null || outcome !== undefined };
+    return { index: start + offset, row, decided: decideRowResult(row.invalidReason, outcome, expectedName, nameMatching), answered: row.invalidReason !== null || outcome !== undefined };
   });
 }

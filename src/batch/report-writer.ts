@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describeEndpoint } from '../config/endpoint.js';
 import { describeError, OutputPathError } from '../errors.js';
-import type { NameMatchPolicy } from '../matching/compare-names.js';
+import type { NameMatching } from '../matching/compare-names.js';
 import type { AccountHistory } from '../history/account-history.js';
 import { CHANGE_VALUES, classifyChange, isNotableChange, withChangeNote, type ChangeValue } from '../history/change.js';
 import { parseAccountKey } from '../csv/validation.js';
@@ -55,7 +55,7 @@ export interface ReportOutputs {
  * result columns, `change` among them. Streams slice by slice from Redis into the sink the path names (CSV
  * or XLSX), under a temporary name renamed at the end, so nobody opens half a report; the changes file, if
  * asked for, is written in the same pass. Every temporary file is removed on any failure or abort. Any
- * file-system failure is an OutputPathError naming the path. Names are compared under `nameMatchPolicy`
+ * file-system failure is an OutputPathError naming the path. Names are compared under `nameMatching`
  * (NAME_MATCH_POLICY).
  *
  * `change` compares each row with the snapshot of the account's history taken when the batch's answer was
@@ -72,7 +72,7 @@ export async function writeReconciliation(
   sources: ReportSources,
   batchId: string,
   outputs: ReportOutputs,
-  nameMatchPolicy: NameMatchPolicy,
+  nameMatching: NameMatching,
   signal?: AbortSignal,
 ): Promise<WrittenReport> {
   const { store, history, decisions } = sources;
@@ -115,7 +115,7 @@ export async function writeReconciliation(
       const decidedRows = slice.map((row) => {
         const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
         const answer = row.accountKey === null ? undefined : answers.get(row.accountKey);
-        const decided = decideRowResult(row.invalidReason, answer?.outcome, expectedName, nameMatchPolicy);
+        const decided = decideRowResult(row.invalidReason, answer?.outcome, expectedName, nameMatching);
         const facts = decidableFacts(environment, { result: decided.result, accountKey: row.accountKey, expectedName, holderName: decided.outcome?.holderName });
         return { row, answer, decided, facts };
       });

@@ -1,4 +1,4 @@
-import type { NameMatchPolicy } from '../matching/policy.js';
+import type { NameMatching } from '../matching/compare-names.js';
 import { decideRowResult, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
 import type { BatchRecord, BatchStore } from './batch-store.js';
 import { readDecidedRows } from './decided-rows.js';
@@ -51,7 +51,7 @@ export class RowTally {
   constructor(
     private readonly store: Pick<BatchStore, 'readRows' | 'getOutcomes'>,
     private readonly batch: Pick<BatchRecord, 'batchId' | 'mapping'>,
-    private readonly nameMatchPolicy: NameMatchPolicy,
+    private readonly nameMatching: NameMatching,
     private readonly settings: TallySettings = DEFAULT_TALLY,
   ) {}
 
@@ -66,7 +66,7 @@ export class RowTally {
     let budget = this.settings.window;
     while (budget > 0 && this.pending.length < this.settings.maxPending) {
       const count = Math.min(budget, this.settings.maxPending - this.pending.length, this.settings.step);
-      const slice = await readDecidedRows(this.store, this.batch, this.cursor, count, this.nameMatchPolicy);
+      const slice = await readDecidedRows(this.store, this.batch, this.cursor, count, this.nameMatching);
       if (slice.length === 0) break;
       for (const { row, decided, answered } of slice) {
         if (answered) this.counts[decided.result] += 1;
@@ -86,7 +86,7 @@ export class RowTally {
       for (const row of rows) {
         const outcome = outcomes.get(row.accountKey);
         if (outcome === undefined) stillPending.push(row);
-        else this.counts[decideRowResult(null, outcome, row.expectedName, this.nameMatchPolicy).result] += 1;
+        else this.counts[decideRowResult(null, outcome, row.expectedName, this.nameMatching).result] += 1;
       }
     }
     this.pending = stillPending;

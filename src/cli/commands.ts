@@ -153,7 +153,7 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
         onSettled: async () => await workerProcesses?.stop(),
         summaryExtras,
         onProgress,
-        onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatchPolicy)),
+        onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatching)),
       }),
     );
     display.done();

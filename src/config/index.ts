@@ -5,7 +5,9 @@ import { ConfigError } from '../errors.js';
 import { redactUrl } from '../logging/redact-url.js';
 import { readBankCodeMap } from './bank-code-map.js';
 import { normaliseBaseAddress } from './endpoint.js';
-import { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from '../matching/compare-names.js';
+import { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatching, type NameMatchPolicy } from '../matching/compare-names.js';
+import { BUILT_IN_KNOWLEDGE } from '../matching/knowledge.js';
+import { readNameRules } from './name-rules-file.js';
 import { parseRate, type Rate } from './rate.js';
 
 export type { Rate } from './rate.js';
@@ -184,8 +186,11 @@ export interface Config {
   runWorkerProcesses: RunWorkerProcesses;
   /** Long-running commands: how long a SIGTERM/SIGINT waits for active work before handing it back (SHUTDOWN_TIMEOUT_SECONDS, default 30). */
   shutdownTimeoutMs: number;
-  /** How generously holder names are read (NAME_MATCH_POLICY, default standard; README "Name matching"). */
-  nameMatchPolicy: NameMatchPolicy;
+  /**
+   * How holder names are read: NAME_MATCH_POLICY (default standard) and the matcher's knowledge with a site's
+   * NAME_RULES_FILE added (README "Name matching").
+   */
+  nameMatching: NameMatching;
   /** BANK_CODE_MAP: bank names (aliases) an export may carry, translated to the provider's codes; empty without the file. */
   bankCodes: BankCodeMap;
   /** DISPLAY_TZ: the IANA zone people read times in (the console, `decided_at`, the audit trail); default Asia/Jakarta (WIB). */
@@ -238,6 +243,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     throw new ConfigError(`H2H_LOGIN_BODY must be "json" or "form", not ${JSON.stringify(bodyFormat)}`);
   }
   const bankCodeMapFile = optional(env.BANK_CODE_MAP);
+  const nameRulesFile = optional(env.NAME_RULES_FILE);
   const batchRetentionMs = Math.round(positiveNumber('BATCH_RETENTION_DAYS', env.BATCH_RETENTION_DAYS, 30) * DAY_MS);
   const redisUrl = optional(env.REDIS_URL);
   const redisCluster = clusterSettings(optional(env.REDIS_CLUSTER_NODES), redisUrl);
@@ -297,7 +303,10 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = p
     outputFormat: outputFormat(env.OUTPUT_FORMAT),
     runWorkerProcesses: runWorkerProcesses(env.RUN_WORKER_PROCESSES),
     shutdownTimeoutMs: Math.round(nonNegativeNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30) * 1000),
-    nameMatchPolicy: nameMatchPolicy(optional(env.NAME_MATCH_POLICY)),
+    nameMatching: {
+      policy: nameMatchPolicy(optional(env.NAME_MATCH_POLICY)),
+      knowledge: nameRulesFile === undefined ? BUILT_IN_KNOWLEDGE : readNameRules(nameRulesFile),
+    },
     bankCodes: bankCodeMapFile === undefined ? new Map() : readBankCodeMap(bankCodeMapFile),
     displayTimeZone: timeZone('DISPLAY_TZ', optional(env.DISPLAY_TZ) ?? 'Asia/Jakarta'),
     decisions: { keepMs: Math.round(nonNegativeNumber('DECISION_RETENTION_DAYS', env.DECISION_RETENTION_DAYS, 0) * DAY_MS) },

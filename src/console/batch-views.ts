@@ -5,7 +5,7 @@ import type { Endpoint } from '../config/endpoint.js';
 import { referenceColumn } from '../csv/columns.js';
 import { RowTally, zeroCounts, type ResultCounts } from '../batch/row-tally.js';
 import { maskAccountNumber, maskDigitRuns } from '../logging/logger.js';
-import type { NameMatchPolicy } from '../matching/policy.js';
+import type { NameMatching } from '../matching/compare-names.js';
 import type { ReviewCounts } from '../review/decision.js';
 import type { DecisionStore } from '../review/decision-store.js';
 
@@ -70,7 +70,7 @@ export class BatchViews {
   constructor(
     private readonly store: BatchStore,
     private readonly decisions: Pick<DecisionStore, 'judge' | 'version'>,
-    private readonly nameMatchPolicy: NameMatchPolicy,
+    private readonly nameMatching: NameMatching,
   ) {}
 
   async list(limit: number): Promise<CountedBatchView[]> {
@@ -104,7 +104,7 @@ export class BatchViews {
     const key = `${batch.batchId}:${batch.round}:${batch.generation}`;
     let entry = this.tallies.get(key);
     if (entry === undefined) {
-      entry = { tally: new RowTally(this.store, batch, this.nameMatchPolicy), advancedAt: 0 };
+      entry = { tally: new RowTally(this.store, batch, this.nameMatching), advancedAt: 0 };
       this.tallies.set(key, entry);
       while (this.tallies.size > TALLIES_KEPT) this.tallies.delete(this.tallies.keys().next().value!);
     }

@@ -5,7 +5,7 @@ import { localTime } from '../clock/local-time.js';
 import { environmentOfQueue } from '../queue/inquiry-queue.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import { plainNormalised } from '../matching/normalise.js';
-import type { NameMatchPolicy } from '../matching/policy.js';
+import type { NameMatching } from '../matching/compare-names.js';
 import type { ResultValue } from '../report/row-result.js';
 import { decidableFacts, parseDecisionValue, type DecisionState } from '../review/decision.js';
 import type { DecisionStore } from '../review/decision-store.js';
@@ -61,7 +61,7 @@ export class ReviewDesk {
   constructor(
     private readonly store: BatchStore,
     private readonly decisions: Pick<DecisionStore, 'judge' | 'record'>,
-    private readonly nameMatchPolicy: NameMatchPolicy,
+    private readonly nameMatching: NameMatching,
     private readonly timeZone: string,
   ) {}
 
@@ -70,7 +70,7 @@ export class ReviewDesk {
     const rows: DeskRow[] = [];
     let cursor = from;
     while (cursor < from + SCAN_ROWS) {
-      const slice = await readDecidedRows(this.store, batch, cursor, SLICE_ROWS, this.nameMatchPolicy);
+      const slice = await readDecidedRows(this.store, batch, cursor, SLICE_ROWS, this.nameMatching);
       const listed = slice.filter((row) => row.answered && filter.results.has(row.decided.result) && matchesSearch(batch, row, filter.search));
       const shown = await this.show(batch, listed);
       for (const row of listed) {
@@ -93,7 +93,7 @@ export class ReviewDesk {
     const note = (written.note ?? '').trim();
     if (note.length > MAX_NOTE_CHARACTERS) throw new DecisionRefusedError(`the note is longer than ${MAX_NOTE_CHARACTERS} characters`, 422);
     const batch = await this.store.get(batchId);
-    const [decidedRow] = Number.isSafeInteger(row) && row >= 1 && row <= batch.rowCount ? await readDecidedRows(this.store, batch, row - 1, 1, this.nameMatchPolicy) : [];
+    const [decidedRow] = Number.isSafeInteger(row) && row >= 1 && row <= batch.rowCount ? await readDecidedRows(this.store, batch, row - 1, 1, this.nameMatching) : [];
     if (decidedRow === undefined) throw new DecisionRefusedError(`batch ${batchId} has no row ${row}`, 409);
     const facts = this.factsOf(batch, decidedRow);
     if (!decidedRow.answered || facts === undefined) {

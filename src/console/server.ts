@@ -56,8 +56,8 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
   const stopSweeping = await sweepExpiredUploads(settings.reportsDir, app.config.retention.batchMs, app.logger);
   const server = Fastify({ loggerInstance: quietLogger(app, 'console'), bodyLimit: 64 * 1024 });
   server.addHook('onClose', async () => stopSweeping());
-  const views = new BatchViews(app.store, app.decisions, app.config.nameMatchPolicy);
-  const desk = new ReviewDesk(app.store, app.decisions, app.config.nameMatchPolicy, app.config.displayTimeZone);
+  const views = new BatchViews(app.store, app.decisions, app.config.nameMatching);
+  const desk = new ReviewDesk(app.store, app.decisions, app.config.nameMatching, app.config.displayTimeZone);
   const timeZone = app.config.displayTimeZone;
   const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
 

@@ -1,111 +1,123 @@
-// Pairs the words of the expected name with the words of the holder name, in any order (surname first,
+// Pairs the name words of the expected name with those of the holder name, in any order (surname first,
 // Chinese names, "Hutapea, Maria"), each word used at most once.
 //
-// Names have a handful of words, so every possible pairing is scored and the best ones are taken first
-// (greedy on quality, then on letters covered, then on keeping the written order). A weak pairing (an
-// initial, a typo) therefore never takes a word that an exact pairing needs.
+// Names have a handful of words, so every possible pairing is scored and the best ones are taken first (greedy
+// on what a pairing proves, then on letters covered, then on keeping the written order). A weak pairing (an
+// initial, a nickname) therefore never takes a word that an exact pairing needs.
 
-import type { NameWord } from './parse-name.js';
+import type { NameKnowledge } from './knowledge.js';
+import { spelled, type NameWord } from './parse-name.js';
+import { keysMeet } from './spelling.js';
 import { isCutOf, joinedKeys, LINK_QUALITY, linkWords, type LinkKind } from './word-match.js';
 
 export interface WordLink {
-  /** Indices into the expected name's words (more than one when the holder wrote them as one word). */
+  /** Positions in the expected name's name words (more than one when the holder wrote them as one word). */
   expected: number[];
   holder: number[];
   kind: LinkKind;
   quality: number;
 }
 
-const MAX_JOINED_WORDS = 3;
+const MAX_JOINED_WORDS = 5;
 
 interface Candidate extends WordLink {
   letters: number;
   drift: number;
 }
 
-function candidate(
-  expected: number[],
-  holder: number[],
-  kind: LinkKind,
-  expectedWords: readonly NameWord[],
-  holderWords: readonly NameWord[],
-): Candidate {
-  const letters =
-    expected.reduce((sum, index) => sum + expectedWords[index]!.letters.length, 0) +
-    holder.reduce((sum, index) => sum + holderWords[index]!.letters.length, 0);
-  const drift = Math.abs(expected[0]! / expectedWords.length - holder[0]! / holderWords.length);
+function candidate(expected: number[], holder: number[], kind: LinkKind, E: readonly NameWord[], H: readonly NameWord[]): Candidate {
+  const letters = expected.reduce((sum, i) => sum + spelled(E[i]!).length, 0) + holder.reduce((sum, i) => sum + spelled(H[i]!).length, 0);
+  const drift = Math.abs(expected[0]! / E.length - holder[0]! / H.length);
   return { expected, holder, kind, quality: LINK_QUALITY[kind], letters, drift };
 }
 
-/**
- * Runs of 2-3 words on one side written as one word on the other. Only words still without a partner as good as
- * a joined pair are worth trying: in the usual case (every word found as such) nothing is computed at all.
- */
+const range = (start: number, size: number) => Array.from({ length: size }, (_, offset) => start + offset);
+
+/** Runs of 2-5 words on one side written as one word on the other ("EKABUDISANTOSA", "Nur Aini" / NURAINI). */
 function joinCandidates(
   runSide: readonly NameWord[],
-  runSideSettled: readonly boolean[],
   singleSide: readonly NameWord[],
-  singleSideSettled: readonly boolean[],
+  settled: (single: number) => boolean,
+  knowledge: NameKnowledge,
   emit: (run: number[], single: number) => void,
 ): void {
-  if (singleSideSettled.every(Boolean)) return;
+  const open = singleSide.map((word, single) => (settled(single) || spelled(word).length < 4 ? null : word));
+  if (open.every((word) => word === null)) return;
   for (let start = 0; start < runSide.length; start += 1) {
+    let length = 0;
     for (let size = 2; size <= MAX_JOINED_WORDS && start + size <= runSide.length; size += 1) {
-      const run = Array.from({ length: size }, (_, offset) => start + offset);
-      if (run.every((index) => runSideSettled[index])) continue;
-      const keys = joinedKeys(run.map((index) => runSide[index]!));
-      singleSide.forEach((word, single) => {
-        if (singleSideSettled[single]) return;
-        if (keys.includes(word.key) || (word.altKey !== null && keys.includes(word.altKey))) emit(run, single);
-      });
+      length = (size === 2 ? spelled(runSide[start]!).length : length) + spelled(runSide[start + size - 1]!).length;
+      let run: number[] | null = null;
+      let keys: string[] | null = null;
+      for (let single = 0; single < open.length; single += 1) {
+        const word = open[single];
+        // Cheap tests first: the run must start like the word and be about as long (doubled letters, a vowel or two).
+        if (word === null || word === undefined || word.keys[0]![0] !== runSide[start]!.keys[0]![0] || Math.abs(length - spelled(word).length) > size + 1) continue;
+        run ??= range(start, size);
+        keys ??= joinedKeys(run.map((index) => runSide[index]!), knowledge);
+        if (keysMeet(keys, word.keys)) emit(run, single);
+      }
     }
   }
 }
 
-export function alignWords(
-  expected: readonly NameWord[],
-  holder: readonly NameWord[],
-  holderMayBeCut: boolean,
-): WordLink[] {
-  const candidates: Candidate[] = [];
-  const lastHolder = holder.length - 1;
+/**
+ * The bank cut the holder name inside its last word: that word is the start of an expected word, or of several
+ * expected words run together ("FITRIYANINURULHASANA" from Fitriyani Nurul Hasanah Pohan).
+ */
+function cutCandidates(E: readonly NameWord[], H: readonly NameWord[], knowledge: NameKnowledge, emit: (run: number[]) => void): void {
+  const shown = H[H.length - 1]!;
+  for (let start = 0; start < E.length; start += 1) {
+    if (E[start]!.keys[0]![0] !== shown.keys[0]![0] && spelled(E[start]!)[0] !== shown.letters[0]) continue;
+    let letters = '';
+    let key = '';
+    for (let end = start; end < E.length; end += 1) {
+      const before = letters;
+      letters += spelled(E[end]!);
+      key += E[end]!.keys[0]!;
+      if (before.length >= shown.letters.length) break;
+      const keys = end === start ? E[end]!.keys : [key];
+      if (isCutOf(letters, keys, shown, knowledge)) emit(range(start, end - start + 1));
+    }
+  }
+}
 
-  expected.forEach((expectedWord, e) => {
-    holder.forEach((holderWord, h) => {
-      const kind = linkWords(expectedWord, holderWord);
-      if (kind !== null) candidates.push(candidate([e], [h], kind, expected, holder));
-      const better = kind !== null && LINK_QUALITY[kind] >= LINK_QUALITY.cut;
-      if (holderMayBeCut && h === lastHolder && !better && isCutOf(expectedWord, holderWord)) {
-        candidates.push(candidate([e], [h], 'cut', expected, holder));
-      }
+export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holderMayBeCut: boolean, knowledge: NameKnowledge): WordLink[] {
+  const candidates: Candidate[] = [];
+  E.forEach((e, i) => {
+    H.forEach((h, j) => {
+      const kind = linkWords(e, h, knowledge);
+      if (kind !== null) candidates.push(candidate([i], [j], kind, E, H));
     });
   });
-  const expectedSettled = expected.map(() => false);
-  const holderSettled = holder.map(() => false);
+  if (holderMayBeCut && H.length > 0) {
+    cutCandidates(E, H, knowledge, (run) => {
+      if (run.length === 1 && candidates.some((found) => found.expected[0] === run[0] && found.holder[0] === H.length - 1 && found.quality >= LINK_QUALITY.cut)) return;
+      candidates.push(candidate(run, [H.length - 1], 'cut', E, H));
+    });
+  }
+  const strongE = new Set<number>();
+  const strongH = new Set<number>();
   for (const found of candidates) {
     if (found.quality < LINK_QUALITY.joined) continue;
-    expectedSettled[found.expected[0]!] = true;
-    holderSettled[found.holder[0]!] = true;
+    found.expected.forEach((i) => strongE.add(i));
+    found.holder.forEach((j) => strongH.add(j));
   }
-  joinCandidates(expected, expectedSettled, holder, holderSettled, (run, single) =>
-    candidates.push(candidate(run, [single], 'joined', expected, holder)),
-  );
-  joinCandidates(holder, holderSettled, expected, expectedSettled, (run, single) =>
-    candidates.push(candidate([single], run, 'joined', expected, holder)),
-  );
+  joinCandidates(E, H, (j) => strongH.has(j), knowledge, (run, single) => candidates.push(candidate(run, [single], 'joined', E, H)));
+  joinCandidates(H, E, (i) => strongE.has(i), knowledge, (run, single) => candidates.push(candidate([single], run, 'joined', E, H)));
 
   // Two readings of the bank's last word as cut: the earlier expected word, as the bank cuts from the end.
   const earlierCut = (a: Candidate, b: Candidate) => (a.kind === 'cut' && b.kind === 'cut' ? a.expected[0]! - b.expected[0]! : 0);
   candidates.sort((a, b) => b.quality - a.quality || earlierCut(a, b) || b.letters - a.letters || a.drift - b.drift);
 
-  const usedExpected = new Set<number>();
-  const usedHolder = new Set<number>();
+  const usedE = new Set<number>();
+  const usedH = new Set<number>();
   const links: WordLink[] = [];
-  for (const { expected: e, holder: h, kind, quality } of candidates) {
-    if (e.some((index) => usedExpected.has(index)) || h.some((index) => usedHolder.has(index))) continue;
-    e.forEach((index) => usedExpected.add(index));
-    h.forEach((index) => usedHolder.add(index));
-    links.push({ expected: e, holder: h, kind, quality });
+  for (const { expected, holder, kind, quality } of candidates) {
+    if (expected.some((i) => usedE.has(i)) || holder.some((j) => usedH.has(j))) continue;
+    expected.forEach((i) => usedE.add(i));
+    holder.forEach((j) => usedH.add(j));
+    links.push({ expected, holder, kind, quality });
   }
   return links.sort((a, b) => a.holder[0]! - b.holder[0]!);
 }
@@ -122,14 +134,19 @@ export function keepsWordOrder(links: readonly WordLink[]): boolean {
 }
 
 /**
- * True when the holder's order is the expected order rotated, as when a surname is written first
- * ("Siregar Rudi Hartono" / "RUDI HARTONO SIREGAR", "Tan Siok Hwa" / "SIOK HWA TAN"). Any other reshuffle
- * ("TAN HWA SIOK") turns the given name into another one.
+ * The holder's order is the expected order rotated (a block moved from the front to the back: "Siregar Rudi
+ * Hartono" / RUDI HARTONO SIREGAR): the two blocks, as expected positions; null for any other reshuffle.
  */
-export function isRotatedOrder(links: readonly WordLink[]): boolean {
+export function rotationOf(links: readonly WordLink[]): [number[], number[]] | null {
   const order = links.map((link) => link.expected[0]!);
   let descents = 0;
-  for (let i = 1; i < order.length; i += 1) if (order[i]! < order[i - 1]!) descents += 1;
-  if (descents === 0) return true;
-  return descents === 1 && order[order.length - 1]! < order[0]!;
+  let at = -1;
+  for (let i = 1; i < order.length; i += 1) {
+    if (order[i]! < order[i - 1]!) {
+      descents += 1;
+      at = i;
+    }
+  }
+  if (descents !== 1 || order[order.length - 1]! > order[0]!) return null;
+  return [order.slice(0, at), order.slice(at)];
 }

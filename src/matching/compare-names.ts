@@ -1,12 +1,28 @@
-// Compares the name we expect on an account with the holder name the bank returned (issue 5).
+// Compares the name we expect on an account with the holder name the bank returned (issues 5, 13, 26).
 // The rules are documented for ops in the README (section "Name matching"); keep the two in step.
+//
+// parse (account structure, then typed words, in every reading) -> align (name words) -> decide (verdict.ts) ->
+// explain (the notes). What the matcher knows about names is data: src/matching/knowledge/, plus a site's
+// NAME_RULES_FILE.
 
-import { parseAccountName, type ParsedName } from './parse-name.js';
+import { readAccountName, type Party } from './account.js';
+import { BUILT_IN_KNOWLEDGE, type NameKnowledge } from './knowledge.js';
+import { tokenize, visibleLength } from './normalise.js';
 import { verdictRank } from './notes.js';
+import { readName } from './parse-name.js';
 import { DEFAULT_NAME_MATCH_POLICY, type NameMatchPolicy } from './policy.js';
-import { judgeNames, type NameComparison } from './verdict.js';
+import { isBlank, judgeNames, type NameComparison } from './verdict.js';
 
 export type { NameComparison, NameVerdict } from './verdict.js';
+
+/** How names are compared: NAME_MATCH_POLICY and the knowledge (built in, plus a site's NAME_RULES_FILE), both read at start. */
+export interface NameMatching {
+  policy: NameMatchPolicy;
+  knowledge: NameKnowledge;
+}
+
+/** The default: the standard policy and the built-in knowledge. */
+export const DEFAULT_NAME_MATCHING: NameMatching = { policy: DEFAULT_NAME_MATCH_POLICY, knowledge: BUILT_IN_KNOWLEDGE };
 export { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatchPolicy } from './policy.js';
 
 const better = (a: NameComparison, b: NameComparison) => {
@@ -14,61 +30,117 @@ const better = (a: NameComparison, b: NameComparison) => {
   return difference > 0 || (difference === 0 && a.score >= b.score) ? a : b;
 };
 const closeScore = (score: number) => Math.min(89, Math.max(50, score));
+const display = (party: Party) => party[0]?.map((token) => token.letters).join(' ') ?? '';
 
 /**
- * One side is a QQ account ("PT ABC QQ BUDI SANTOSO": PT ABC's account, held on behalf of Budi), the other
- * names a single party. Money paid there lands with the owner whichever party we meant, so the best this can
- * be is CLOSE_MATCH, with a note saying which party matched.
+ * One party against one party: every alias of each, every reading of each name; the best comparison. The
+ * holder's party at the end of the account name is the one a bank cut can reach (`shown` characters).
  */
-function compareWithQq(
-  single: ParsedName,
-  owner: ParsedName,
-  beneficiary: ParsedName,
-  qqSide: 'holder' | 'expected',
-  judge: (single: ParsedName, part: ParsedName) => NameComparison,
-): NameComparison {
-  const asOwner = judge(single, owner);
-  const asBeneficiary = judge(single, beneficiary);
-  const best = better(asOwner, asBeneficiary);
-  const account = `held by '${owner.display}' on behalf of '${beneficiary.display}'`;
-  const what = qqSide === 'holder' ? `QQ account ${account}` : `expected name is a QQ name, ${account}`;
-  if (best.verdict === 'NO_MATCH') {
-    return { verdict: 'NO_MATCH', score: Math.min(best.score, 49), notes: [`${what}: neither matches`, ...best.notes] };
-  }
-  const party =
-    best === asOwner
-      ? `matches the owner '${owner.display}', but the account is earmarked for '${beneficiary.display}'`
-      : `matches only '${beneficiary.display}', not the owner '${owner.display}'`;
-  return { verdict: 'CLOSE_MATCH', score: closeScore(best.score), notes: [`${what}: ${qqSide === 'holder' ? 'expected' : 'holder'} name ${party}`, ...best.notes] };
+function compareParties(expected: Party, holder: Party, shown: number, policy: NameMatchPolicy, knowledge: NameKnowledge): NameComparison {
+  let best: NameComparison | null = null;
+  expected.forEach((expectedName, expectedAlias) => {
+    holder.forEach((holderName, holderAlias) => {
+      const holderShown = holderAlias === holder.length - 1 ? shown : 0;
+      const holderReadings = readName(holderName, knowledge, holderShown);
+      const expectedReadings = readName(expectedName, knowledge, 0);
+      // The plain reading of a name that is only titles ("H.", "Ibu") names nobody, whatever other readings say.
+      const blank = [expectedReadings[0]!, holderReadings[0]!].find(isBlank);
+      if (blank !== undefined) {
+        const side = blank === expectedReadings[0] ? 'expected' : 'holder';
+        best ??= { verdict: 'NO_MATCH', score: 0, notes: [`${side} name has no name, only ${blank.words.map((word) => `'${word.display}'`).join(', ')}`] };
+        return;
+      }
+      for (const expectedReading of expectedReadings) {
+        for (const holderReading of holderReadings) {
+          const judged = judgeNames(expectedReading, holderReading, policy, knowledge);
+          if (judged === null) continue;
+          const aliasNotes = [
+            ...(expectedAlias > 0 ? [`${quoteName(expectedName)} read as the other name of ${quoteName(expected[0]!)}`] : []),
+            ...(holderAlias > 0 ? [`holder's other name ${quoteName(holderName)} compared`] : []),
+          ];
+          const comparison = { ...judged, notes: [...judged.notes, ...aliasNotes] };
+          best = best === null ? comparison : better(best, comparison);
+        }
+      }
+    });
+  });
+  return best ?? { verdict: 'NO_MATCH', score: 0, notes: ['no name to compare'] };
 }
 
-/** `policy` is NAME_MATCH_POLICY, read once by loadConfig; see policy.ts for what it changes. */
-export function compareNames(expectedName: string, holderName: string, policy: NameMatchPolicy = DEFAULT_NAME_MATCH_POLICY): NameComparison {
-  const expected = parseAccountName(expectedName);
-  const holder = parseAccountName(holderName);
-  const judge = (a: ParsedName, b: ParsedName) => judgeNames(a, b, policy);
+/** Every order of `count` parties (joint accounts name two or three). */
+function permutations(count: number): number[][] {
+  if (count <= 1) return [[0]];
+  return permutations(count - 1).flatMap((order) => Array.from({ length: count }, (_, at) => [...order.slice(0, at), count - 1, ...order.slice(at)]));
+}
 
-  if (expected.kind === 'single' && holder.kind === 'single') return judge(expected.name, holder.name);
+const quoteName = (tokens: Party[number]) => `'${tokens.map((token) => token.letters).join(' ')}'`;
 
-  if (expected.kind === 'qq' && holder.kind === 'qq') {
-    const owners = judge(expected.owner, holder.owner);
-    const beneficiaries = judge(expected.beneficiary, holder.beneficiary);
-    const worse = better(owners, beneficiaries) === owners ? beneficiaries : owners;
-    return {
-      verdict: worse.verdict,
-      score: Math.min(owners.score, beneficiaries.score),
-      notes: [
-        ...owners.notes.map((note) => `owner: ${note}`),
-        ...beneficiaries.notes.map((note) => `held for: ${note}`),
-      ],
-    };
+/**
+ * One side names several parties (a qq account, a joint account), the other one. Money paid there may land with
+ * another party, so the best this can be is CLOSE_MATCH, with a note saying which party matched.
+ */
+function oneOfSeveral(single: Party, parties: readonly Party[], describe: string, compare: (single: Party, party: Party, index: number) => NameComparison): NameComparison {
+  let best: NameComparison | null = null;
+  let matched = -1;
+  parties.forEach((party, index) => {
+    if (party.length === 0) return;
+    const comparison = compare(single, party, index);
+    if (best === null || better(comparison, best) === comparison) {
+      best = comparison;
+      matched = index;
+    }
+  });
+  const found = best as NameComparison | null;
+  if (found === null || found.verdict === 'NO_MATCH') {
+    return { verdict: 'NO_MATCH', score: Math.min(found?.score ?? 0, 49), notes: [`${describe}: no party is the same name`, ...(found?.notes ?? [])] };
   }
+  return { verdict: 'CLOSE_MATCH', score: closeScore(found.score), notes: [`${describe}: ${quoteName(parties[matched]![0]!)} matches, the account is not only theirs`, ...found.notes] };
+}
 
-  if (holder.kind === 'qq' && expected.kind === 'single') {
-    return compareWithQq(expected.name, holder.owner, holder.beneficiary, 'holder', (single, part) => judge(single, part));
+/** `policy` is NAME_MATCH_POLICY and `knowledge` the built-in knowledge plus NAME_RULES_FILE, both read once at start. */
+export function compareNames(
+  expectedName: string,
+  holderName: string,
+  policy: NameMatchPolicy = DEFAULT_NAME_MATCH_POLICY,
+  knowledge: NameKnowledge = BUILT_IN_KNOWLEDGE,
+): NameComparison {
+  const expectedTokens = tokenize(expectedName);
+  const holderTokens = tokenize(holderName);
+  if (expectedTokens.length === 0 || holderTokens.length === 0) {
+    return { verdict: 'NO_MATCH', score: 0, notes: [expectedTokens.length === 0 ? 'expected name is empty' : 'holder name is empty'] };
   }
-  if (expected.kind === 'qq' && holder.kind === 'single') {
-    return compareWithQq(holder.name, expected.owner, expected.beneficiary, 'expected', (single, part) => judge(part, single));
+  const expected = readAccountName(expectedTokens, knowledge);
+  const holder = readAccountName(holderTokens, knowledge);
+  const shown = visibleLength(holderName);
+  const parties = (name: typeof expected): Party[] => (name.kind === 'single' ? [name.party] : name.kind === 'qq' ? [name.owner, name.beneficiary] : name.parties);
+  const compare = (e: Party, h: Party, holderIsLast: boolean) => compareParties(e, h, holderIsLast ? shown : 0, policy, knowledge);
+
+  if (expected.kind === 'single' && holder.kind === 'single') return compare(expected.party, holder.party, true);
+
+  const expectedParties = parties(expected);
+  const holderParties = parties(holder);
+  if (expected.kind !== 'single' && holder.kind !== 'single') {
+    // Both name several parties: each party against its counterpart, in order; the worst decides.
+    if (expected.kind !== holder.kind || expectedParties.length !== holderParties.length) {
+      const best = oneOfSeveral(expectedParties[0]!, holderParties, 'the names have different parties', (single, party, index) => compare(single, party, index === holderParties.length - 1));
+      return { ...best, verdict: best.verdict === 'NO_MATCH' ? 'NO_MATCH' : 'CLOSE_MATCH' };
+    }
+    // The parties in the order written, or (for a joint account) in any order: "A & B" is "B DAN A".
+    const orders = expected.kind === 'joint' ? permutations(holderParties.length) : [holderParties.map((_, index) => index)];
+    let best: { each: NameComparison[]; worst: NameComparison } | null = null;
+    for (const order of orders) {
+      const each = expectedParties.map((party, index) => compare(party, holderParties[order[index]!]!, order[index] === holderParties.length - 1));
+      const worst = each.reduce((a, b) => (better(a, b) === a ? b : a));
+      if (best === null || better(worst, best.worst) === worst) best = { each, worst };
+    }
+    const { each, worst } = best!;
+    return { verdict: worst.verdict, score: Math.min(...each.map((comparison) => comparison.score)), notes: each.flatMap((comparison, index) => comparison.notes.map((note) => `${display(expectedParties[index]!)}: ${note}`)) };
   }
-  throw new Error('unreachable');
+  if (holder.kind !== 'single' && expected.kind === 'single') {
+    const describe = holder.kind === 'qq' ? `qq account of ${quoteName(holder.owner[0] ?? [])} held for ${quoteName(holder.beneficiary[0] ?? [])}` : `joint account of ${holderParties.map((party) => quoteName(party[0] ?? [])).join(' and ')}`;
+    return oneOfSeveral(expected.party, holderParties, describe, (single, party, index) => compare(single, party, index === holderParties.length - 1));
+  }
+  const single = holder.kind === 'single' ? holder.party : [];
+  const describe = expected.kind === 'qq' ? 'the expected name is a qq name' : 'the expected name is a joint account';
+  return oneOfSeveral(single, expectedParties, describe, (holderParty, party) => compare(party, holderParty, true));
 }

@@ -5,7 +5,6 @@
 
 import type { NameWord } from './parse-name.js';
 import type { NameMatchPolicy } from './policy.js';
-import type { IgnoredPart } from './titles.js';
 
 export type NameVerdict = 'MATCH' | 'CLOSE_MATCH' | 'NO_MATCH';
 
@@ -50,16 +49,22 @@ export class Outcome {
   }
 }
 
-export function noteIgnoredTitles(ignored: readonly IgnoredPart[], outcome: Outcome): void {
-  for (const kind of ['title', 'degree'] as const) {
+const IGNORED_KINDS = [
+  ['title', 'title'],
+  ['rank', 'rank'],
+  ['degree', 'degree'],
+] as const;
+
+/** "titles 'H.', 'Dr.' ignored", "degree 'S.Pd.' ignored": what was set aside, once each. */
+export function noteIgnoredWords(words: readonly NameWord[], outcome: Outcome): void {
+  for (const [kind, name] of IGNORED_KINDS) {
     const seen = new Set<string>();
     const written: string[] = [];
-    for (const part of ignored) {
-      const letters = part.display.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
-      if (part.kind !== kind || seen.has(letters)) continue;
-      seen.add(letters);
-      written.push(quote(part.display));
+    for (const word of words) {
+      if (word.kind !== kind || seen.has(word.letters.replace(/ /g, ''))) continue;
+      seen.add(word.letters.replace(/ /g, ''));
+      written.push(quote(word.display));
     }
-    if (written.length > 0) outcome.note(`${plural(written.length, kind)} ${written.join(', ')} ignored`);
+    if (written.length > 0) outcome.note(`${plural(written.length, name)} ${written.join(', ')} ignored`);
   }
 }

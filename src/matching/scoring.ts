@@ -1,25 +1,23 @@
-// name_score: the share of both names' letters that the pairing accounts for, each pair weighted by how much
-// it proves (exact 1, spelling variant 0.97, initial 0.5...), then placed inside the band of the verdict so
-// that the number never contradicts the verdict: MATCH 90-100, CLOSE_MATCH 50-89, NO_MATCH 0-49.
+// name_score: the share of both names' letters that the pairing accounts for, each pair weighted by how much it
+// proves (exact 1, spelling variant 0.97, initial 0.5...), then placed inside the band of the verdict so that the
+// number never contradicts the verdict: MATCH 90-100, CLOSE_MATCH 50-89, NO_MATCH 0-49. Words a bank cut hid are
+// left out: they were never shown.
 
 import type { WordLink } from './align.js';
 import type { NameVerdict } from './notes.js';
 import type { NameWord } from './parse-name.js';
 
-/** Prefix words (I, Made, Raden...) count for less: they rarely tell people apart. */
-const PREFIX_WEIGHT = 0.3;
+const wordWeight = (word: NameWord) => Math.max(1, word.keys[0]?.length ?? word.letters.length);
 
-const wordWeight = (word: NameWord) => (word.prefix === null ? 1 : PREFIX_WEIGHT) * Math.max(1, word.key.length);
-
-const weightOf = (indices: readonly number[], words: readonly NameWord[]) =>
-  indices.reduce((sum, index) => sum + wordWeight(words[index]!), 0);
+const weightOf = (indices: readonly number[], words: readonly NameWord[]) => indices.reduce((sum, index) => sum + wordWeight(words[index]!), 0);
 
 /** 0-100 before banding. */
-export function similarity(expected: readonly NameWord[], holder: readonly NameWord[], links: readonly WordLink[]): number {
-  const total = expected.reduce((sum, word) => sum + wordWeight(word), 0) + holder.reduce((sum, word) => sum + wordWeight(word), 0);
+export function similarity(expected: readonly NameWord[], holder: readonly NameWord[], links: readonly WordLink[], hidden: readonly number[]): number {
+  const shownExpected = expected.reduce((sum, word, index) => sum + (hidden.includes(index) ? 0 : wordWeight(word)), 0);
+  const total = shownExpected + holder.reduce((sum, word) => sum + wordWeight(word), 0);
   if (total === 0) return 0;
   const matched = links.reduce((sum, link) => sum + link.quality * (weightOf(link.expected, expected) + weightOf(link.holder, holder)), 0);
-  return (100 * matched) / total;
+  return Math.min(100, (100 * matched) / total);
 }
 
 export function scoreInBand(verdict: NameVerdict, similarityPercent: number): number {

@@ -1,168 +1,123 @@
-// Spelling keys: two spellings of one name word get the same key.
+// Spelling keys: two spellings of one name word get a key in common.
 //
-// Indonesian names carry the pre-1947 Dutch spelling (Soekarno, Djoko, Tjahjo), the 1947-1972 spelling (Sjahrir,
-// Njoman, Jusuf = Yusuf) and the current one side by side, often in the same family; and everyday Arabic-derived
-// and Western names are spelled by ear (Rizky/Rizki/Rizqi, Stephanie/Stefani, Fatimah/Fatima). The key folds
-// exactly those alternations, and nothing that separates two real names: vowels other than the ones listed
-// stay, so Yulianto (he) and Yulianti (she), Wahyudi and Wahyuni keep different keys.
+// The letter rules are data (knowledge/spelling-rules.json): old spellings (Soekarno, Djoko, Tjahjo), Arabic
+// transliteration (Taufiq, Hafidz, Ghofur), Latin baptismal names (Christoforus, Catharina), Sundanese p for f,
+// i/y and doubled letters. A rule with another reading (CH as H, C or K; DZ as Z or D; O after an Arabic emphatic
+// consonant as A) gives the word a second key, so "Chandra" meets CANDRA and "Mahfudz" meets MAHFUD without CH or
+// DZ being folded one way for every word. Words the letter rules cannot bring together (Muhammad/Mohammad,
+// Rahman/Rohman) are listed as variants of one another (knowledge/name-variants.json).
+//
+// Keys are computed for every word of every row, so a word's keys are kept once computed (a bounded cache).
 
-const VOWELS = new Set(['A', 'E', 'I', 'O', 'U']);
-// Consonants after which a Y before a vowel is read as I; N and S are left out because NY and SY are letters.
-const Y_AS_I_AFTER = new Set(['B', 'C', 'D', 'F', 'G', 'H', 'K', 'L', 'M', 'P', 'R', 'T', 'W']);
+import type { NameVariantEntry, RuleContext, SpellingRuleEntry } from './knowledge-schema.js';
 
-/** Whole-word equivalences the letter rules cannot reach. */
-const KEY_ALIASES = new Map<string, string>([
-  ['NOR', 'NUR'], // Noor, Nour
-  ['NOUR', 'NUR'],
-  ['AHMED', 'AHMAD'],
-  ['DAN', 'AND'], // "Pulp dan Paper", "Pulp & Paper", "Pulp and Paper"
-  ['HUSEIN', 'HUSAIN'],
-  ['YUSOF', 'YUSUF'],
-]);
+const VOWELS = 'AEIOU';
 
-/**
- * Old and variant spellings to one form, in one pass over the letters (this runs for every word of every
- * row, so it avoids a chain of regular expressions):
- *   OE>U (Soekarno), DJ>Y and J>Y (Djoko, Jusuf; old SJ/NJ become SY/NY), TJ>C (Tjahjo), SY>S (Syaiful / Saiful),
- *   CHR>KR (Christina), KH>H and CH>H or C (Khairul, Chairul, Chandra), GH>G, PH>F and final P>F (Yusup), V>F, DH>D (Ramadhan),
- *   TH>T, SH>S, TS>S, DZ>S, Z>S (Faizal / Faisal), Q>K (Taufiq), X>KS.
- */
-function foldDigraphs(word: string, chAs: 'H' | 'C'): string {
-  let out = '';
-  const n = word.length;
-  for (let i = 0; i < n; i += 1) {
-    const c = word[i]!;
-    const next = i + 1 < n ? word[i + 1]! : '';
-    switch (c) {
-      case 'O':
-        if (next === 'E') { out += 'U'; i += 1; } else out += 'O';
-        break;
-      case 'D':
-        if (next === 'J') { out += 'Y'; i += 1; }
-        else if (next === 'Z') { out += 'S'; i += 1; }
-        else if (next === 'H') { out += 'D'; i += 1; }
-        else out += 'D';
-        break;
-      case 'T':
-        if (next === 'J') { out += 'C'; i += 1; }
-        else if (next === 'H') { out += 'T'; i += 1; }
-        else if (next === 'S') { out += 'S'; i += 1; }
-        else out += 'T';
-        break;
-      case 'J':
-        out += 'Y';
-        break;
-      case 'S':
-        if (next === 'Y' || next === 'J' || next === 'H') { out += 'S'; i += 1; } else out += 'S';
-        break;
-      case 'C':
-        if (next === 'H') {
-          if (i + 2 < n && word[i + 2] === 'R') { out += 'KR'; i += 2; } else { out += chAs; i += 1; }
-        } else out += 'C';
-        break;
-      case 'K':
-        if (next === 'H') { out += 'H'; i += 1; } else out += 'K';
-        break;
-      case 'G':
-        if (next === 'H') { out += 'G'; i += 1; } else out += 'G';
-        break;
-      case 'P':
-        // Sundanese writes a final F as P: Yusup, Arip, Sarip.
-        if (next === 'H' || next === '') { out += 'F'; i += 1; } else out += 'P';
-        break;
-      case 'V':
-        out += 'F';
-        break;
-      case 'Q':
-        out += 'K';
-        break;
-      case 'X':
-        out += 'KS';
-        break;
-      case 'Z':
-        out += 'S';
-        break;
-      default:
-        out += c;
+interface LetterRule {
+  from: string;
+  to: string;
+  where: RuleContext;
+  after: string[] | null;
+  before: string[] | null;
+  alsoTo: string[];
+  minLength: number;
+}
+
+export interface CompiledSpelling {
+  /** The word's keys, the plain reading first; words with a key in common are spellings of one name. */
+  keys(word: string): string[];
+}
+
+const MAX_KEYS = 6;
+const CACHE_LIMIT = 50_000;
+const lettersOnly = (text: string) => text.toUpperCase().replace(/[^A-Z]/g, '');
+
+function fits(rule: LetterRule, word: string, at: number): boolean {
+  if (!word.startsWith(rule.from, at) || word.length < rule.minLength) return false;
+  const end = at + rule.from.length;
+  if (rule.where === 'start' && at !== 0) return false;
+  if (rule.where === 'end' && end !== word.length) return false;
+  if (rule.where === 'before-vowel' && (end >= word.length || !VOWELS.includes(word[end]!))) return false;
+  if (rule.after !== null && !rule.after.some((letters) => at >= letters.length && word.startsWith(letters, at - letters.length))) return false;
+  if (rule.before !== null && !rule.before.some((letters) => word.startsWith(letters, end))) return false;
+  return true;
+}
+
+export function compileSpelling(ruleEntries: readonly SpellingRuleEntry[], variantEntries: readonly NameVariantEntry[]): CompiledSpelling {
+  const rules: LetterRule[] = ruleEntries.map((entry) => ({
+    from: lettersOnly(entry.from),
+    to: lettersOnly(entry.to),
+    where: entry.where,
+    after: entry.after === undefined ? null : entry.after.map(lettersOnly),
+    before: entry.before === undefined ? null : entry.before.map(lettersOnly),
+    alsoTo: (entry.alsoTo ?? []).map(lettersOnly),
+    minLength: entry.minLength ?? 0,
+  }));
+
+  /** One rule over the whole word, left to right; `alternative` >= 0 writes that other reading. */
+  const apply = (rule: LetterRule, word: string, alternative: number): { word: string; fired: boolean } => {
+    let out = '';
+    let at = 0;
+    let fired = false;
+    while (at < word.length) {
+      if (fits(rule, word, at)) {
+        out += alternative < 0 ? rule.to : rule.alsoTo[alternative]!;
+        at += rule.from.length;
+        fired = true;
+      } else {
+        out += word[at];
+        at += 1;
+      }
     }
+    return { word: out, fired };
+  };
+
+  /** The rules one after another, each on what the ones before wrote; `choice` picks a rule's other reading (-1 the plain one). */
+  const read = (word: string, choice: (rule: LetterRule) => number, fired: Set<LetterRule> | null): string => {
+    let current = word;
+    for (const rule of rules) {
+      if (!current.includes(rule.from)) continue;
+      const result = apply(rule, current, rule.alsoTo.length === 0 ? -1 : choice(rule));
+      if (result.fired && rule.alsoTo.length > 0) fired?.add(rule);
+      current = result.word;
+    }
+    return current;
+  };
+
+  const rawKeys = (word: string): string[] => {
+    const fired = new Set<LetterRule>();
+    const plain = read(word, () => -1, fired);
+    if (fired.size === 0) return [plain];
+    const keys = new Set([plain]);
+    for (const rule of fired) {
+      rule.alsoTo.forEach((_, index) => keys.add(read(word, (candidate) => (candidate === rule ? index : -1), null)));
+    }
+    keys.add(read(word, (candidate) => (fired.has(candidate) ? 0 : -1), null));
+    return [...keys].slice(0, MAX_KEYS);
+  };
+
+  const canonical = new Map<string, string>();
+  for (const entry of variantEntries) {
+    const words = entry.words.map(lettersOnly).filter(Boolean);
+    const target = canonical.get(rawKeys(words[0]!)[0]!) ?? rawKeys(words[0]!)[0]!;
+    for (const word of words) for (const key of rawKeys(word)) if (!canonical.has(key)) canonical.set(key, target);
   }
-  return out;
+
+  const cache = new Map<string, string[]>();
+  return {
+    keys(word: string): string[] {
+      const known = cache.get(word);
+      if (known !== undefined) return known;
+      const keys = [...new Set(rawKeys(word).map((key) => canonical.get(key) ?? key))];
+      if (cache.size >= CACHE_LIMIT) cache.clear();
+      cache.set(word, keys);
+      return keys;
+    },
+  };
 }
 
-/** AE>AI (Zaenal), IY>I, consonant-Y-vowel>I (Sofyan, Dyah, Prasetyo), final Y or IE>I (Rizky, Rizkie), doubles once. */
-function foldVowelsAndDoubles(word: string): string {
-  let out = '';
-  const n = word.length;
-  for (let i = 0; i < n; i += 1) {
-    let c = word[i]!;
-    const previous = i > 0 ? word[i - 1]! : '';
-    if (c === 'E' && previous === 'A') c = 'I';
-    else if (c === 'Y') {
-      const next = i + 1 < n ? word[i + 1]! : '';
-      if (previous === 'I') continue;
-      if (next === '' || (Y_AS_I_AFTER.has(previous) && VOWELS.has(next))) c = 'I';
-    } else if (c === 'E' && previous === 'I' && i === n - 1) continue;
-    if (out.length > 0 && out[out.length - 1] === c) continue;
-    out += c;
-  }
-  return out;
-}
-
-function foldLetters(word: string, chAs: 'H' | 'C'): string {
-  let key = foldVowelsAndDoubles(foldDigraphs(word, chAs));
-  // The Arabic article of Abdul assimilates: Abdurrahman = Abdul Rahman, Abdussalam = Abdul Salam; Abd. = Abdul.
-  if (key.startsWith('ABDU')) {
-    key = key.replace(/^ABDU[LRSN]$/, 'ABD').replace(/^ABDUL/, 'ABD').replace(/^ABDU(?=[RSNTD])/, 'ABD');
-  }
-  if (key.length > 4 && key.endsWith('AH')) key = key.slice(0, -1); // Fatimah / Fatima, Ulfah / Ulfa
-  return KEY_ALIASES.get(key) ?? key;
-}
-
-export interface SpellingKeys {
-  key: string;
-  /** A second reading when "CH" may be C rather than KH (Chandra = Candra); null when there is none. */
-  altKey: string | null;
-}
-
-export function spellingKeys(word: string): SpellingKeys {
-  const key = foldLetters(word, 'H');
-  if (!word.includes('CH')) return { key, altKey: null };
-  const altKey = foldLetters(word, 'C');
-  return { key, altKey: altKey === key ? null : altKey };
-}
-
-export function spellingKey(word: string): string {
-  return foldLetters(word, 'H');
-}
-
-// --- Muhammad ------------------------------------------------------------------------------------------
-// Full spellings all fold to one of these keys; the abbreviations are what banks and forms use for lack of room.
-const MUHAMMAD_KEY = /^M[OU]HAM[AE]D$/;
-const MUHAMMAD_ABBREVIATIONS = new Set(['M', 'MOH', 'MUH', 'MOCH', 'MUCH', 'MOHD', 'MUHD', 'MHD', 'MHMD', 'MUHAM', 'MOHAM', 'MUKH', 'MOKH']);
-
-export function isMuhammad(word: string, key: string): boolean {
-  return MUHAMMAD_KEY.test(key) || MUHAMMAD_ABBREVIATIONS.has(word);
-}
-
-export function isMuhammadAbbreviation(word: string): boolean {
-  return MUHAMMAD_ABBREVIATIONS.has(word);
-}
-
-// --- words that do not tell people apart -----------------------------------------------------------------
-// Matching on one of these alone proves nothing: thousands of account holders share them.
-const COMMON_WORDS = new Set(
-  [
-    'AHMAD', 'ABDUL', 'SITI', 'NUR', 'NURUL', 'SRI', 'DEWI', 'PUTRI', 'PUTRA', 'AGUS', 'EKA', 'DWI', 'TRI', 'ADI',
-    'AYU', 'MARIA', 'DIAN', 'INDAH', 'FITRI', 'RATNA', 'BUDI', 'SARI', 'PRATAMA', 'SAPUTRA', 'SAPUTRI', 'LESTARI',
-    'WIJAYA', 'ANDI', 'KUSUMA', 'RAHAYU', 'HIDAYAT', 'HIDAYAH', 'SETIAWAN', 'KURNIAWAN', 'SANTOSO', 'WAHYUNI',
-    'HANDAYANI', 'NINGSIH', 'RAHMAWATI',
-    // company names
-    'JAYA', 'ABADI', 'MAKMUR', 'SENTOSA', 'SEJAHTERA', 'MANDIRI', 'BERSAMA', 'INDONESIA', 'UTAMA', 'NUSANTARA',
-    'KARYA', 'PERKASA', 'GLOBAL', 'MITRA', 'SUMBER', 'BERKAH', 'MAJU', 'GROUP', 'GRUP', 'INTERNASIONAL',
-    'INTERNATIONAL', 'AND', 'TOKO', 'SINAR',
-  ].map(spellingKey),
-);
-
-export function isCommonWord(word: string, key: string): boolean {
-  return COMMON_WORDS.has(key) || isMuhammad(word, key);
+/** Two key lists share a key. */
+export function keysMeet(a: readonly string[], b: readonly string[]): boolean {
+  for (const key of a) if (b.includes(key)) return true;
+  return false;
 }

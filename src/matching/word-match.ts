@@ -1,20 +1,24 @@
-// How two single words (or a run of words and one word) can stand for the same name word, and how much
-// that is worth. The kinds are ordered by how much they prove.
+// How two name words (or a run of words and one word) can stand for the same word, and how much that proves.
+// The kinds are ordered by how much they prove.
 
 import { boundedEditDistance } from './edit-distance.js';
-import type { NameWord } from './parse-name.js';
-import { isMuhammadAbbreviation, spellingKey } from './spelling.js';
+import type { NameKnowledge } from './knowledge.js';
+import { spelled, type NameWord } from './parse-name.js';
+import { keysMeet } from './spelling.js';
 
 export type LinkKind =
   | 'exact' // same letters
-  | 'variant' // same spelling key: Soekarno / Sukarno, Rizky / Rizki, Muhammad / Mochamad
-  | 'joined' // one word on one side, two or three on the other: Nuraini / Nur Aini
-  | 'abbreviation' // the usual short forms of Muhammad: M, Moh, Moch, Muh, Mhd
-  | 'cut' // the bank's last word is the start of the expected word: SAPUT / SAPUTRA
-  | 'joining' // one Arabic name with and without the article: Nur / Nurul, Syamsu / Syamsul, Nurun / Nurul
-  | 'typo' // one letter off in a long word: Setiwan / Setiawan
-  | 'near' // one letter off in a short word, often another name: Putra / Putri, Dina / Dini, Yoga / Yogi
-  | 'initial'; // a letter (or a dotted stub) for a word: A / ADI, Kus. / Kusuma
+  | 'variant' // a spelling key in common: Soekarno / Sukarno, Rizky / Rizki, Muhammad / Mochamad
+  | 'joined' // one word on one side, two to five on the other: Nuraini / Nur Aini, EKABUDISANTOSA
+  | 'abbreviation' // M. / Muhammad, Abd. / Abdul, FX / Fransiskus Xaverius, Y. / Yohanes when the other name says so
+  | 'cut' // the bank's last word is the start of the expected word (or words): SAPUT / SAPUTRA
+  | 'joining' // one Arabic name with and without the article: Nur / Nurul, Syamsu / Syamsul
+  | 'typo' // one letter off in a long word (two from ten letters): Setiwan / Setiawan
+  | 'near' // one letter off in a short word, often another name: Putra / Putri, Dina / Dini
+  | 'initial' // a letter (or a dotted stub) for a word: A / ADI, Kus. / Kusuma
+  | 'nickname' // a listed short form: Ucup / Yusuf, Benny / Benediktus
+  | 'short-form' // one word the start or end of the other, or sharing its first syllable: Anton / Antonius, Lia / Amelia
+  | 'acronym'; // a word made of the other name's initials: BCK / Bumi Cahaya Kencana
 
 export const LINK_QUALITY: Readonly<Record<LinkKind, number>> = {
   exact: 1,
@@ -26,21 +30,25 @@ export const LINK_QUALITY: Readonly<Record<LinkKind, number>> = {
   typo: 0.8,
   near: 0.6,
   initial: 0.5,
+  nickname: 0.45,
+  'short-form': 0.4,
+  acronym: 0.35,
 };
 
 /** Kinds that are as good as the word itself. */
 export const FULL_WORD_KINDS: ReadonlySet<LinkKind> = new Set(['exact', 'variant', 'joined', 'abbreviation']);
+/** Kinds that leave a doubt a person must settle (unless a rule reads one generously: a slip, an initial). */
+export const WEAK_KINDS: ReadonlySet<LinkKind> = new Set(['joining', 'typo', 'near', 'nickname', 'short-form', 'acronym']);
 
-// One letter off proves little in a short word (Budi / Bodi, Yoga / Yogi are different names), so typos
-// are only read in words of six letters or more, two letters only from ten. In a shorter word one letter off
-// is still worth a look ('near'): it may be a typo as well as a brother's or sister's name (Eko / Eka, Ari / Arif).
+// One letter off proves little in a short word (Budi / Bodi, Yoga / Yogi are different names), so typos are only
+// read in words of six letters or more, two letters only from ten. In a shorter word one letter off is still
+// worth a look ('near'): it may be a typo as well as a brother's or sister's name (Eko / Eka, Ari / Arif).
 const TYPO_MIN_LENGTH = 6;
 const TWO_TYPOS_MIN_LENGTH = 10;
 const NEAR_MIN_LENGTH = 3;
-const MAX_DOTTED_STUB = 5;
-const SLIP_MIN_LENGTH = 10;
-const SLIP_KEPT_ENDING = 2;
-const VOWELS = /[AEIOU]/;
+const SHORT_FORM_MIN = 3;
+/** A nickname is short: a word sharing only its first syllable with a longer one is one when it has at most this many letters. */
+const NICKNAME_MAX_LENGTH = 6;
 
 // The Arabic article "al" is joined to the word before it and takes the sound of the next consonant (Nurul,
 // Nurun, Nurur; Syamsul or plain Syamsu), or is left out (Nur, Khoir): one name, written four ways.
@@ -52,76 +60,153 @@ function articleStem(key: string): string {
   return stem.length >= MIN_ARTICLE_STEM ? stem : key;
 }
 
-function sameArticleStem(a: NameWord, b: NameWord): boolean {
-  const start = (text: string) => text.slice(0, MIN_ARTICLE_STEM);
-  // Cheap test first: this runs for every pair of words that are not the same word.
-  if (start(a.letters) === start(b.letters) && articleStem(a.letters) === articleStem(b.letters)) return true;
-  return start(a.key) === start(b.key) && articleStem(a.key) === articleStem(b.key);
-}
-
-function keysMeet(a: NameWord, b: NameWord): boolean {
-  return a.key === b.key || (a.altKey !== null && a.altKey === b.key) || (b.altKey !== null && (b.altKey === a.key || b.altKey === a.altKey));
+function sameArticleStem(a: string, b: string): boolean {
+  return a.slice(0, MIN_ARTICLE_STEM) === b.slice(0, MIN_ARTICLE_STEM) && a !== b && articleStem(a) === articleStem(b);
 }
 
 /** An initial or a dotted stub on one side, a longer word starting with it on the other. */
 function isInitialOf(short: NameWord, long: NameWord): boolean {
-  if (long.letters.length <= short.letters.length) return false;
-  if (short.letters.length === 1) return long.letters[0] === short.letters || long.key[0] === short.letters;
-  return short.dotted && short.letters.length <= MAX_DOTTED_STUB && long.letters.startsWith(short.letters);
+  if (!short.initial || long.letters.length <= short.letters.length) return false;
+  if (short.letters.length === 1) return long.letters[0] === short.letters || long.keys.some((key) => key[0] === short.letters);
+  return long.letters.startsWith(short.letters);
 }
 
-export function linkWords(expected: NameWord, holder: NameWord): LinkKind | null {
+function isShortForm(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length < SHORT_FORM_MIN || short.length === long.length) return false;
+  if (long.startsWith(short) || long.endsWith(short)) return true;
+  return short.length <= NICKNAME_MAX_LENGTH && short.slice(0, SHORT_FORM_MIN) === long.slice(0, SHORT_FORM_MIN);
+}
+
+export function linkWords(expected: NameWord, holder: NameWord, knowledge: NameKnowledge): LinkKind | null {
   if (expected.letters === holder.letters) return 'exact';
-  if (expected.muhammad && holder.muhammad) {
-    const abbreviated = isMuhammadAbbreviation(expected.letters) || isMuhammadAbbreviation(holder.letters);
-    return abbreviated ? 'abbreviation' : 'variant';
-  }
-  if (keysMeet(expected, holder)) return 'variant';
+  // A word that stands around a name (I, Made, Gusti, al-) is its word, or not: never a slip, initial or short form of another.
+  if (expected.kind !== 'name' || holder.kind !== 'name') return expected.reads === holder.reads ? 'variant' : null;
+  const abbreviated = expected.reads !== expected.letters || holder.reads !== holder.letters;
+  if (expected.reads === holder.reads || keysMeet(expected.keys, holder.keys)) return abbreviated ? 'abbreviation' : 'variant';
+  if (readsAsAbbreviation(expected, holder, knowledge) || readsAsAbbreviation(holder, expected, knowledge)) return 'abbreviation';
   if (isInitialOf(expected, holder) || isInitialOf(holder, expected)) return 'initial';
-  if (sameArticleStem(expected, holder)) return 'joining';
-  // A slip counts in the letters as written or in the spelling keys, whichever is closer: folding can move a
-  // slipped letter ("NUJRANAH") away from the key of the word it slipped from.
+  if (expected.initial || holder.initial) return null;
+  const a = expected.keys[0]!;
+  const b = holder.keys[0]!;
+  if (sameArticleStem(a, b)) return 'joining';
   const shorter = Math.min(expected.letters.length, holder.letters.length);
   const within = (limit: number) =>
-    boundedEditDistance(expected.letters, holder.letters, limit) <= limit || boundedEditDistance(expected.key, holder.key, limit) <= limit;
+    boundedEditDistance(expected.letters, holder.letters, limit) <= limit || boundedEditDistance(a, b, limit) <= limit;
   if (shorter >= TYPO_MIN_LENGTH) {
     if (within(shorter >= TWO_TYPOS_MIN_LENGTH ? 2 : 1)) return 'typo';
-  } else if (shorter >= NEAR_MIN_LENGTH && boundedEditDistance(expected.letters, holder.letters, 1) <= 1) {
+  } else if (shorter >= NEAR_MIN_LENGTH && within(1)) {
     return 'near';
   }
+  if (knowledge.areNicknames(expected.keys, holder.keys)) return 'nickname';
+  if (isShortForm(expected.letters, holder.letters) || isShortForm(a, b)) return 'short-form';
   return null;
 }
 
-/** The holder's word is the start of the expected word, as when the bank cut the name there. */
-export function isCutOf(expected: NameWord, holder: NameWord): boolean {
-  if (holder.letters.length >= expected.letters.length) return false;
-  return expected.letters.startsWith(holder.letters) || (holder.key.length < expected.key.length && expected.key.startsWith(holder.key));
+/** "Y." for Yohanes, "Ma." for Maria: an abbreviation read as its word only when the other name writes that word. */
+function readsAsAbbreviation(short: NameWord, long: NameWord, knowledge: NameKnowledge): boolean {
+  const meaning = short.abbreviation;
+  if (meaning === null || !meaning.needsOtherSide || meaning.means.length !== 1) return false;
+  return keysMeet(knowledge.spelling.keys(meaning.means[0]!), long.keys);
 }
 
-/** Key of a run of words written as one ("NUR AINI" as "NURAINI"). */
-export function joinedKeys(words: readonly NameWord[]): string[] {
-  const fromLetters = spellingKey(words.map((word) => word.letters).join(''));
-  const fromKeys = words.map((word) => word.key).join('');
-  return fromLetters === fromKeys ? [fromLetters] : [fromLetters, fromKeys];
+// Letters that may open a two-letter spelling (OE, DJ, TJ, SJ, SY, SH, NJ, NG, NY, CH, KH, GH, PH, TH, DH, DZ):
+// a bank cut between the two ("KOESO" from KOESOEMO) leaves a letter the spelling key reads differently.
+const DIGRAPH_OPENERS = new Set(['O', 'D', 'T', 'S', 'N', 'C', 'K', 'G', 'P']);
+
+/** The bank's last word is the start of `full` (letters, or spelling keys), as when the name was cut there. */
+export function isCutOf(full: string, fullKeys: readonly string[], shown: NameWord, knowledge: NameKnowledge): boolean {
+  const letters = shown.letters;
+  if (letters.length >= full.length) return false;
+  if (full.startsWith(letters)) return true;
+  const shownKeys = [...shown.keys];
+  if (letters.length > 1 && DIGRAPH_OPENERS.has(letters[letters.length - 1]!)) shownKeys.push(...knowledge.spelling.keys(letters.slice(0, -1)));
+  return fullKeys.some((key) => shownKeys.some((part) => part.length < key.length && key.startsWith(part)));
 }
 
-export function typoSize(expected: NameWord, holder: NameWord): number {
-  return Math.min(boundedEditDistance(expected.letters, holder.letters, 2), boundedEditDistance(expected.key, holder.key, 2));
+/** Keys of a run of words written as one ("NUR AINI" as "NURAINI"). */
+export function joinedKeys(words: readonly NameWord[], knowledge: NameKnowledge): string[] {
+  const together = knowledge.spelling.keys(words.map(spelled).join(''));
+  const fromKeys = words.map((word) => word.keys[0]!).join('');
+  return together.includes(fromKeys) ? together : [...together, fromKeys];
+}
+
+const VOWELS = 'AEIOU';
+/** Letters of a typed slip that make it a slip rather than another name (see isSlip). */
+const SLIP_SWAP_MIN_LENGTH = 7;
+const SLIP_MIN_LENGTH = 10;
+const SLIP_KEPT_ENDING = 2;
+
+const isConsonant = (letter: string | undefined) => letter !== undefined && !VOWELS.includes(letter);
+
+/** Places where two consonants or two vowels stand together: Indonesian syllables are mostly consonant-vowel. */
+function roughness(word: string): number {
+  let count = 0;
+  for (let at = 1; at < word.length; at += 1) if (isConsonant(word[at - 1]) === isConsonant(word[at])) count += 1;
+  return count;
 }
 
 /**
- * One slip in a word of ten letters or more, away from its last two letters and not one vowel for another, is
- * read as the word: real names one letter apart are shorter (Marlina / Marliana, Indrawati / Indarwati,
- * Sugiarto / Sugianto), an ending is where a name turns male or female (Yulianto / Yulianti), and a vowel for a
- * vowel is how Javanese and Indonesian spell one root two ways (Susilawati / Susilowati).
+ * Two letters swapped read as a slip only where the typed word stops looking like a name: a name ending in a vowel
+ * typed with a consonant last (SUSANOT for SUSANTO, KRISNAMURIT), or letters that no longer alternate as names do
+ * (SIMAMROA for SIMAMORA). A swap that keeps a plausible name (INDARWATI / INDRAWATI) may be another name.
  */
-export function isSlipInLongWord(expected: NameWord, holder: NameWord): boolean {
-  const a = expected.letters;
-  const b = holder.letters;
-  if (Math.min(a.length, b.length) < SLIP_MIN_LENGTH || a.slice(-SLIP_KEPT_ENDING) !== b.slice(-SLIP_KEPT_ENDING)) return false;
+function swapLooksTyped(typed: string, bank: string, at: number): boolean {
+  const end = typed.length - 1;
+  if (at + 1 >= end - 1 && isConsonant(typed[end]) && !isConsonant(bank[end])) return true;
+  return roughness(typed) > roughness(bank);
+}
+
+/**
+ * One slip of the typist in a long word, as the labelling rules allow: two neighbouring letters swapped
+ * (SUSANOT for SUSANTO) in a word of seven letters or more, where the swap leaves an unlikely name (swapLooksTyped); a letter dropped, added or replaced in a word of ten
+ * or more away from its last two letters (where names turn male or female: Yulianto / Yulianti) and not one vowel
+ * for another (Susilawati / Susilowati); or, from seven letters, a vowel dropped (or added) between two consonants,
+ * which leaves a cluster Indonesian syllables do not have. Not when the typed word is itself a listed given name:
+ * then the "slip" is another real name (Wahyudi / Wahyuni). Everything else one letter apart (a consonant for a
+ * consonant, a letter dropped at a syllable's edge: Rusdi / Rudi, Desrianti / Desriani) is for a person to look at.
+ */
+/**
+ * Two real, distinct names one letter apart (Wahyudi / Wahyuni, Hadi / Hari, Daniel / Daniela, Putra / Putri): both
+ * listed given names, or a man's and a woman's form, one letter replaced, added or dropped. Not an a for an o
+ * (Javanese Cahya / Cahyo: often the same name) and not one the start or end of the other (Yuli / Yulia: a short
+ * form or a name extended), which are for a person to look at.
+ */
+export function areTwoNames(a: NameWord, b: NameWord, knowledge: NameKnowledge): boolean {
+  const x = a.letters;
+  const y = b.letters;
+  if (x === y || Math.abs(x.length - y.length) > 1 || boundedEditDistance(x, y, 1) > 1) return false;
+  if (x.startsWith(y) || y.startsWith(x) || x.endsWith(y) || y.endsWith(x)) return false;
+  if (x.length === y.length) {
+    const at = [...x].findIndex((letter, index) => letter !== y[index]);
+    if ('AO'.includes(x[at]!) && 'AO'.includes(y[at]!)) return false;
+  }
+  if (knowledge.isGivenName(a.keys) && knowledge.isGivenName(b.keys)) return true;
+  const genders = [knowledge.genderOf(x, a.keys), knowledge.genderOf(y, b.keys)];
+  return genders[0] !== null && genders[1] !== null && genders[0] !== genders[1];
+}
+
+export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge): boolean {
+  if (knowledge.isGivenName(typed.keys)) return false;
+  const a = typed.letters;
+  const b = bank.letters;
   if (a.length === b.length) {
     const changed = [...a].flatMap((letter, index) => (letter === b[index] ? [] : [index]));
-    if (changed.length === 1 && VOWELS.test(a[changed[0]!]!) && VOWELS.test(b[changed[0]!]!)) return false;
+    if (changed.length === 2 && changed[1] === changed[0]! + 1 && a[changed[0]!] === b[changed[1]!] && a[changed[1]!] === b[changed[0]!]) {
+      return a.length >= SLIP_SWAP_MIN_LENGTH && changed[0]! > 0 && swapLooksTyped(a, b, changed[0]!);
+    }
+    if (changed.length !== 1 || a.length < SLIP_MIN_LENGTH) return false;
+    const at = changed[0]!;
+    return at < a.length - SLIP_KEPT_ENDING && !(VOWELS.includes(a[at]!) && VOWELS.includes(b[at]!));
   }
-  return boundedEditDistance(a.slice(0, -SLIP_KEPT_ENDING), b.slice(0, -SLIP_KEPT_ENDING), 1) === 1;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long.length - short.length !== 1) return false;
+  let at = 0;
+  while (at < short.length && short[at] === long[at]) at += 1;
+  if (long.slice(at + 1) !== short.slice(at)) return false;
+  // A vowel dropped between two consonants leaves a cluster no Indonesian name has (WIBSONO, HANDAYNI, WIDYANINGRM),
+  // even next to the ending: a slip.
+  const droppedVowel = at > 0 && at < long.length - 1 && VOWELS.includes(long[at]!) && isConsonant(long[at - 1]) && isConsonant(long[at + 1]);
+  if (droppedVowel && long.length >= SLIP_SWAP_MIN_LENGTH) return true;
+  return at < long.length - SLIP_KEPT_ENDING && long.length >= SLIP_MIN_LENGTH;
 }

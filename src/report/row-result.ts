@@ -1,4 +1,4 @@
-import { compareNames, type NameMatchPolicy } from '../matching/compare-names.js';
+import { compareNames, type NameMatching } from '../matching/compare-names.js';
 import type { InquiryOutcome } from '../provider/outcome.js';
 
 export const RESULT_VALUES = ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED'] as const;
@@ -41,14 +41,14 @@ export function capReason(reason: string): string {
 
 /**
  * Decides a row's `result` from its validation, the provider's outcome for its account and its own
- * expected name, compared under the configured NAME_MATCH_POLICY. Only a VERIFIED outcome can become MATCH,
+ * expected name, compared under the configured NAME_MATCH_POLICY and NAME_RULES_FILE. Only a VERIFIED outcome can become MATCH,
  * CLOSE_MATCH or VERIFIED.
  */
 export function decideRowResult(
   invalidReason: string | null,
   outcome: InquiryOutcome | undefined,
   expectedName: string | undefined,
-  nameMatchPolicy: NameMatchPolicy,
+  nameMatching: NameMatching,
 ): RowResult {
   if (invalidReason !== null) return { result: 'INPUT_INVALID', nameScore: undefined, outcome: undefined, reason: invalidReason };
   if (outcome === undefined) return { result: 'FAILED', nameScore: undefined, outcome, reason: 'no answer recorded for this account' };
@@ -56,7 +56,7 @@ export function decideRowResult(
   if (expectedName === undefined || expectedName.trim() === '') {
     return { result: 'VERIFIED', nameScore: undefined, outcome, reason: 'no expected name to compare' };
   }
-  const comparison = compareNames(expectedName, outcome.holderName ?? '', nameMatchPolicy);
+  const comparison = compareNames(expectedName, outcome.holderName ?? '', nameMatching.policy, nameMatching.knowledge);
   return { result: comparison.verdict, nameScore: comparison.score, outcome, reason: comparison.notes.join('; ') };
 }
 

@@ -32,8 +32,8 @@ same('truncation', 'Arjuna Prawirodirdjo Wiryosumarto', bankCut('ARJUNA PRAWIROD
 same('truncation', 'Sisilia Rantelangi Tandirerung Palinggi', bankCut('SISILIA RANTELANGI TANDIRERUNG PALINGGI', 35));
 same('truncation', 'Gabriella Anastasya Mamahit Kalalo', bankCut('GABRIELLA ANASTASYA MAMAHIT KALALO', 20));
 same('truncation', 'Benyamin Dumatubun Rahakbauw Renwarin', bankCut('BENYAMIN DUMATUBUN RAHAKBAUW RENWARIN', 29));
-review('truncation', 'Muhammad Agus Saputra Wijaya Kusuma', bankCut('MUHAMMAD AGUS SAPUTRA WIJAYA KUSUMA', 22));
-review('truncation', 'Siti Nur Azizah Wulandari', bankCut('SITI NUR AZIZAH WULANDARI', 20));
+same('truncation', 'Muhammad Agus Saputra Wijaya Kusuma', bankCut('MUHAMMAD AGUS SAPUTRA WIJAYA KUSUMA', 22)); // issue 26: same by the names dev set's labelling rules
+same('truncation', 'Siti Nur Azizah Wulandari', bankCut('SITI NUR AZIZAH WULANDARI', 20)); // issue 26: same by the names dev set's labelling rules
 different('truncation', 'Maria Immaculata Sinaga', bankCut('MARIA IMMACULATA SIAHAAN', 25));
 different('truncation', 'Gabriella Anastasya Mamahit', bankCut('GABRIELLA FRANSISKA MAMAHIT', 20));
 
@@ -62,8 +62,8 @@ review('partial', 'Ucok Batubara', 'UCOK BATUBARA PUTRA');
 different('shared-word', 'Lani Rantelangi', 'LINA RANTELANGI');
 review('one-letter', 'Tatu Chasanah', 'TATI CHASANAH');
 review('one-letter', 'Ilyas Sanusi', 'ILYAS SANUSA');
-review('one-letter', 'Dwi Hermawati', 'DWI HERAWATI');
-review('one-letter', 'Yanto Batubara', 'YANTI BATUBARA');
+different('one-letter', 'Dwi Hermawati', 'DWI HERAWATI'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
+different('one-letter', 'Yanto Batubara', 'YANTI BATUBARA'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 
 // --- word order -----------------------------------------------------------------------------------------
 same('word-order', 'Batubara, Ucok', 'UCOK BATUBARA');
@@ -80,7 +80,7 @@ review('joining', 'Syamsu Rijal', 'SYAMSUL RIJAL');
 // --- bin / binti ----------------------------------------------------------------------------------------
 same('bin-binti', 'Zuhri bin Ilyas', 'ZUHRI ILYAS');
 same('bin-binti', 'Hafsah binti Dahlan', 'HAFSAH BINTI DAHLAN');
-review('bin-binti', 'Hafsah binti Dahlan', 'HAFSAH');
+same('bin-binti', 'Hafsah binti Dahlan', 'HAFSAH'); // issue 26: same by the names dev set's labelling rules
 different('father-son', 'Zuhri bin Ilyas', 'ILYAS BIN ZUHRI');
 different('father-son', 'Hafsah binti Dahlan', 'DAHLAN');
 different('father-son', 'Zuhri bin Ilyas', 'MAHFUD BIN ILYAS');
@@ -99,7 +99,7 @@ review('single-word', 'Siti Hafsah', 'SITI');
 review('single-word', 'Gabriella Kalalo', 'KALALO');
 same('middle-name', 'Oktovianus Baransano', 'OKTOVIANUS YOSEF BARANSANO');
 same('middle-name', 'Lidya Ayu Kristanti', 'LIDYA KRISTANTI');
-review('middle-name', 'Sri Wahyuni', 'SRI AYU WAHYUNI');
+same('middle-name', 'Sri Wahyuni', 'SRI AYU WAHYUNI'); // issue 26: same by the names dev set's labelling rules
 review('partial', 'Gabriella Kalalo', 'GABRIELLA KALALO MAMAHIT');
 review('partial', 'Ucok Batubara Siregar', 'UCOK BATUBARA');
 review('initials', 'Z. Amali', 'ZAINUDDIN AMALI');
@@ -109,7 +109,7 @@ same('initials', 'Maria I. Sinaga', 'MARIA IMMACULATA SINAGA');
 same('company', 'PT Kalalo Bahari Nusantara', 'PT KALALO BAHARI NUSANTARA');
 same('company', 'CV Rantelangi Jaya', 'RANTELANGI JAYA CV');
 same('company', 'Yayasan Harapan Ibu Batubara', 'YAYASAN HARAPAN IBU BATUBARA');
-review('legal-form', 'PT Kalalo Bahari Nusantara', 'KALALO BAHARI NUSANTARA');
+same('legal-form', 'PT Kalalo Bahari Nusantara', 'KALALO BAHARI NUSANTARA'); // issue 26: same by the names dev set's labelling rules
 review('legal-form', 'CV Rantelangi Jaya', 'UD RANTELANGI JAYA');
 different('company', 'PT Kalalo Bahari Nusantara', 'PT KALALO MARITIM NUSANTARA');
 different('company', 'CV Rantelangi Jaya', 'CV TANDIRERUNG JAYA');

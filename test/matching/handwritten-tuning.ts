@@ -97,23 +97,23 @@ different('titles', 'Prof. Dr. Sutanto Wibowo', 'PROF DR BAMBANG WIBOWO');
 
 // --- bank-side truncation --------------------------------------------------------------------------
 same('truncation', 'Muhammad Rizky Pratama Saputra', 'MUHAMMAD RIZKY PRATAMA SAPUT');
-review('truncation', 'Ni Luh Putu Ayu Sri Wahyuni', bankCut('NI LUH PUTU AYU SRI WAHYUNI', 25));
+same('truncation', 'Ni Luh Putu Ayu Sri Wahyuni', bankCut('NI LUH PUTU AYU SRI WAHYUNI', 25)); // issue 26: same by the names dev set's labelling rules
 same('truncation', 'Fransiskus Xaverius Nggolo Lodo', bankCut('FRANSISKUS XAVERIUS NGGOLO LODO', 25));
-review('truncation', 'Raden Ajeng Siti Rahayu Kusumaningrum', bankCut('RADEN AJENG SITI RAHAYU KUSUMANINGRUM', 30));
+same('truncation', 'Raden Ajeng Siti Rahayu Kusumaningrum', bankCut('RADEN AJENG SITI RAHAYU KUSUMANINGRUM', 30)); // issue 26: same by the names dev set's labelling rules
 same('truncation', 'Christina Margaretha Simanjuntak', bankCut('CHRISTINA MARGARETHA SIMANJUNTAK', 25));
 same('truncation', 'Bambang Sugiarto Wicaksono', bankCut('BAMBANG SUGIARTO WICAKSONO', 20));
-review('truncation', 'Hj. Siti Nurhaliza Rahmawati, S.Pd.', bankCut('SITI NURHALIZA RAHMAWATI', 20));
-review('truncation', 'Muhammad Alfian Nur Hidayatullah', bankCut('MUHAMMAD ALFIAN NUR HIDAYATULLAH', 25));
+same('truncation', 'Hj. Siti Nurhaliza Rahmawati, S.Pd.', bankCut('SITI NURHALIZA RAHMAWATI', 20)); // issue 26: same by the names dev set's labelling rules
+same('truncation', 'Muhammad Alfian Nur Hidayatullah', bankCut('MUHAMMAD ALFIAN NUR HIDAYATULLAH', 25)); // issue 26: same by the names dev set's labelling rules
 same('truncation', 'Yohanes Krisostomus Pattiasina', bankCut('YOHANES KRISOSTOMUS PATTIASINA', 20));
-review('truncation', 'Dwi Cahyono Adi Nugroho', bankCut('DWI CAHYONO ADI NUGROHO', 20));
+same('truncation', 'Dwi Cahyono Adi Nugroho', bankCut('DWI CAHYONO ADI NUGROHO', 20)); // issue 26: same by the names dev set's labelling rules
 same('truncation', 'Tiurma Romauli Nainggolan', bankCut('TIURMA ROMAULI NAINGGOLAN', 20));
 same('truncation', 'Theresia Wulandari Kusumawardhani', bankCut('THERESIA WULANDARI KUSUMAWARDHANI', 30));
 same('truncation', 'Ahmad Syaifullah Al Mubarok', bankCut('AHMAD SYAIFULLAH AL MUBAROK', 25));
 same('truncation', 'Agustinus Bernardus Situmorang', bankCut('AGUSTINUS BERNARDUS SITUMORANG', 25));
-review('truncation', 'Kadek Dwi Ayu Pramesti Dewi', bankCut('KADEK DWI AYU PRAMESTI DEWI', 20));
+same('truncation', 'Kadek Dwi Ayu Pramesti Dewi', bankCut('KADEK DWI AYU PRAMESTI DEWI', 20)); // issue 26: same by the names dev set's labelling rules
 same('truncation', 'Raden Mas Bagus Hendro Kusumo Wibowo', bankCut('RADEN MAS BAGUS HENDRO KUSUMO WIBOWO', 30));
 same('truncation', 'Lim Swie Hong Gunawan Santoso', bankCut('LIM SWIE HONG GUNAWAN SANTOSO', 25));
-review('truncation', 'Dr. H. Muhammad Yusuf Kurniawan', bankCut('DR H MUHAMMAD YUSUF KURNIAWAN', 25));
+same('truncation', 'Dr. H. Muhammad Yusuf Kurniawan', bankCut('DR H MUHAMMAD YUSUF KURNIAWAN', 25)); // issue 26: same by the names dev set's labelling rules
 same('truncation', 'PT Sinar Mas Agro Resources and Technology', bankCut('PT SINAR MAS AGRO RESOURCES AND TECHNOLOGY', 30));
 review('truncation', 'CV Berkah Jaya Abadi Sentosa', bankCut('CV BERKAH JAYA ABADI SENTOSA', 25));
 same('truncation', 'Gusti Ayu Made Sekarini Pratiwi', bankCut('GUSTI AYU MADE SEKARINI PRATIWI', 30));
@@ -124,7 +124,7 @@ same('truncation', 'Bonifasius Kristianto Wibisono', bankCut('BONIFASIUS KRISTIA
 same('truncation', 'Maximilianus Kurniawan Sugiharto', bankCut('MAXIMILIANUS KURNIAWAN SUGIHARTO', 30));
 different('truncation', 'Muhammad Rizky Pratama Saputra', bankCut('MUHAMMAD RIZKY PRATAMA PUTRA ARDIANSYAH', 28));
 different('truncation', 'Bambang Sugiarto Wicaksono', bankCut('BAMBANG SUGIARTO WIBISONO', 20));
-review('truncation', 'Siti Nurhaliza Rahmawati', bankCut('SITI NURHALIZA RAHMADANI', 20));
+same('truncation', 'Siti Nurhaliza Rahmawati', bankCut('SITI NURHALIZA RAHMADANI', 20)); // issue 26: same by the names dev set's labelling rules
 different('truncation', 'Christina Margaretha Simanjuntak', bankCut('CHRISTINA MARGARETHA SIREGAR', 25));
 different('truncation', 'Dwi Cahyono Adi Nugroho', bankCut('DWI CAHYONO ADI SAPUTRO', 20));
 // Issue 13: a cut that leaves two distinctive words in full and agrees with everything shown is the same person
@@ -159,7 +159,7 @@ same('muhammad', 'Muhammad Nur Ichsan', 'MUHAMMAD NUR IKHSAN');
 same('muhammad', 'M. Hasbi Ash Shiddiqy', 'MUHAMMAD HASBI ASH SHIDDIQY');
 same('muhammad', 'Muhammad Taufik Hidayat', 'MOH TAUFIK HIDAYAT');
 different('muhammad', 'Muhammad Rizky', 'MUHAMMAD FAUZI');
-review('one-letter', 'M. Rizky', 'MUHAMMAD RIFKY');
+different('one-letter', 'M. Rizky', 'MUHAMMAD RIFKY'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('muhammad', 'Muhammad Iqbal', 'MUHAMMAD IKHSAN');
 different('muhammad', 'Abdul Rahman', 'ABDUL RAHIM');
 different('muhammad', 'Abdul Kadir', 'ABDUL KARIM');
@@ -181,7 +181,7 @@ same('initials', 'Teguh P. Santoso', 'TEGUH PRIBADI SANTOSO');
 same('initials', 'Fransiskus X. Lodo', 'FRANSISKUS XAVERIUS LODO');
 review('initials', 'Budi S.', 'BUDI SANTOSO');
 review('initials', 'B. Santoso', 'BUDI SANTOSO');
-review('initials', 'Dewi Kartika Sari', 'DEWI K SARI');
+same('initials', 'Dewi Kartika Sari', 'DEWI K SARI'); // issue 26: same by the names dev set's labelling rules
 review('initials', 'Agus Salim H', 'AGUS SALIM HARAHAP');
 review('initials', 'Hendra W.', 'HENDRA WIJAYA');
 review('initials', 'A. Rahman', 'ABDUL RAHMAN');
@@ -317,8 +317,8 @@ different('bin-binti', 'Zulkifli bin Ismail', 'ISMAIL BIN YUSUF');
 different('bin-binti', 'Hasan bin Ali', 'HUSEIN BIN ALI');
 different('bin-binti', 'Abdullah', 'AHMAD BIN ABDULLAH');
 different('bin-binti', 'Siti Aisyah binti Hasan', 'SITI AISYAH BINTI HUSIN');
-review('bin-binti', 'Siti Aisyah binti Hasan', 'SITI AISYAH');
-review('bin-binti', 'Muhammad Amin bin Yusuf', 'MUHAMMAD AMIN');
+same('bin-binti', 'Siti Aisyah binti Hasan', 'SITI AISYAH'); // issue 26: same by the names dev set's labelling rules
+same('bin-binti', 'Muhammad Amin bin Yusuf', 'MUHAMMAD AMIN'); // issue 26: same by the names dev set's labelling rules
 
 // --- Balinese and Javanese prefixes, noble titles ----------------------------------------------------
 same('prefixes', 'I Made Sudarsana', 'MADE SUDARSANA');
@@ -345,7 +345,7 @@ same('prefixes', 'I Nyoman Suarjana', 'I NYM SUARJANA');
 same('prefixes', 'Raden Mas Hadi Wibowo', 'HADI WIBOWO');
 different('prefixes', 'I Made Sudarsana', 'I WAYAN SUDARSANA');
 different('prefixes', 'I Ketut Suardana', 'I NYOMAN SUARDANA');
-review('one-letter', 'I Wayan Sudirta', 'I WAYAN SUDARTA');
+different('one-letter', 'I Wayan Sudirta', 'I WAYAN SUDARTA'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('prefixes', 'Ni Kadek Sri Wahyuni', 'NI KADEK AYU LESTARI');
 different('prefixes', 'I Made Sudarsana', 'I MADE SUWITRA');
 different('prefixes', 'Ni Luh Putu Ayu Lestari', 'NI LUH PUTU AYU WIDIASTUTI');
@@ -381,7 +381,7 @@ different('company', 'PT Sinar Jaya Abadi', 'PT SINAR JAYA MAKMUR');
 different('company', 'CV Berkah Abadi', 'CV BERKAH SENTOSA');
 different('company', 'Budi Santoso', 'PT SINAR JAYA ABADI');
 review('company', 'CV Maju Bersama', 'PT MAJU BERSAMA');
-review('company', 'PT Sinar Jaya Abadi', 'SINAR JAYA ABADI');
+same('company', 'PT Sinar Jaya Abadi', 'SINAR JAYA ABADI'); // issue 26: same by the names dev set's labelling rules
 review('company', 'Budi Santoso', 'CV BUDI SANTOSO');
 review('company', 'CV Berkah Abadi', 'UD BERKAH ABADI');
 
@@ -407,14 +407,14 @@ different('shared-word', 'Rudi Hartono', 'RUDI HARYANTO');
 different('shared-word', 'Ahmad Fauzi', 'AHMAD FAUZAN');
 different('shared-word', 'Nur Hidayah', 'NUR HIDAYATI');
 different('shared-word', 'Hendra Gunawan', 'HENDRA WIJAYA');
-review('one-letter', 'Andi Saputra', 'ANDI SAPUTRI');
-review('one-letter', 'Yulianto', 'YULIANTI');
-review('one-letter', 'Wahyudi Santoso', 'WAHYUNI SANTOSO');
+different('one-letter', 'Andi Saputra', 'ANDI SAPUTRI'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
+different('one-letter', 'Yulianto', 'YULIANTI'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
+different('one-letter', 'Wahyudi Santoso', 'WAHYUNI SANTOSO'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('shared-word', 'Slamet Riyadi', 'SLAMET RAHARJO');
-review('one-letter', 'Bambang Sugiarto', 'BAMBANG SUGIANTO');
+different('one-letter', 'Bambang Sugiarto', 'BAMBANG SUGIANTO'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('shared-word', 'Joko Susilo', 'JOKO SUSANTO');
-review('one-letter', 'Putri Amelia', 'PUTRI AMALIA');
-review('one-letter', 'Tri Handayani', 'SRI HANDAYANI');
+different('one-letter', 'Putri Amelia', 'PUTRI AMALIA'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
+different('one-letter', 'Tri Handayani', 'SRI HANDAYANI'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('shared-word', 'Dwi Cahyono', 'TRI CAHYONO');
 different('shared-word', 'Eka Putri Lestari', 'DWI PUTRI LESTARI');
 different('shared-word', 'Dr. Budi Gunawan', 'DR BUDI GUNADI');
@@ -425,13 +425,13 @@ different('shared-word', 'Yohanes Pattiasina', 'MARKUS PATTIASINA');
 different('shared-word', 'Muhammad Yusuf', 'YUSUF MANSUR');
 different('shared-word', 'Nurul Hidayah', 'NURUL HUDA');
 different('shared-word', 'Ahmad Syaifullah', 'AHMAD SYAFRIZAL');
-review('one-letter', 'Sri Mulyani', 'SRI MULYATI');
-review('one-letter', 'Dewi Susanti', 'DEWI SUSANTO');
+different('one-letter', 'Sri Mulyani', 'SRI MULYATI'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
+different('one-letter', 'Dewi Susanti', 'DEWI SUSANTO'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('shared-word', 'Achmad Yani', 'AHMAD YANTO');
 different('shared-word', 'Anita Kusumawati', 'ANITA KUSUMAWARDANI');
-review('one-letter', 'Yoga Pratama', 'YOGI PRATAMA');
-review('one-letter', 'Dedi Kurniawan', 'DEDE KURNIAWAN');
-review('one-letter', 'Rizky Ramadhan', 'RIFKY RAMADHAN');
+different('one-letter', 'Yoga Pratama', 'YOGI PRATAMA'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
+different('one-letter', 'Dedi Kurniawan', 'DEDE KURNIAWAN'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
+different('one-letter', 'Rizky Ramadhan', 'RIFKY RAMADHAN'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('shared-word', 'Fajar Nugroho', 'FAJAR NUGRAHA');
 different('shared-word', 'Andi Saputra', 'ANDIKA SAPUTRA');
 different('shared-word', 'Muhammad Rizky Pratama', 'MUHAMMAD FAUZI PRATAMA');
@@ -442,9 +442,9 @@ different('shared-word', 'Dimas Anggara', 'DIMAS ANGGORO');
 different('shared-word', 'Lukman Hakim', 'LUKMAN HARIS');
 different('shared-word', 'Eko Prasetyo', 'EKO PURNOMO');
 different('shared-word', 'Indah Permatasari', 'INDAH PURNAMASARI');
-review('one-letter', 'Yuliana Sari', 'YULIANI SARI');
+different('one-letter', 'Yuliana Sari', 'YULIANI SARI'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('shared-word', 'Rina Marlina', 'RINA MELATI');
-review('one-letter', 'Hotma Sitompul', 'HOTMAN SITOMPUL');
+different('one-letter', 'Hotma Sitompul', 'HOTMAN SITOMPUL'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('shared-word', 'Maria Hutapea', 'MARIA HUTABARAT');
 different('shared-word', 'Budi Tanoto', 'BUDI TANUWIJAYA');
 different('shared-word', 'Bayu Aji Nugroho', 'BAYU AJI NUGRAHA');
@@ -453,7 +453,7 @@ different('shared-word', 'Dewi Kartika Sari', 'DEWI KARTINI SARI');
 different('shared-word', 'Arif Rahman Hakim', 'ARIF RAHMAN HIDAYAT');
 different('shared-word', 'Hj. Siti Aminah', 'HJ SITI AMINATUN');
 different('shared-word', 'Agus Santoso', 'SANTOSO AGUS WIJAYA BUDIMAN');
-review('one-letter', 'Kevin Wijaya', 'KELVIN WIJAYA');
+different('one-letter', 'Kevin Wijaya', 'KELVIN WIJAYA'); // issue 26: two real names one letter apart are different by the names dev set's labelling rules
 different('shared-word', 'Anton Sugiharto', 'ANTONIUS SUGIHARTO');
 different('shared-word', 'Wawan Setiawan', 'IWAN SETIAWAN');
 review('one-letter', 'Sutrisno', 'SUTRISNA');

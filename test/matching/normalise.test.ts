@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { displayOf, foldDiacritics, plainNormalised, splitIntoPieces, visibleLength } from '../../src/matching/normalise.js';
+import { displayOf, foldDiacritics, plainNormalised, tokenize, visibleLength } from '../../src/matching/normalise.js';
 
-const letters = (name: string) => splitIntoPieces(name).map((piece) => piece.letters);
+const letters = (name: string) => tokenize(name).map((token) => token.letters);
 
 describe('normalisation', () => {
   it('removes diacritics and apostrophes, keeps case', () => {
@@ -12,29 +12,39 @@ describe('normalisation', () => {
     expect(letters('  siti   nur-halimah, ')).toEqual(['SITI', 'NUR', 'HALIMAH']);
     expect(letters('Hutapea,Maria')).toEqual(['HUTAPEA', 'MARIA']);
     expect(letters('Budi\tSantoso\n')).toEqual(['BUDI', 'SANTOSO']);
-    expect(letters('PT (Persero) Tbk')).toEqual(['PT', 'PERSERO', 'TBK']);
   });
 
   it('splits at dots but remembers them and the chunk they came from', () => {
-    const pieces = splitIntoPieces('M.Rizky S.Pd.I');
-    expect(pieces.map((p) => [p.letters, p.dotted, p.chunk])).toEqual([
+    const tokens = tokenize('M.Rizky S.Pd.I');
+    expect(tokens.map((token) => [token.letters, token.dotted, token.chunk])).toEqual([
       ['M', true, 0],
       ['RIZKY', false, 0],
       ['S', true, 1],
       ['PD', true, 1],
       ['I', false, 1],
     ]);
-    expect(displayOf(pieces.slice(2))).toBe('S.Pd.I');
-    expect(displayOf(splitIntoPieces('S. Kom.'))).toBe('S. Kom.');
+    expect(displayOf(tokens.slice(2))).toBe('S.Pd.I');
+    expect(displayOf(tokenize('S. Kom.'))).toBe('S. Kom.');
   });
 
-  it('reads "&" as the word DAN', () => {
-    expect(letters('Pulp & Paper')).toEqual(['PULP', 'DAN', 'PAPER']);
+  it('remembers brackets and a comma after a word', () => {
+    const tokens = tokenize('Situmorang, Jonathan (Jo)');
+    expect(tokens.map((token) => [token.letters, token.commaAfter, token.bracket])).toEqual([
+      ['SITUMORANG', true, 0],
+      ['JONATHAN', false, 0],
+      ['JO', false, 1],
+    ]);
+  });
+
+  it('keeps "/", "&" and "@" as tokens of their own', () => {
+    expect(letters('Heru/Suryani')).toEqual(['HERU', '/', 'SURYANI']);
+    expect(letters('Pulp & Paper')).toEqual(['PULP', '&', 'PAPER']);
+    expect(letters('Budi @ Ucok')).toEqual(['BUDI', '@', 'UCOK']);
   });
 
   it('gives nothing for blank or punctuation-only names', () => {
-    expect(splitIntoPieces('')).toEqual([]);
-    expect(splitIntoPieces(' .,- ')).toEqual([]);
+    expect(tokenize('')).toEqual([]);
+    expect(tokenize(' .,- ')).toEqual([]);
     expect(plainNormalised(' ... ')).toBe('');
   });
 

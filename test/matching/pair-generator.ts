@@ -101,6 +101,12 @@ const KNOWN_NAME_WORDS = new Set(
 );
 
 const isDistinctive = (word: string) => !lists.COMMON_NAME_WORDS.has(upper(word));
+/**
+ * What the names dev set's labelling rules count as distinctive in a bank-truncated name (issue 26): any name word
+ * but titles, birth-order and caste words, Muhammad, Siti, Nur, Sri-type prefixes and generic company words.
+ */
+const PREFIX_WORDS = new Set(['MUHAMMAD', 'AHMAD', 'ABDUL', 'SITI', 'NUR', 'NURUL', 'SRI', 'EKA', 'DWI', 'TRI', 'CATUR', 'I', 'NI', 'LUH', 'WAYAN', 'PUTU', 'GEDE', 'MADE', 'KADEK', 'NYOMAN', 'KOMANG', 'KETUT']);
+const isDistinctiveInCut = (word: string) => !PREFIX_WORDS.has(upper(word));
 
 /** Levenshtein distance with adjacent swaps counted once. */
 function editDistance(a: string, b: string): number {
@@ -312,10 +318,9 @@ const binSame: Pattern = (d, p) => {
 };
 
 /**
- * A long name cut by the bank at a width of 20 to 40 characters. Same person when the words shown in full
- * include two that are not everyday names; a review when what is shown in full is only everyday names and the
- * cut word is mostly hidden (or whole words are): "MUHAMMAD RIZKY PRA" could be many people. In between (one
- * distinctive word, most of the cut word shown) is left out: people would disagree on it.
+ * A long name cut by the bank at a width of 20 to 40 characters. By the dev set's labelling rules (issue 26): the
+ * same person when a distinctive word is shown in full (a cut word that spells another name is still a cut); a
+ * review when what is shown in full is only prefix words ("MUHAMMAD RIZ", "NI LUH PUTU").
  */
 const truncation: Pattern = (d, p) => {
   const gender = gendered(d);
@@ -329,14 +334,8 @@ const truncation: Pattern = (d, p) => {
   // "NURJANA" for Nurjanah is the whole name in another spelling, not a piece of it.
   const lastComplete = [upper(words[shown.length - 1]!), upper(words[shown.length - 1]!).replace(/AH$/, 'A')].includes(shown[shown.length - 1]!);
   const fullyShown = lastComplete ? shown : shown.slice(0, -1);
-  const distinctive = fullyShown.filter(isDistinctive).length;
-  const cutWord = upper(words[shown.length - 1]!);
-  const fragment = lastComplete ? '' : shown[shown.length - 1]!;
-  const hiddenAfter = words.length > shown.length;
   const expected = typed(d, words);
-  if (distinctive >= 2) return same('truncation', expected, holder);
-  if (lastComplete || hiddenAfter || fragment.length / cutWord.length < 0.6) return review('truncation', expected, holder);
-  throw new Retry();
+  return fullyShown.some(isDistinctiveInCut) ? same('truncation', expected, holder) : review('truncation', expected, holder);
 };
 
 function companyName(d: Draw, p: Pools): string[] {
@@ -376,9 +375,9 @@ const initialsSame: Pattern = (d, p) => {
 const MIDDLE_WORDS = ['Tri', 'Dwi', 'Eka', 'Nur', 'Sri', 'Catur'];
 
 /**
- * A middle name on one side only. Same person when the names around it are not everyday ones ("Agung
- * Wibisono" / "AGUNG TRI WIBISONO"); a review when one of them is an everyday name ("Dewi Lestari" / "DEWI SRI
- * LESTARI" fits thousands).
+ * A middle name on one side only. By the dev set's labelling rules (issue 26): the same person when only the holder
+ * (the bank, which holds the full name) has it ("Agung Wibisono" / "AGUNG TRI WIBISONO"); a review when only the
+ * file has it ("Laras Ayu Kinasih" / "LARAS KINASIH": it may be another member of the family).
  */
 const middleName: Pattern = (d, p) => {
   const gender = gendered(d);
@@ -387,8 +386,7 @@ const middleName: Pattern = (d, p) => {
   const middle = d.chance(0.5) ? d.fresh(MIDDLE_WORDS, [given, family]) : d.fresh(givenNames(p, gender), [given, family]);
   const short = [given, family];
   const long = [given, middle, family];
-  const label = isDistinctive(given) && isDistinctive(family) ? same : review;
-  return d.chance(0.5) ? label('middle-name', typed(d, short), bank(long)) : label('middle-name', typed(d, long), bank(short));
+  return d.chance(0.5) ? same('middle-name', typed(d, short), bank(long)) : review('middle-name', typed(d, long), bank(short));
 };
 
 const KEYBOARD_NEIGHBOURS: Record<string, string> = {
@@ -448,7 +446,8 @@ const patronymicMissing: Pattern = (d, p) => {
   if (d.chance(0.5)) own.push(d.fresh(givenNames(p, gender), own));
   const father = d.fresh(p.maleGiven, own);
   if (bank(own).length >= 19) throw new Retry();
-  return review('bin-binti', typed(d, [...own, gender === 'm' ? 'bin' : 'binti', father]), bank(own));
+  // The dev set's labelling rules (issue 26): a father's clause on one side only, the person's own name complete, is the same person.
+  return same('bin-binti', typed(d, [...own, gender === 'm' ? 'bin' : 'binti', father]), bank(own));
 };
 
 /** Nurul / Nur, Syamsul / Syamsu: one name with and without the Arabic article; a person confirms. */
@@ -461,12 +460,18 @@ const joining: Pattern = (d, p) => {
   return d.chance(0.5) ? review('joining', typed(d, a), bank(b)) : review('joining', typed(d, b), bank(a));
 };
 
-/** Two real names one letter apart (Putra/Putri, Dina/Dini, Marlina/Marliana): a typo or another person. */
+/**
+ * Two real names one letter apart (Putra/Putri, Dina/Dini, Marlina/Marliana): another person, by the names dev set's
+ * labelling rules (issue 26; issue 13 had them as review). A Javanese a/o ending (Sutrisno/Sutrisna, Eko/Eka) is
+ * often the same name: review.
+ */
 const oneLetter: Pattern = (d, p) => {
   const [a, b] = d.pick(p.minimalPairs);
   const words = d.chance(0.5) ? [a, d.fresh([...p.clans, ...p.maleFamily, ...p.femaleFamily], [a, b])] : [d.fresh([...p.maleGiven, ...p.femaleGiven], [a, b]), a];
   const flipped = words.map((word) => (word === a ? b : word));
-  return d.chance(0.5) ? review('one-letter', typed(d, words), bank(flipped)) : review('one-letter', typed(d, flipped), bank(words));
+  const aoEnding = a.length === b.length && a.slice(0, -1) === b.slice(0, -1) && 'ao'.includes(a.slice(-1)) && 'ao'.includes(b.slice(-1));
+  const label = aoEnding ? review : different;
+  return d.chance(0.5) ? label('one-letter', typed(d, words), bank(flipped)) : label('one-letter', typed(d, flipped), bank(words));
 };
 
 const qqReview: Pattern = (d, p) => {
@@ -476,13 +481,16 @@ const qqReview: Pattern = (d, p) => {
   return d.chance(0.6) ? review('qq', typed(d, beneficiary), holder) : review('qq', owner.join(' '), holder);
 };
 
-/** A business name with its legal form on one side only, or another form: maybe another legal entity. */
+/**
+ * A business name with its legal form on one side only (the same entity, by the dev set's labelling rules of issue
+ * 26), or another form (maybe another legal entity: a review).
+ */
 const legalForm: Pattern = (d, p) => {
   const name = companyName(d, p);
   const form = d.pick(lists.LEGAL_FORMS);
   const choice = d.int(0, 2);
-  if (choice === 0) return review('legal-form', `${form} ${name.join(' ')}`, bank(name));
-  if (choice === 1) return review('legal-form', name.join(' '), `${upper(form)} ${bank(name)}`);
+  if (choice === 0) return same('legal-form', `${form} ${name.join(' ')}`, bank(name));
+  if (choice === 1) return same('legal-form', name.join(' '), `${upper(form)} ${bank(name)}`);
   const other = d.fresh(lists.LEGAL_FORMS, [form]);
   return review('legal-form', `${form} ${name.join(' ')}`, `${upper(other)} ${bank(name)}`);
 };

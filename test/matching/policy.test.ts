@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareNames, NAME_MATCH_POLICIES, type NameVerdict } from '../../src/matching/compare-names.js';
 import { verdictRank } from '../../src/matching/notes.js';
+import { devPairs } from './dev-set.js';
 import { evaluationPairs } from './evaluation-set.js';
 
 // NAME_MATCH_POLICY: strict leaves the generous readings of the standard policy to a person, and changes
@@ -14,6 +15,7 @@ describe('NAME_MATCH_POLICY=strict', () => {
     ['a middle initial', 'Rizky A Pratama', 'RIZKY ADI PRATAMA'],
     ['a middle name on one side only', 'Agung Wibisono', 'AGUNG TRI WIBISONO'],
     ['a slip in a long word', 'Maria Simanjutak', 'MARIA SIMANJUNTAK'],
+    ["a father's name on one side only", 'Rusdi bin Ahmad Dahlan', 'RUSDI'],
   ])('leaves %s to a person, saying so', (_, expected, holder) => {
     expect(under('standard', expected, holder).verdict).toBe('MATCH');
     const strict = under('strict', expected, holder);
@@ -38,8 +40,8 @@ describe('NAME_MATCH_POLICY=strict', () => {
     expect(under('strict', expected, holder).verdict).toBe('MATCH');
   });
 
-  it('only ever turns a MATCH into a CLOSE_MATCH, on every labelled pair', () => {
-    for (const pair of evaluationPairs) {
+  it('only ever turns a MATCH into a CLOSE_MATCH, on every labelled pair and the dev set', () => {
+    for (const pair of [...evaluationPairs, ...devPairs]) {
       const standard = under('standard', pair.expected, pair.holder);
       const strict = under('strict', pair.expected, pair.holder);
       if (strict.verdict === standard.verdict) continue;
@@ -67,13 +69,18 @@ describe('the safety properties hold under both policies', () => {
   });
 
   it.each(NAME_MATCH_POLICIES)('%s: a holder name that is one word of the expected name is CLOSE_MATCH', (policy) => {
-    for (const [expected, holder] of [['Dewi Anggraini', 'DEWI'], ['Muhammad Iqbal', 'MUHAMMAD'], ['Siti binti Hasan', 'SITI'], ['Rizky Pratama', 'RIZKY']]) {
+    for (const [expected, holder] of [['Dewi Anggraini', 'DEWI'], ['Muhammad Iqbal', 'MUHAMMAD'], ['Agus Salim', 'SALIM'], ['Rizky Pratama', 'RIZKY']]) {
       expect(under(policy, expected!, holder!).verdict, `${expected} / ${holder}`).toBe('CLOSE_MATCH');
     }
   });
 
-  it.each(NAME_MATCH_POLICIES)('%s: one letter that may change gender or meaning, and joining forms, are CLOSE_MATCH', (policy) => {
-    for (const [expected, holder] of [['Yogi Putra', 'YOGI PUTRI'], ['Dina Marlina', 'DINI MARLINA'], ['Yoga Pratama', 'YOGI PRATAMA'], ['Nur Hidayat', 'NURUL HIDAYAT'], ['Nurul Aini', 'NUR AINI']]) {
+  // Issue 26: two real names one letter apart are two people by the dev set's labelling rules (issue 13 had them as
+  // CLOSE_MATCH); joining forms stay for a person to look at.
+  it.each(NAME_MATCH_POLICIES)('%s: two real names one letter apart are NO_MATCH, joining forms CLOSE_MATCH', (policy) => {
+    for (const [expected, holder] of [['Yogi Putra', 'YOGI PUTRI'], ['Rina Marlina', 'RINI MARLINA'], ['Yoga Pratama', 'YOGI PRATAMA']]) {
+      expect(under(policy, expected!, holder!).verdict, `${expected} / ${holder}`).toBe('NO_MATCH');
+    }
+    for (const [expected, holder] of [['Nur Hidayat', 'NURUL HIDAYAT'], ['Nurul Aini', 'NUR AINI']]) {
       expect(under(policy, expected!, holder!).verdict, `${expected} / ${holder}`).toBe('CLOSE_MATCH');
     }
   });

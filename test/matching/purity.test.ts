@@ -14,9 +14,9 @@ describe('src/matching stays pure', () => {
     expect(sources.length).toBeGreaterThan(5);
   });
 
-  it.each(sources)('$file imports only sibling modules', ({ text }) => {
+  it.each(sources)('$file imports only sibling modules and its knowledge files', ({ text }) => {
     const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'/g)].map((match) => match[1]!);
-    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\/[a-z-]+\.js$/);
+    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\/([a-z-]+\.js|knowledge\/[a-z-]+\.json)$/);
     expect(text).not.toMatch(/\brequire\(|\bimport\(/);
   });
 

@@ -86,7 +86,8 @@ describe('resume', () => {
     const resumed = await runCli(['resume', batchId, '--out', out], ownEnv);
     expect(resumed.code).toBe(0);
     expect(sandbox.stats().answeredInquiries).toBe(2);
-    expect((await readReport(out)).map((row) => row.result)).toEqual(['MATCH', 'MATCH', 'NO_MATCH']);
+    // "Budi" against BUDI SANTOSO: a one-word name gaining a word is for a person to look at (issue 26).
+    expect((await readReport(out)).map((row) => row.result)).toEqual(['MATCH', 'MATCH', 'CLOSE_MATCH']);
 
     sandbox.resetStats();
     const again = await runCli(['resume', batchId, '--out', out], ownEnv);

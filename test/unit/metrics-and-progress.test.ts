@@ -1,3 +1,4 @@
+import { DEFAULT_NAME_MATCHING } from '../../src/matching/compare-names.js';
 import { describe, expect, it } from 'vitest';
 import { RowTally } from '../../src/batch/row-tally.js';
 import type { StoredRow } from '../../src/batch/batch-store.js';
@@ -62,7 +63,7 @@ describe('the running tally of results', () => {
       },
     };
     let largestLookup = 0;
-    const tally = new RowTally(store, { batchId: 'b', mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 } }, 'standard', { window: 2, maxPending: 10, step: 1 });
+    const tally = new RowTally(store, { batchId: 'b', mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 } }, DEFAULT_NAME_MATCHING, { window: 2, maxPending: 10, step: 1 });
 
     expect(await tally.advance()).toMatchObject({ MATCH: 0, FAILED: 0 });
     outcomes.set('014:1111111', verified('BUDI SANTOSO'));

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { neutraliseCell } from '../../src/report/neutralise.js';
+import { BUILT_IN_KNOWLEDGE } from '../../src/matching/knowledge.js';
 import { bankTranslationNote, capReason, decideRowResult, MAX_REASON_CHARACTERS, resultCells, RESULT_COLUMNS } from '../../src/report/row-result.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
+
+const STANDARD = { policy: 'standard', knowledge: BUILT_IN_KNOWLEDGE } as const;
+const STRICT = { policy: 'strict', knowledge: BUILT_IN_KNOWLEDGE } as const;
 
 describe('neutraliseCell', () => {
   it.each([
@@ -39,41 +43,41 @@ const verified: InquiryOutcome = {
 
 describe('decideRowResult', () => {
   it('is INPUT_INVALID with the reason for an invalid row, whatever else', () => {
-    expect(decideRowResult('bank code is empty', verified, 'Budi Santoso', 'standard')).toMatchObject({ result: 'INPUT_INVALID', reason: 'bank code is empty' });
+    expect(decideRowResult('bank code is empty', verified, 'Budi Santoso', STANDARD)).toMatchObject({ result: 'INPUT_INVALID', reason: 'bank code is empty' });
   });
 
   it('compares names only for a VERIFIED account', () => {
-    expect(decideRowResult(null, verified, 'budi  santoso', 'standard')).toMatchObject({ result: 'MATCH', nameScore: 100 });
-    expect(decideRowResult(null, verified, 'Agus Santoso', 'standard').result).toBe('NO_MATCH');
+    expect(decideRowResult(null, verified, 'budi  santoso', STANDARD)).toMatchObject({ result: 'MATCH', nameScore: 100 });
+    expect(decideRowResult(null, verified, 'Agus Santoso', STANDARD).result).toBe('NO_MATCH');
   });
 
   it('is VERIFIED without an expected name', () => {
-    expect(decideRowResult(null, verified, undefined, 'standard')).toMatchObject({ result: 'VERIFIED', nameScore: undefined });
-    expect(decideRowResult(null, verified, '  ', 'standard').result).toBe('VERIFIED');
+    expect(decideRowResult(null, verified, undefined, STANDARD)).toMatchObject({ result: 'VERIFIED', nameScore: undefined });
+    expect(decideRowResult(null, verified, '  ', STANDARD).result).toBe('VERIFIED');
   });
 
   it('never turns a rejected or failed account into a match', () => {
     const rejected: InquiryOutcome = { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account not found' };
     const failed: InquiryOutcome = { ...verified, verdict: 'FAILED', reason: 'provider status PENDING is not SUCCESS' };
-    expect(decideRowResult(null, rejected, 'Budi Santoso', 'standard')).toMatchObject({ result: 'ACCOUNT_INVALID', reason: 'provider: Account not found' });
-    expect(decideRowResult(null, failed, 'Budi Santoso', 'standard')).toMatchObject({ result: 'FAILED', nameScore: undefined });
+    expect(decideRowResult(null, rejected, 'Budi Santoso', STANDARD)).toMatchObject({ result: 'ACCOUNT_INVALID', reason: 'provider: Account not found' });
+    expect(decideRowResult(null, failed, 'Budi Santoso', STANDARD)).toMatchObject({ result: 'FAILED', nameScore: undefined });
   });
 
   it('compares under the configured NAME_MATCH_POLICY', () => {
     const cut: InquiryOutcome = { ...verified, holderName: 'SITI NURHALIZA KARTIKASARI PUT' };
     const expected = 'Siti Nurhaliza Kartikasari Putri Handayani';
-    expect(decideRowResult(null, cut, expected, 'standard').result).toBe('MATCH');
-    const strict = decideRowResult(null, cut, expected, 'strict');
+    expect(decideRowResult(null, cut, expected, STANDARD).result).toBe('MATCH');
+    const strict = decideRowResult(null, cut, expected, STRICT);
     expect(strict.result).toBe('CLOSE_MATCH');
     expect(strict.reason).toContain('strict policy: a person confirms');
   });
 
   it('is FAILED when no outcome was recorded', () => {
-    expect(decideRowResult(null, undefined, 'Budi', 'standard').result).toBe('FAILED');
+    expect(decideRowResult(null, undefined, 'Budi', STANDARD).result).toBe('FAILED');
   });
 
   it('fills the result columns in order', () => {
-    expect(resultCells(decideRowResult(null, verified, 'Budi Santoso', 'standard'))).toEqual([
+    expect(resultCells(decideRowResult(null, verified, 'Budi Santoso', STANDARD))).toEqual([
       'MATCH',
       '100',
       'BUDI SANTOSO',
@@ -89,16 +93,16 @@ describe('decideRowResult', () => {
       '',
       '',
     ]);
-    const cells = resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', 'standard'), change: 'UNCHANGED', accountNumberChecked: '0012345678' });
+    const cells = resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', STANDARD), change: 'UNCHANGED', accountNumberChecked: '0012345678' });
     expect(cells.slice(-5)).toEqual(['UNCHANGED', '0012345678', '', '', '']);
     expect(RESULT_COLUMNS.slice(-6)).toEqual(['reason', 'change', 'account_number_checked', 'decision', 'decided_by', 'decided_at']);
-    const decided = resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', 'standard'), decision: { decision: 'APPROVED', decidedBy: 'ratna', decidedAt: '2026-11-21T13:52:03.120+07:00' } });
+    const decided = resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', STANDARD), decision: { decision: 'APPROVED', decidedBy: 'ratna', decidedAt: '2026-11-21T13:52:03.120+07:00' } });
     expect(decided.slice(-3)).toEqual(['APPROVED', 'ratna', '2026-11-21T13:52:03.120+07:00']);
   });
 
   it('caps a reason cell, saying it was cut', () => {
     const long = `provider: ${'x'.repeat(50_000)}`;
-    const reason = resultCells({ ...decideRowResult(null, { verdict: 'ACCOUNT_INVALID', reason: long }, undefined, 'standard') })[8]!;
+    const reason = resultCells({ ...decideRowResult(null, { verdict: 'ACCOUNT_INVALID', reason: long }, undefined, STANDARD) })[8]!;
     expect(reason.length).toBe(MAX_REASON_CHARACTERS);
     expect(reason).toMatch(/^provider: x+ \.\.\. \(cut: 50,010 characters in all\)$/);
     expect(capReason('short')).toBe('short');

@@ -1,0 +1,37 @@
+// The public names development set (test/matching/dev-set/, README there), split into the part rules may be
+// tuned on and the fifth set aside before any tuning (set-aside.csv).
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import type { PairLabel } from './labelled-pair.js';
+
+export interface DevPair {
+  expected: string;
+  holder: string;
+  label: PairLabel;
+  /** The main thing the pair tests, as the set's README tags it: truncation, company, balinese... */
+  pattern: string;
+}
+
+const folder = new URL('./dev-set/', import.meta.url);
+// Compiled into dist/test/matching, the CSVs stay beside the sources.
+const read = (file: string): Record<string, string>[] => {
+  let path = fileURLToPath(new URL(file, folder));
+  if (path.includes('/dist/test/')) path = path.replace('/dist/test/', '/test/');
+  return parse(readFileSync(path), { columns: true, bom: true }) as Record<string, string>[];
+};
+
+const key = (expected: string, holder: string) => `${expected}\t${holder}`;
+
+export const devPairs: readonly DevPair[] = read('names-dev.csv').map((row) => ({
+  expected: row.expected!,
+  holder: row.holder!,
+  label: row.label as PairLabel,
+  pattern: row.pattern!,
+}));
+
+const setAsideKeys = new Set(read('set-aside.csv').map((row) => key(row.expected!, row.holder!)));
+
+export const setAsidePairs: readonly DevPair[] = devPairs.filter((pair) => setAsideKeys.has(key(pair.expected, pair.holder)));
+export const tunedPairs: readonly DevPair[] = devPairs.filter((pair) => !setAsideKeys.has(key(pair.expected, pair.holder)));
