@@ -122,7 +122,7 @@ describe('the morning review: decisions made once, remembered by every later che
     // The audit trail: both decisions, in order, with who, when and the note, the account masked.
     const trail = await trailOf(redis, prefix);
     expect(trail.map((entry) => [entry.event, entry.decision, entry.decided_by, entry.expected_name, entry.holder_name, entry.account])).toEqual([
-      ['RECORDED', 'APPROVED', 'ratna', 'Ratna Dewi', 'RATNA SARI DEWI', '*********6543'],
+      ['RECORDED', 'APPROVED', 'ratna', 'Ratna Sari', 'RATNA SARI DEWI', '*********6543'],
       ['RECORDED', 'REJECTED', 'ratna', 'Muhammad Fauzi', 'MUHAMMAD IQBAL', '*********3344'],
     ]);
     expect(trail[1]!.note).toBe('another person: ask the agent for his own account');

@@ -147,7 +147,7 @@ describeInChromium('the review desk in a real browser', () => {
 
     // A file whose columns are not recognised: the page asks which is which, then checks it.
     const odd = join(file, '..', 'odd-headers.csv');
-    await writeFile(odd, 'kode,norek,penerima\n008,0060009876543,Ratna Dewi\n');
+    await writeFile(odd, 'kode,norek,penerima\n008,0060009876543,Ratna Sari\n');
     await ratna.page.setInputFiles('input[name=file]', odd);
     await ratna.page.click('#upload button[type=submit]');
     await ratna.page.locator('#mapping').waitFor({ state: 'visible' });

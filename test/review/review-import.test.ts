@@ -80,9 +80,9 @@ describe('review: the report as the review form', () => {
     expect(late.stdout).toMatch(/row 2 \(B-2\): refused: the decision changed after this report was written \(now REJECTED by budi, .* WIB\): decide on the latest report/);
     const trail = await trailOf(world.redis, world.prefix);
     expect(trail.map((entry) => [entry.event, entry.expected_name, entry.decision, entry.previous_decision, entry.decided_by])).toEqual([
-      ['RECORDED', 'Ratna Dewi', 'APPROVED', '', 'ratna'],
+      ['RECORDED', 'Ratna Sari', 'APPROVED', '', 'ratna'],
       ['RECORDED', 'Muhammad Fauzi', 'REJECTED', '', 'ratna'],
-      ['CHANGED', 'Ratna Dewi', 'REJECTED', 'APPROVED', 'budi'],
+      ['CHANGED', 'Ratna Sari', 'REJECTED', 'APPROVED', 'budi'],
       ['CHANGED', 'Muhammad Fauzi', 'APPROVED', 'REJECTED', 'ratna'],
     ]);
   });
