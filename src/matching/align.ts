@@ -62,11 +62,14 @@ function joinCandidates(
 }
 
 /**
- * The bank cut the holder name inside its last word: that word is the start of an expected word, or of several
- * expected words run together ("FITRIYANINURULHASANA" from Fitriyani Nurul Hasanah Pohan).
+ * The bank cut the holder name inside its last word: that word is the start of an expected word, or, when the
+ * bank wrote the name without spaces, of several expected words run together ("FITRIYANINURULHASANA" from
+ * Fitriyani Nurul Hasanah Pohan). With spaces kept, a word running on past its typed word is another name
+ * (FITRIANIN is not Fitriani Lubis cut).
  */
 function cutCandidates(E: readonly NameWord[], H: readonly NameWord[], knowledge: NameKnowledge, emit: (run: number[]) => void): void {
   const shown = H[H.length - 1]!;
+  const spacesRemoved = H.length === 1;
   for (let start = 0; start < E.length; start += 1) {
     if (E[start]!.keys[0]![0] !== shown.keys[0]![0] && spelled(E[start]!)[0] !== shown.letters[0]) continue;
     let letters = '';
@@ -75,7 +78,7 @@ function cutCandidates(E: readonly NameWord[], H: readonly NameWord[], knowledge
       const before = letters;
       letters += spelled(E[end]!);
       key += E[end]!.keys[0]!;
-      if (before.length >= shown.letters.length) break;
+      if (before.length >= shown.letters.length || (end > start && !spacesRemoved)) break;
       const keys = end === start ? E[end]!.keys : [key];
       if (isCutOf(letters, keys, shown, knowledge)) emit(range(start, end - start + 1));
     }

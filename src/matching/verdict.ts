@@ -31,6 +31,8 @@ export interface NameComparison {
 /** Core-banking name fields hold 20 to 50 characters (20-40 mostly); a cut just after a word shows one less. */
 export const MIN_BANK_WIDTH = 19;
 export const MAX_BANK_WIDTH = 50;
+/** A holder cut just after a word reads as a bank cut only when it shows this many distinctive words. */
+const MIN_DISTINCTIVE_BEFORE_WORD_CUT = 2;
 /** An initial stands for its word only beside this many words matching in full. */
 const MIN_FULL_WORDS_BESIDE_INITIAL = 2;
 
@@ -39,7 +41,12 @@ interface BankCut {
   partial: WordLink | null;
   /** Expected name words after the cut, never shown. */
   hidden: number[];
+  /** The holder name cannot end there (a partial word, or "AL", "BR" with the name they open missing): surely a cut. */
+  evident: boolean;
 }
+
+/** Words that open the name word after them: a holder ending with one was cut. */
+const OPENING_KINDS = new Set<NameWord['kind']>(['article', 'particle', 'marga-marker']);
 
 const COMPARED_KINDS = new Set<NameWord['kind']>(['name', 'article', 'particle', 'birth-order', 'nobility', 'marga-marker']);
 
@@ -100,8 +107,14 @@ function findBankCut(
   const skipped = E.some((word, index) => index < cutAt && !linkOfE.has(index) && word.kind === 'name');
   const hidden = E.map((_, index) => index).filter((index) => index > cutAt && E[index]!.kind === 'name');
   if (skipped || (hidden.length === 0 && last.kind !== 'cut')) return null;
-  return { shownLength: holder.visibleLength, partial: last.kind === 'cut' ? last : null, hidden };
+  // A last word read as a spelling of its typed word (HASANA / Hasanah, a final h dropped) that is also its
+  // start, with words after it: the bank cut inside it.
+  const shown = H[H.length - 1]!;
+  const cutInside = last.kind === 'cut' || (hidden.length > 0 && last.kind !== 'exact' && last.holder.length === 1 && isStartOf(shown.letters, last.expected.map((index) => E[index]!.letters).join('')));
+  return { shownLength: holder.visibleLength, partial: cutInside ? last : null, hidden, evident: cutInside || OPENING_KINDS.has(shown.kind) || OPENING_KINDS.has(E[cutAt]!.kind) };
 }
+
+const isStartOf = (start: string, word: string) => start.length < word.length && word.startsWith(start);
 
 function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnowledge): Pairing {
   // Words that stand around a name go with the name words, so that a name written without spaces still lines up
@@ -370,12 +383,17 @@ function bankCut(p: Pairing, outcome: Outcome): void {
   const full = links.filter((link) => link !== cut.partial && FULL_WORD_KINDS.has(link.kind));
   const shownInFull = [...full.flatMap((link) => words(link.expected, E)), ...(cut.partial === null ? [] : words(cut.partial.expected.slice(0, -1), E))];
   const everyShownWordAgrees = links.every((link) => link === cut.partial || FULL_WORD_KINDS.has(link.kind) || link.kind === 'initial');
-  // A cut between two words is also what a missing last word looks like: it needs two distinctive words shown.
-  const distinctive = shownInFull.some((word) => word.kind === 'name' && !word.everyday && !word.initial);
+  const distinctive = shownInFull.filter((word) => word.kind === 'name' && !word.everyday && !word.initial).length;
   const hidden = cut.hidden.length > 0 ? `${quoteWords(words(cut.hidden, E))} not shown` : '';
   const partial = cut.partial === null ? '' : `${quote(lettersAt(cut.partial.holder, H))} read as the start of ${quote(lettersAt(cut.partial.expected, E))}`;
   const what = [partial, hidden].filter(Boolean).join(', ');
-  if (everyShownWordAgrees && distinctive) {
+  if (!everyShownWordAgrees) {
+    outcome.limit('CLOSE_MATCH', `holder name cut at ${cut.shownLength} characters, but a shown word does not agree: ${what}`);
+  } else if (!cut.evident && !(p.knowledge.wordCutLengths.has(cut.shownLength) && distinctive >= MIN_DISTINCTIVE_BEFORE_WORD_CUT)) {
+    // A cut just after a word is also what a missing last word looks like: only a holder as long as a bank field
+    // less its dropped blank, showing two distinctive words, reads as a cut.
+    outcome.limit('CLOSE_MATCH', `${hidden} at the end of the holder name (${cut.shownLength} characters): a word missing, or a bank cut`);
+  } else if (distinctive > 0) {
     outcome.acceptUnlessStrict(`holder name cut at ${cut.shownLength} characters: ${what}`);
   } else {
     outcome.limit('CLOSE_MATCH', `holder name cut at ${cut.shownLength} characters shows no distinctive word in full: ${what}`);
@@ -528,6 +546,28 @@ function readsAsPerson(name: ParsedName, knowledge: NameKnowledge): boolean {
   return names.length > 0 && knowledge.isGivenName(names[0]!.keys) && !names.some((word) => knowledge.isOrganisationWord(word.keys));
 }
 
+/**
+ * The holder name's last word runs on past a whole typed word, and the bank cut the name there: a bank cut shows
+ * fewer letters than the word has, so FITRIANIN (for Fitriani Lubis) is another name (Fitrianingsih) cut, unless
+ * the letters that run on start the next typed word (the bank ran the two together).
+ */
+function wordRunsOn(p: Pairing, outcome: Outcome): void {
+  const { E, H } = p;
+  if (p.holder.visibleLength < MIN_BANK_WIDTH || p.holder.visibleLength > MAX_BANK_WIDTH) return;
+  const last = p.linkOfH.get(H.length - 1);
+  if (last === undefined || last.expected.length !== 1 || last.holder.length !== 1 || FULL_WORD_KINDS.has(last.kind)) return;
+  const at = last.expected[0]!;
+  const typed = E[at]!.letters;
+  const shown = H[H.length - 1]!.letters;
+  const next = E.slice(at + 1).find((word) => word.kind === 'name');
+  if (typed.length < MIN_RUN_ON_STEM || !shown.startsWith(typed) || next === undefined) return;
+  if (next.letters.startsWith(shown.slice(typed.length))) return;
+  outcome.limit('NO_MATCH', `${quote(shown)} runs on past ${quote(typed)} where the holder name is cut: another name`);
+}
+
+/** A typed word this long, run on by the bank's last word, is a whole name the holder's word goes beyond. */
+const MIN_RUN_ON_STEM = 4;
+
 /** "M" against MUHAMMAD alone, or initials against initials, is not a name compared. */
 function someWordInFull(p: Pairing, outcome: Outcome): void {
   const inFull = p.links.some(
@@ -554,6 +594,7 @@ const RULES = [
   birthOrder,
   nobility,
   legalForms,
+  wordRunsOn,
   someWordInFull,
 ];
 

@@ -110,18 +110,25 @@ function readsAsAbbreviation(short: NameWord, long: NameWord, knowledge: NameKno
   return keysMeet(knowledge.spelling.keys(meaning.means[0]!), long.keys);
 }
 
-// Letters that may open a two-letter spelling (OE, DJ, TJ, SJ, SY, SH, NJ, NG, NY, CH, KH, GH, PH, TH, DH, DZ):
-// a bank cut between the two ("KOESO" from KOESOEMO) leaves a letter the spelling key reads differently.
-const DIGRAPH_OPENERS = new Set(['O', 'D', 'T', 'S', 'N', 'C', 'K', 'G', 'P']);
-
-/** The bank's last word is the start of `full` (letters, or spelling keys), as when the name was cut there. */
+/**
+ * The bank's last word is the start of `full` (the bank form of the typed word, or of several run together), as
+ * when the name was cut there: letter by letter, or by the spelling rules (SOEDJ from Sujatmiko). It shows fewer
+ * letters than `full` has: a word longer than the typed one is another name (HARTAWANTO from Hartawan), never a cut.
+ */
 export function isCutOf(full: string, fullKeys: readonly string[], shown: NameWord, knowledge: NameKnowledge): boolean {
   const letters = shown.letters;
   if (letters.length >= full.length) return false;
   if (full.startsWith(letters)) return true;
-  const shownKeys = [...shown.keys];
-  if (letters.length > 1 && DIGRAPH_OPENERS.has(letters[letters.length - 1]!)) shownKeys.push(...knowledge.spelling.keys(letters.slice(0, -1)));
-  return fullKeys.some((key) => shownKeys.some((part) => part.length < key.length && key.startsWith(part)));
+  const startsTheWord = (start: string) => {
+    const startKeys = knowledge.spelling.startKeys(start);
+    return fullKeys.some((key) => startKeys.some((part) => part.length < key.length && key.startsWith(part)));
+  };
+  if (startsTheWord(letters)) return true;
+  // A cut between the letters of a two-letter spelling (KOESO from KOESOEMO) leaves a letter the rules read
+  // differently: completed into such a spelling, it must still start the word (LUMBANT is not a cut of
+  // LUMBANGAOL: no TJ, TH or TS spelling continues it there).
+  const last = letters[letters.length - 1]!;
+  return letters.length > 1 && knowledge.spelling.spellingsOpenedBy(last).some((spelling) => startsTheWord(letters.slice(0, -1) + spelling));
 }
 
 /** Keys of a run of words written as one ("NUR AINI" as "NURAINI"). */

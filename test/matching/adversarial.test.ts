@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { compareNames } from '../../src/matching/compare-names.js';
+import { BUILT_IN_KNOWLEDGE } from '../../src/matching/knowledge.js';
+
+// Pairs written to break the matcher, as an outsider would, from the labelling rules
+// (test/matching/dev-set/README.upstream.md): none of them may be MATCH. Bank cuts are emulated as the rules
+// describe them (the bank form, upper case, its first w characters, a trailing blank dropped) at every width from
+// 18 to 40, not only the widths the dev set uses.
+
+const LONG_NAMES = [
+  'Raden Bagus Wicaksono Prawiranegara Hadikusumo',
+  'Ni Luh Putu Ayu Sekarwangi Pradnyaswari',
+  'Fransiskus Asisi Gregorius Tumbelaka Wenas',
+  'Muhammad Hafidz Ramadhani Lubis Siregar',
+  'Theresia Anggraeni Kartikasari Setyaningrum',
+  'PT Cahaya Gemilang Nusantara Persada Mandiri',
+  'Koperasi Simpan Pinjam Harapan Makmur Bersama',
+  'Yosephine Maharani Ratnaningsih Pangaribuan',
+  'Andi Baso Tenriajeng Mappasessu Daeng Matutu',
+  'Kristoforus Bonaventura Lamabelawa Hurint',
+  'Rosalinda br. Simanjuntak Hutabarat Sianturi',
+  'Nurul Aulia Rahmadhani Fitrianingsih Nasution',
+];
+const WIDTHS = Array.from({ length: 23 }, (_, index) => 18 + index);
+
+const bankForm = (name: string) => name.toUpperCase().replace(/\./g, '');
+const cut = (bank: string, width: number) => bank.slice(0, width).trimEnd();
+
+/** A letter for the one at `at` that no spelling rule reads as it, nor doubles with a neighbour. */
+function otherLetter(word: string, at: number): string {
+  const before = word[at - 1];
+  const after = word[at + 1];
+  const fits = (letter: string) =>
+    letter !== word[at] && letter !== before && letter !== after && !(after === 'H' && 'BR'.includes(letter)) && !(letter === 'L' && before === 'D');
+  return ['L', 'M', 'R', 'B'].find(fits)!;
+}
+
+interface Attack {
+  expected: string;
+  holder: string;
+  why: string;
+}
+
+/** The last word the bank shows, one letter changed before the cut, at every width: it disagrees before the cut. */
+function disagreeingCuts(): Attack[] {
+  const attacks: Attack[] = [];
+  for (const expected of LONG_NAMES) {
+    const bank = bankForm(expected);
+    for (const width of WIDTHS.filter((w) => w < bank.length)) {
+      const holder = cut(bank, width);
+      const start = holder.lastIndexOf(' ') + 1;
+      const shown = holder.slice(start);
+      for (let at = 1; at < shown.length; at += 1) {
+        const changed = shown.slice(0, at) + otherLetter(shown, at) + shown.slice(at + 1);
+        attacks.push({ expected, holder: holder.slice(0, start) + changed, why: `cut at ${width}, letter ${at + 1} of ${shown} changed` });
+      }
+    }
+  }
+  return attacks;
+}
+
+/** A shown word run on past the typed word (WICAKSONO as WICAKSONOWATI...), then cut, at every width. */
+function extendedWords(): Attack[] {
+  const attacks: Attack[] = [];
+  for (const expected of LONG_NAMES) {
+    const words = bankForm(expected).split(' ');
+    for (let at = 1; at < words.length - 1; at += 1) {
+      if (words[at]!.length < 4) continue;
+      // Not a doubled letter (ASISII): that is a spelling of the same word.
+      for (const ending of ['TO', 'WATI', 'NINGSIH', 'I'].filter((letters) => !words[at]!.endsWith(letters[0]!))) {
+        const bank = [...words.slice(0, at), words[at] + ending, ...words.slice(at + 1)].join(' ');
+        const shownUpTo = words.slice(0, at + 1).join(' ').length;
+        for (const width of WIDTHS.filter((w) => w > shownUpTo && w < bank.length)) {
+          attacks.push({ expected, holder: cut(bank, width), why: `${words[at]} run on as ${words[at]}${ending}, cut at ${width}` });
+        }
+      }
+    }
+  }
+  return attacks;
+}
+
+/** The name without its last words, at a length no bank field gives: a word missing, not a cut. */
+function missingLastWords(): Attack[] {
+  const attacks: Attack[] = [];
+  for (const expected of LONG_NAMES) {
+    const words = bankForm(expected).split(' ');
+    for (let keep = 2; keep < words.length; keep += 1) {
+      const holder = words.slice(0, keep).join(' ');
+      if (!BUILT_IN_KNOWLEDGE.wordCutLengths.has(holder.length)) attacks.push({ expected, holder, why: `last ${words.length - keep} word(s) missing at ${holder.length} characters` });
+    }
+  }
+  return attacks;
+}
+
+const unsafe = (attacks: Attack[]) =>
+  attacks
+    .map((attack) => ({ ...attack, result: compareNames(attack.expected, attack.holder) }))
+    .filter(({ result }) => result.verdict === 'MATCH')
+    .map(({ expected, holder, why, result }) => `${expected} / ${holder} (${why}): ${result.notes.join('; ')}`);
+
+describe('adversarial pairs: never MATCH', () => {
+  it('a cut word that disagrees before the cut, at every width from 18 to 40', () => {
+    const attacks = disagreeingCuts();
+    expect(attacks.length).toBeGreaterThan(1000);
+    expect(unsafe(attacks)).toEqual([]);
+  });
+
+  it('a word run on past the typed word, then cut, at every width from 18 to 40', () => {
+    const attacks = extendedWords();
+    expect(attacks.length).toBeGreaterThan(200);
+    expect(unsafe(attacks)).toEqual([]);
+  });
+
+  it('the last words missing at a length no bank field gives', () => {
+    const attacks = missingLastWords();
+    expect(attacks.length).toBeGreaterThan(20);
+    expect(unsafe(attacks)).toEqual([]);
+  });
+
+  it.each([
+    // one letter apart, or extended into another name
+    ['Nur Aisyah Fitriani Lubis', 'NUR AISYAH FITRIANIN', 'different'],
+    ['Rosmawati br. Lumbangaol', 'ROSMAWATI BR LUMBANT', 'different'],
+    ['Sarah Wulandari Kusumaningrum', 'SARAH WULANDARI KUSUMAH', 'different'],
+    ['Dewi Anggraeni Kusumawardhani', 'DEWI ANGGRAINI KUSUMAWAT', 'different'],
+    ['Muhammad Rizal Fahmi Hidayat', 'MUHAMMAD RIZAL FAHRI', 'different'],
+    ['Muhammad Rizal Fahmi Hidayat', 'MUHAMMAD RIZAL FAHMIH', 'different'],
+    ['Ahmad Fauzi Nasution Harahap', 'AHMAD FAUZAN NASUTI', 'different'],
+    ['Kartika Sari Dewi Lestari', 'KARTIKA SARI DEWIANA', 'different'],
+    ['Yulia Rahmawati Syahputri Siregar', 'YULIA RAHMAWATI SYAHPUTRA', 'different'],
+    ['Andi Pratama Wijaya Kusuma Negara', 'ANDI PRATAMA WIJAYANTO KUSUMA', 'different'],
+    ['Yogi Hartawan Saputro Wibisono', 'YOGI HARTAWANTO SAPUTRO', 'different'],
+    ['Wahyudi Santoso', 'WAHYUNI SANTOSO', 'different'],
+    ['Rudi Hermawan', 'RUSDI HERMAWAN', 'different'],
+    ['Fahmi Ramadhan', 'FAHRI RAMADHAN', 'different'],
+    ['Sukarjo Wiryono', 'SUKARJI WIRYONO', 'different'],
+    // a word missing at the end, at a length that is no bank field
+    ['PT Sarana Multi Teknik Utama', 'PT SARANA MULTI TEKNIK', 'review'],
+    ['CV Bintang Timur Jaya Abadi', 'CV BINTANG TIMUR JAYA', 'review'],
+    ['Hendrawan Prasetyo Nugroho', 'HENDRAWAN PRASETYO', 'review'],
+    ['Yayasan Pendidikan Harapan Bangsa Mulia', 'YAYASAN PENDIDIKAN HARAPAN BANGSA', 'review'],
+    // wife of, father and son, siblings
+    ['Ny. Bambang Sutrisno', 'BAMBANG SUTRISNO', 'different'],
+    ['Bambang Sutrisno', 'NY BAMBANG SUTRISNO', 'different'],
+    ['Rusdi bin Ahmad Dahlan', 'AHMAD DAHLAN', 'different'],
+    ['Hakim Fauzan', 'FAUZAN HAKIM', 'review'],
+    ['I Wayan Sudarma', 'I KETUT SUDARMA', 'different'],
+    ['Eka Prasetya Wibowo', 'DWI PRASETYA WIBOWO', 'different'],
+    ['Daniel Simatupang', 'DANIELA SIMATUPANG', 'different'],
+    ['Tjia Hok Liong', 'TJIA HOK LAM', 'different'],
+    ['Ida Bagus Made Suarjana', 'IDA AYU MADE SUARJANI', 'different'],
+    ['Fajar Budi Kuncoro', 'FAJAR ADI KUNCORO', 'different'],
+    ['Hadi Susanto', 'HARI SUSANTO', 'different'],
+  ] as const)('%s / %s (%s)', (expected, holder) => {
+    const result = compareNames(expected, holder);
+    expect(result.verdict, result.notes.join('; ')).not.toBe('MATCH');
+  });
+});
+
+describe('bank cuts that stay MATCH', () => {
+  it.each([
+    ['Nur Aisyah Fitriani Lubis', 'NURAISYAHFITRIANILUB'], // spaces removed, then cut
+    ['Rosmawati br. Lumbangaol', 'ROSMAWATI BR LUMBANG'],
+    ['Soedjatmiko Wirjoatmodjo', 'SUJATMIKO WIRYOATMOJ'], // the bank's new spelling, cut
+    ['Bambang Soesilo Joedodiharjo', 'BAMBANG SUSILO YUDOD'],
+    ['Hendrawati Prasetyo Nugroho Wibisono', 'HENDRAWATI PRASETYO'], // just after a word, at 20 less the blank
+    ['Fitriani Nur Hasanah Pohan', 'FITRIANI NUR HASANA'], // a cut inside "Hasanah" that reads as its spelling
+    ['Mochamad Fadhilah Al-Banjari', 'MUHAMMAD FADHILAH AL'], // a name cannot end with its article: cut
+  ])('%s / %s', (expected, holder) => {
+    const result = compareNames(expected, holder);
+    expect(result.verdict, result.notes.join('; ')).toBe('MATCH');
+  });
+});
