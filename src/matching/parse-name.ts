@@ -266,6 +266,57 @@ class Reader {
     return best;
   }
 
+  /**
+   * Titles and ranks written after the name ("Budi Hartono, Kompol", "Agus Salim, Brigjen TNI (Purn.)", BUDI
+   * HARTONO KOMPOL): the earliest position, after a name word, from which every token to the end reads as titles,
+   * ranks and their corps and status. Without a comma before them each must be a word of two letters or more that
+   * is no given name; a one-letter title after a comma ("Fauzi, H.") may as well be an initial: both are read.
+   */
+  trailingTitles(start: number, end: number): { at: number; words: LeadingWord[] } {
+    for (let from = start + 1; from < end; from += 1) {
+      const words = this.titlesFrom(from, end);
+      if (words === null) continue;
+      const afterComma = this.tokens[from - 1]!.commaAfter;
+      const plain = (word: LeadingWord, at: number) => {
+        const written = this.letters.slice(at, at + word.length).join('');
+        return written.length >= 2 && !this.knowledge.isGivenName(this.knowledge.spelling.keys(written)) && !this.knowledge.abbreviations.has(written);
+      };
+      let at = from;
+      const unambiguous = words.every((word) => {
+        const ok = plain(word, at);
+        at += word.length;
+        return ok;
+      });
+      if (unambiguous || (afterComma && this.choices.take(2) === 0)) return { at: from, words };
+    }
+    return { at: end, words: [] };
+  }
+
+  /** Tokens [from, end) as titles and ranks (their corps and status after a rank), or null. */
+  private titlesFrom(from: number, end: number): LeadingWord[] | null {
+    const words: LeadingWord[] = [];
+    let rankSeen = false;
+    for (let at = from; at < end; ) {
+      const found = this.leadingWord(at, rankSeen);
+      if (found === null || at + found.length > end || (found.kind !== 'title' && found.kind !== 'rank' && found.kind !== 'corps')) return null;
+      if (found.kind === 'title' && (found.title!.wifeOf || found.title!.alsoGivenName)) return null;
+      rankSeen ||= found.kind === 'rank';
+      words.push(found);
+      at += found.length;
+    }
+    return words;
+  }
+
+  /** The titles and ranks trailingTitles found, added after the name. */
+  addTrailingTitles(from: number, words: readonly LeadingWord[]): void {
+    let at = from;
+    for (const found of words) {
+      if (found.kind === 'title') this.add('title', at, found.length, found.title!.means).gender = found.title!.gender;
+      else this.add('rank', at, found.length, found.rank!.means);
+      at += found.length;
+    }
+  }
+
   /** Degrees after the name: the earliest position from which every token to the end reads as degrees. */
   trailingDegrees(start: number, end: number): { at: number; degrees: Degree[] } {
     // A segmentation of tokens [from, end) into degrees, or null.
@@ -360,7 +411,9 @@ class Reader {
       const particle = typedHere && at > bodyStart && (hasNext || token.letters.length > 2) ? this.knowledge.particles.match(this.letters, at, this.sameChunk) : null;
       if (particle !== null && particle.value.kind === 'patronymic' && this.part === 'own' && !company) {
         const oneLetter = this.letters[at]!.length === 1;
-        if (!oneLetter || this.choices.take(2) === 0) {
+        // "J. B. Sutrisno": after initials only, a one-letter "B" is one more initial, not bin.
+        const ownNamed = this.words.some((word) => word.kind === 'name' && !word.initial);
+        if (!oneLetter || (ownNamed && this.choices.take(2) === 0)) {
           const word = this.add('patronymic', at, particle.length, particle.value.means);
           word.gender = particle.value.gender;
           if (oneLetter) word.assumption = `'${this.letters[at]}' read as bin`;
@@ -533,7 +586,8 @@ function readOnce(prepared: Prepared, knowledge: NameKnowledge, choices: Choices
     for (const form of forms.trailing) reader.add('legal-form', form.at, form.length, form.value.means).legal = form.value;
   } else {
     const first = reader.leadingRun(0, tokens.length);
-    const trailing = reader.trailingDegrees(first, tokens.length);
+    const titles = reader.trailingTitles(first, tokens.length);
+    const trailing = reader.trailingDegrees(first, titles.at);
     reader.body(first, trailing.at, false);
     for (const degree of trailing.degrees) {
       // Undotted, a degree code may as well be a name (Ma, Me) or what a bank cut left of one (MAP of Mappanyukki).
@@ -543,6 +597,7 @@ function readOnce(prepared: Prepared, knowledge: NameKnowledge, choices: Choices
         reader.degree(degree.from, degree.length, degree.dottedOnly, degree.unlisted === true);
       }
     }
+    reader.addTrailingTitles(titles.at, titles.words);
     const opening = reader.words[0];
     if (alsoPerson && opening !== undefined && (opening.kind === 'birth-order' || opening.kind === 'nobility')) {
       opening.needsOtherSide = opening.reads;

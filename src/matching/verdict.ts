@@ -414,10 +414,14 @@ function wifeOf(p: Pairing, outcome: Outcome): void {
     const given = name.words.filter((word) => word.kind === 'name' && word.part === 'own' && !word.everyday);
     const first = given[0] ?? name.words.find((word) => word.kind === 'name');
     if (first === undefined) continue;
-    const gender = genderAfterTitle(given, p.knowledge);
+    const byName = genderAfterTitle(given, p.knowledge);
+    // A woman's own title beside Ny. (Ny. Hj. Rukmini, Ny. Dra. ...) says whose name it is when the name does not.
+    const herTitle = byName === null ? name.words.find((word) => word.kind === 'title' && !word.wifeOf && word.gender === 'female') : undefined;
+    const gender = herTitle === undefined ? byName : 'female';
     // Only a listed man's name says NO_MATCH; a man's ending (Wagiman) says "probably": a person looks.
     const listedMale = gender === 'male' && p.knowledge.isGivenName(first.keys);
-    if (gender === 'female') outcome.note(`${quote(title.letters)} read as the woman's own title (${quote(first.letters)} is a woman's name)`);
+    if (herTitle !== undefined) outcome.note(`${quote(title.letters)} read as the woman's own title (beside her title ${quote(herTitle.letters)})`);
+    else if (gender === 'female') outcome.note(`${quote(title.letters)} read as the woman's own title (${quote(first.letters)} is a woman's name)`);
     else if (listedMale) outcome.limit('NO_MATCH', `${quote(title.letters)} before a man's name in the ${side} name: read as the wife of ${quote(first.letters)}`);
     else if (gender === 'male') outcome.limit('CLOSE_MATCH', `${quote(title.letters)} before ${quote(first.letters)}, a man's name by its ending, in the ${side} name: probably the wife of ${quote(first.letters)}`);
     else outcome.limit('CLOSE_MATCH', `${quote(title.letters)} before ${quote(first.letters)} in the ${side} name: her own name, or the wife of ${quote(first.letters)}`);

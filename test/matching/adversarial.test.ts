@@ -171,3 +171,38 @@ describe('bank cuts that stay MATCH', () => {
     expect(result.verdict, result.notes.join('; ')).toBe('MATCH');
   });
 });
+
+// Same-person pairs of the kinds an outside set still sent to a person, by the labelling rules' "same" list.
+describe('same person, read as the labelling rules say', () => {
+  it.each([
+    // titles, degrees and ranks after the name
+    ['Budi Hartono, Kompol', 'BUDI HARTONO'],
+    ['Agus Salim, Brigjen TNI (Purn.)', 'AGUS SALIM'],
+    ['Agus Salim Letkol Inf', 'AGUS SALIM'],
+    ['Hendra Gunawan, Bripka', 'HENDRA GUNAWAN'],
+    ['Sutrisno Hadi, Ir.', 'SUTRISNO HADI'],
+    ['Ahmad Fauzi, H.', 'AHMAD FAUZI'],
+    ['Yohanes Lado Pdt', 'YOHANES LADO'],
+    ['Sukirman, Serka', 'SUKIRMAN'],
+    ['Budi Hartono', 'BUDI HARTONO KOMPOL'],
+    // Ny. with a woman's own title before her own name
+    ['Ny. Hj. Rukmini', 'RUKMINI'],
+    ['Ny. Dra. Endang Susilowati', 'ENDANG SUSILOWATI'],
+    // spelling rules combined in one word: ch for kh, o for a
+    ['Khairunnisa', 'CHOIRUNNISA'],
+    ['Choirul Anam', 'KHAIRUL ANAM'],
+    ['Cholifah', 'KHALIFAH'],
+  ])('%s / %s', (expected, holder) => {
+    const result = compareNames(expected, holder);
+    expect(result.verdict, result.notes.join('; ')).toBe('MATCH');
+  });
+
+  it.each([
+    ['J. B. Sutrisno', 'J SUTRISNO'], // "B" after an initial is no bin: an initial missing
+    ['Ny. Hj. Bambang Sutrisno', 'BAMBANG SUTRISNO'], // her title, his name
+    ['Budi Hartono, Kompol', 'BUDI HARTONO KUSNADI'],
+  ])('not MATCH: %s / %s', (expected, holder) => {
+    const result = compareNames(expected, holder);
+    expect(result.verdict, result.notes.join('; ')).not.toBe('MATCH');
+  });
+});
