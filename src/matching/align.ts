@@ -85,6 +85,19 @@ function cutCandidates(E: readonly NameWord[], H: readonly NameWord[], knowledge
   }
 }
 
+const MAX_JOINED_INITIALS = 4;
+
+/** Initials written apart on one side and together on the other ("J. B. Sutrisno" / JB SUTRISNO). */
+function joinedInitials(runSide: readonly NameWord[], singleSide: readonly NameWord[], emit: (run: number[], single: number) => void): void {
+  singleSide.forEach((word, single) => {
+    if (word.kind !== 'name' || word.letters.length < 2 || word.letters.length > MAX_JOINED_INITIALS) return;
+    for (let start = 0; start + word.letters.length <= runSide.length; start += 1) {
+      const run = range(start, word.letters.length);
+      if (run.every((index, offset) => runSide[index]!.kind === 'name' && runSide[index]!.letters === word.letters[offset])) emit(run, single);
+    }
+  });
+}
+
 export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holderMayBeCut: boolean, knowledge: NameKnowledge): WordLink[] {
   const candidates: Candidate[] = [];
   E.forEach((e, i) => {
@@ -108,6 +121,8 @@ export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holde
   }
   joinCandidates(E, H, (j) => strongH.has(j), knowledge, (run, single) => candidates.push(candidate(run, [single], 'joined', E, H)));
   joinCandidates(H, E, (i) => strongE.has(i), knowledge, (run, single) => candidates.push(candidate([single], run, 'joined', E, H)));
+  joinedInitials(E, H, (run, single) => candidates.push(candidate(run, [single], 'joined', E, H)));
+  joinedInitials(H, E, (run, single) => candidates.push(candidate([single], run, 'joined', E, H)));
 
   // Two readings of the bank's last word as cut: the earlier expected word, as the bank cuts from the end.
   const earlierCut = (a: Candidate, b: Candidate) => (a.kind === 'cut' && b.kind === 'cut' ? a.expected[0]! - b.expected[0]! : 0);

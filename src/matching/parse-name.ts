@@ -492,7 +492,7 @@ class Reader {
       let found: { at: number; length: number; value: LegalFormInfo } | null = null;
       for (let length = Math.min(4, to - from - 1); length >= 1 && found === null; length -= 1) {
         const match = this.knowledge.legalForms.match(this.letters, to - length, this.sameChunk);
-        if (match !== null && match.length === length && match.value.position !== 'before') found = { at: to - length, ...match };
+        if (match !== null && match.length === length && mayTrail(match.value, this.tokens, to - length)) found = { at: to - length, ...match };
       }
       if (found === null) break;
       trailing.unshift(found);
@@ -517,6 +517,9 @@ class Reader {
 
 const letters = (written: string) => writtenWords(written).join('');
 
+/** A legal form at `at` may close a company name: one written after names, or any after a comma ("Harapan Kasih, Yayasan"). */
+const mayTrail = (form: LegalFormInfo, tokens: readonly Token[], at: number) => form.position !== 'before' || (at > 0 && tokens[at - 1]!.commaAfter);
+
 /** Starts (or ends) with a legal form: a company or organisation, whose "&" and "dan" are words of its name. */
 export function isCompanyName(tokens: readonly Token[], knowledge: NameKnowledge): boolean {
   const words = tokens.map((token) => token.letters);
@@ -524,7 +527,7 @@ export function isCompanyName(tokens: readonly Token[], knowledge: NameKnowledge
   if (tokens.length > 1 && knowledge.legalForms.match(words, 0, sameChunk) !== null) return true;
   for (let start = Math.max(1, tokens.length - 4); start < tokens.length; start += 1) {
     const found = knowledge.legalForms.match(words, start, sameChunk);
-    if (found !== null && start + found.length === tokens.length && found.value.position !== 'before') return true;
+    if (found !== null && start + found.length === tokens.length && mayTrail(found.value, tokens, start)) return true;
   }
   return false;
 }

@@ -144,6 +144,9 @@ const SLIP_SWAP_MIN_LENGTH = 7;
 const SLIP_MIN_LENGTH = 10;
 const SLIP_KEPT_ENDING = 2;
 
+/** A listed family name this long, typed with one slip, is that family name (a shorter one leaves too few letters to tell a slip from another name). */
+const SURNAME_SLIP_MIN_LENGTH = 6;
+
 const isConsonant = (letter: string | undefined) => letter !== undefined && !VOWELS.includes(letter);
 
 /** Places where two consonants or two vowels stand together: Indonesian syllables are mostly consonant-vowel. */
@@ -195,6 +198,10 @@ export function areTwoNames(a: NameWord, b: NameWord, knowledge: NameKnowledge):
 
 export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge): boolean {
   if (knowledge.isGivenName(typed.keys)) return false;
+  // A family name is fixed: the bank shows a listed family name (SITOMPUL, SIMANJUNTAK) and the typed word, no
+  // family name of the list itself, is it with one slip of any kind (SITOPMUL, SITONPUL, MANURNUNG).
+  const familyName = bank.surname !== null && typed.surname === null && bank.letters.length >= SURNAME_SLIP_MIN_LENGTH;
+  if (familyName && boundedEditDistance(typed.letters, bank.letters, 1) <= 1) return true;
   const a = typed.letters;
   const b = bank.letters;
   if (a.length === b.length) {

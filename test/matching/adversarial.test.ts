@@ -192,6 +192,16 @@ describe('same person, read as the labelling rules say', () => {
     ['Khairunnisa', 'CHOIRUNNISA'],
     ['Choirul Anam', 'KHAIRUL ANAM'],
     ['Cholifah', 'KHALIFAH'],
+    // initials written together on one side
+    ['J. B. Sutrisno', 'JB SUTRISNO'],
+    ['A.M. Hendropriyono', 'AM HENDROPRIYONO'],
+    // a legal form after the name, after a comma
+    ['Harapan Kasih, Yayasan', 'YAYASAN HARAPAN KASIH'],
+    ['Cahaya Abadi Makmur, P.T.', 'CAHAYA ABADI MAKMUR'],
+    // one slip in a listed family name
+    ['Susi Sitopmul', 'SUSI SITOMPUL'],
+    ['Hotma Simanjutnak', 'HOTMA SIMANJUNTAK'],
+    ['Tika Sitonpul', 'TIKA SITOMPUL'],
   ])('%s / %s', (expected, holder) => {
     const result = compareNames(expected, holder);
     expect(result.verdict, result.notes.join('; ')).toBe('MATCH');
@@ -201,6 +211,20 @@ describe('same person, read as the labelling rules say', () => {
     ['J. B. Sutrisno', 'J SUTRISNO'], // "B" after an initial is no bin: an initial missing
     ['Ny. Hj. Bambang Sutrisno', 'BAMBANG SUTRISNO'], // her title, his name
     ['Budi Hartono, Kompol', 'BUDI HARTONO KUSNADI'],
+    // two given names one letter apart, or a swap that leaves another name: never read as a slip
+    ['Indrawati Lubis', 'INDARWATI LUBIS'],
+    ['Desrianti Sembiring', 'DESRIANI SEMBIRING'],
+    ['Handayani Putri', 'HANDAYANTI PUTRI'],
+    ['Rahmawati Siregar', 'RAHMAWANI SIREGAR'],
+    ['Marlina Simanjuntak', 'MARLINDA SIMANJUNTAK'],
+    ['Wulandari Putri', 'WULANSARI PUTRI'],
+    ['Fitriani Lubis', 'FITRIANA LUBIS'],
+    ['Kristianto Hadi', 'KRISTIANTI HADI'],
+    ['Suryani Pohan', 'SURYANTI POHAN'],
+    ['Susilawati Harahap', 'SUSILOWATI HARAHAP'],
+    ['Rudi Simatupang', 'RUDI SIMANJUNTAK'],
+    ['Rudi Sitompul', 'RUDI SITOMPUL SINAGA'],
+    ['J. B. Sutrisno', 'JOHANES BAPTISTA SUTRISNO'],
   ])('not MATCH: %s / %s', (expected, holder) => {
     const result = compareNames(expected, holder);
     expect(result.verdict, result.notes.join('; ')).not.toBe('MATCH');
