@@ -299,7 +299,7 @@ class Reader {
     for (let at = from; at < end; ) {
       const found = this.leadingWord(at, rankSeen);
       if (found === null || at + found.length > end || (found.kind !== 'title' && found.kind !== 'rank' && found.kind !== 'corps')) return null;
-      if (found.kind === 'title' && (found.title!.wifeOf || found.title!.alsoGivenName)) return null;
+      if (found.kind === 'title' && found.title!.alsoGivenName) return null;
       rankSeen ||= found.kind === 'rank';
       words.push(found);
       at += found.length;
@@ -311,8 +311,14 @@ class Reader {
   addTrailingTitles(from: number, words: readonly LeadingWord[]): void {
     let at = from;
     for (const found of words) {
-      if (found.kind === 'title') this.add('title', at, found.length, found.title!.means).gender = found.title!.gender;
-      else this.add('rank', at, found.length, found.rank!.means);
+      if (found.kind === 'title') {
+        // "Sri Rahayu, Ny.": Ny. says whose name it is wherever it stands (the wife-of rule reads it).
+        const word = this.add('title', at, found.length, found.title!.means);
+        word.gender = found.title!.gender;
+        word.wifeOf = found.title!.wifeOf;
+      } else {
+        this.add('rank', at, found.length, found.rank!.means);
+      }
       at += found.length;
     }
   }

@@ -482,12 +482,17 @@ function birthOrder(p: Pairing, outcome: Outcome): void {
 
 const ordinal = (position: number) => ['first', 'second', 'third', 'fourth'][position - 1] ?? `${position}th`;
 
+const BALINESE_CASTE = 'balinese-caste';
+
 /** Noble and caste titles: dropped at will, but two different ones, or Andi or Habib (also given names) on one side, need a look. */
 function nobility(p: Pairing, outcome: Outcome): void {
   const ours = typed(p.expected, 'nobility');
   const theirs = typed(p.holder, 'nobility');
   for (const word of [...ours, ...theirs]) if (word.assumption !== null) outcome.note(word.assumption);
-  const titles = (name: ParsedName) => name.words.filter((word) => word.alsoGivenName);
+  // A Balinese caste title before a birth-order name (I Dewa Made Sukadana) is the title: a given name comes after it.
+  const casteBeforeOrder = (name: ParsedName, index: number) =>
+    name.words[index + 1]?.kind === 'birth-order' && p.knowledge.nobility.get(name.words[index]!.letters.replace(/ /g, ''))?.kind === BALINESE_CASTE;
+  const titles = (name: ParsedName) => name.words.filter((word, index) => word.alsoGivenName && !casteBeforeOrder(name, index));
   const onlyOnOneSide = [
     ...titles(p.expected).filter((word) => !p.holder.words.some((other) => other.reads === word.reads)),
     ...titles(p.holder).filter((word) => !p.expected.words.some((other) => other.reads === word.reads)),

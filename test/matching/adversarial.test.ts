@@ -198,6 +198,9 @@ describe('same person, read as the labelling rules say', () => {
     // a legal form after the name, after a comma
     ['Harapan Kasih, Yayasan', 'YAYASAN HARAPAN KASIH'],
     ['Cahaya Abadi Makmur, P.T.', 'CAHAYA ABADI MAKMUR'],
+    // Ny. after a woman's own name; a Balinese caste title before the birth-order name, dropped
+    ['Sri Rahayu, Ny.', 'SRI RAHAYU'],
+    ['I Dewa Made Sukadana', 'I MADE SUKADANA'],
     // one slip in a listed family name
     ['Susi Sitopmul', 'SUSI SITOMPUL'],
     ['Hotma Simanjutnak', 'HOTMA SIMANJUNTAK'],
@@ -225,6 +228,10 @@ describe('same person, read as the labelling rules say', () => {
     ['Rudi Simatupang', 'RUDI SIMANJUNTAK'],
     ['Rudi Sitompul', 'RUDI SITOMPUL SINAGA'],
     ['J. B. Sutrisno', 'JOHANES BAPTISTA SUTRISNO'],
+    // Ny. after a man's name; Andi (also a given name) before a birth-order word
+    ['Bambang Sutrisno, Ny.', 'BAMBANG SUTRISNO'],
+    ['Andi Made Sukadana', 'MADE SUKADANA'],
+    ['I Dewa Sukadana', 'I SUKADANA'],
   ])('not MATCH: %s / %s', (expected, holder) => {
     const result = compareNames(expected, holder);
     expect(result.verdict, result.notes.join('; ')).not.toBe('MATCH');
