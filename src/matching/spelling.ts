@@ -31,11 +31,12 @@ export interface CompiledSpelling {
    * end applies (SARAH cut from SARAHWATI is not SARA).
    */
   startKeys(start: string): string[];
-  /** The spellings of two or more letters (OE, DJ, KH...) that open with `letter`. */
-  spellingsOpenedBy(letter: string): readonly string[];
+  /** What the old spellings of two or more letters that open with `letter` are written as today (OE: U, DJ: J). */
+  todayForOldSpellingsOpenedBy(letter: string): readonly string[];
 }
 
 const MAX_KEYS = 6;
+const OLD_SPELLING = 'old-spelling';
 const CACHE_LIMIT = 50_000;
 const lettersOnly = (text: string) => text.toUpperCase().replace(/[^A-Z]/g, '');
 
@@ -44,6 +45,8 @@ function fits(rule: LetterRule, word: string, at: number, open: boolean): boolea
   const end = at + rule.from.length;
   if (rule.where === 'start' && at !== 0) return false;
   if (rule.where === 'end' && (open || end !== word.length)) return false;
+  // A doubled letter where a cut word stops may be a letter and the start of the next (PP of "P PR...").
+  if (open && end === word.length && rule.from.length === 2 && rule.from[0] === rule.from[1]) return false;
   if (rule.where === 'before-vowel' && (end >= word.length || !VOWELS.includes(word[end]!))) return false;
   if (rule.after !== null && !rule.after.some((letters) => at >= letters.length && word.startsWith(letters, at - letters.length))) return false;
   if (rule.before !== null && !rule.before.some((letters) => word.startsWith(letters, end))) return false;
@@ -103,7 +106,8 @@ export function compileSpelling(ruleEntries: readonly SpellingRuleEntry[], varia
     keys.add(read(word, (candidate) => (fired.has(candidate) ? 0 : -1), null, open));
     return [...keys].slice(0, MAX_KEYS);
   };
-  const spellings = [...new Set(rules.map((rule) => rule.from).filter((from) => from.length >= 2))];
+  // A bank keeps the spelling of the time a name was registered (SOEDJATMIKO): those are the ones a cut may split.
+  const oldSpellings = rules.filter((rule, index) => ruleEntries[index]!.kind === OLD_SPELLING && rule.from.length >= 2);
 
   const canonical = new Map<string, string>();
   for (const entry of variantEntries) {
@@ -126,7 +130,7 @@ export function compileSpelling(ruleEntries: readonly SpellingRuleEntry[], varia
   return {
     keys: cached(false),
     startKeys: cached(true),
-    spellingsOpenedBy: (letter) => spellings.filter((from) => from[0] === letter),
+    todayForOldSpellingsOpenedBy: (letter) => oldSpellings.filter((rule) => rule.from[0] === letter).flatMap((rule) => [rule.to, ...rule.alsoTo]),
   };
 }
 

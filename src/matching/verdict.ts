@@ -577,6 +577,26 @@ function wordRunsOn(p: Pairing, outcome: Outcome): void {
 /** A typed word this long, run on by the bank's last word, is a whole name the holder's word goes beyond. */
 const MIN_RUN_ON_STEM = 4;
 
+const AFTER_NAME_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'legal-form']);
+
+/**
+ * A holder cut before the end of the expected name that shows, after its name words, a title, degree or legal form
+ * the expected name lacks ("... LUBIS ST" for "... Lubis Siregar"): where a name word goes on, that may be its start
+ * as well, cut, whatever it spells.
+ */
+function typedWordWhereNameGoesOn(p: Pairing, outcome: Outcome): void {
+  if (p.cut === null || p.cut.hidden.length === 0) return;
+  const shown = p.holder.words;
+  let lastName = -1;
+  shown.forEach((word, index) => {
+    if (word.kind === 'name') lastName = index;
+  });
+  const shownAfter = shown.slice(lastName + 1).filter((word) => AFTER_NAME_KINDS.has(word.kind) && !p.expected.words.some((other) => other.letters === word.letters || other.reads === word.reads));
+  if (shownAfter.length > 0) {
+    outcome.limit('CLOSE_MATCH', `${quoteWords(shownAfter)} where the expected name goes on with ${quoteWords(words(p.cut.hidden, p.E))}: its start, cut, or a title`);
+  }
+}
+
 /** "M" against MUHAMMAD alone, or initials against initials, is not a name compared. */
 function someWordInFull(p: Pairing, outcome: Outcome): void {
   const inFull = p.links.some(
@@ -604,6 +624,7 @@ const RULES = [
   nobility,
   legalForms,
   wordRunsOn,
+  typedWordWhereNameGoesOn,
   someWordInFull,
 ];
 

@@ -124,11 +124,13 @@ export function isCutOf(full: string, fullKeys: readonly string[], shown: NameWo
     return fullKeys.some((key) => startKeys.some((part) => part.length < key.length && key.startsWith(part)));
   };
   if (startsTheWord(letters)) return true;
-  // A cut between the letters of a two-letter spelling (KOESO from KOESOEMO) leaves a letter the rules read
-  // differently: completed into such a spelling, it must still start the word (LUMBANT is not a cut of
-  // LUMBANGAOL: no TJ, TH or TS spelling continues it there).
-  const last = letters[letters.length - 1]!;
-  return letters.length > 1 && knowledge.spelling.spellingsOpenedBy(last).some((spelling) => startsTheWord(letters.slice(0, -1) + spelling));
+  // A cut between the letters of an old two-letter spelling the bank kept (KOESO from KOESOEMO) leaves a letter
+  // the rules read differently (LUMBANT is not a cut of LUMBANGAOL: no TJ, today C, continues it there).
+  // The letters before it spell the start of the word, and the word goes on with what that spelling is today.
+  const today = knowledge.spelling.todayForOldSpellingsOpenedBy(letters[letters.length - 1]!);
+  if (letters.length < 2 || today.length === 0) return false;
+  const beforeKeys = knowledge.spelling.startKeys(letters.slice(0, -1));
+  return fullKeys.some((key) => beforeKeys.some((part) => key.startsWith(part) && today.some((letter) => letter !== '' && key.startsWith(letter, part.length))));
 }
 
 /** Keys of a run of words written as one ("NUR AINI" as "NURAINI"). */

@@ -35,6 +35,14 @@ function otherLetter(word: string, at: number): string {
   return ['L', 'M', 'R', 'B'].find(fits)!;
 }
 
+/**
+ * Letters that open a two-letter spelling (DJ, TJ, TS, SJ, SY, NJ, NY, CH, KH, PH, DH); not O, whose a/o and oe/u
+ * are spellings, nor G (DA cut and changed to DG is the bank's abbreviation of Daeng).
+ */
+const SPELLING_OPENERS = ['D', 'T', 'S', 'N', 'C', 'K', 'P'];
+/** For a letter, the letters opening its old spellings: U as OE, J as DJ, C as TJ, Y as NJ/SJ, K and H as CH. */
+const OLD_SPELLING_OF: Record<string, string> = { U: 'O', J: 'D', C: 'T', Y: 'NS', K: 'C', H: 'CKGPDST' };
+
 interface Attack {
   expected: string;
   holder: string;
@@ -53,6 +61,12 @@ function disagreeingCuts(): Attack[] {
       for (let at = 1; at < shown.length; at += 1) {
         const changed = shown.slice(0, at) + otherLetter(shown, at) + shown.slice(at + 1);
         attacks.push({ expected, holder: holder.slice(0, start) + changed, why: `cut at ${width}, letter ${at + 1} of ${shown} changed` });
+      }
+      // The last letter shown changed into one that opens a two-letter spelling (LUMBANT for LUMBANG...), unless
+      // that spelling is an old way of writing the letter it replaces (SO for SU: SOE...).
+      const last = shown[shown.length - 1]!;
+      for (const opener of SPELLING_OPENERS.filter((letter) => letter !== last && !OLD_SPELLING_OF[last]?.includes(letter))) {
+        attacks.push({ expected, holder: holder.slice(0, -1) + opener, why: `cut at ${width}, last letter of ${shown} changed to ${opener}` });
       }
     }
   }
