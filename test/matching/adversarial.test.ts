@@ -106,6 +106,41 @@ function missingLastWords(): Attack[] {
   return attacks;
 }
 
+/**
+ * Somebody else, or a relative, in a long bank form, cut at every width that still shows what differs: the
+ * expected name, the other person's bank form, and the start of it that shows the difference.
+ */
+const RELATIVES: Array<[string, string, string]> = [
+  ['I Wayan Sudarma Putra Wijaya', 'I KETUT SUDARMA PUTRA WIJAYA', 'I KETUT'],
+  ['Fajar Budi Kuncoro Wibowo Santoso', 'FAJAR ADI KUNCORO WIBOWO SANTOSO', 'FAJAR ADI'],
+  ['Bambang Sutrisno Wibowo Hadikusumo', 'NY BAMBANG SUTRISNO WIBOWO HADIKUSUMO', 'NY BAMBANG'],
+  ['Rusdi bin Jamal Hasan Basri', 'RUSDI BIN JAMIL HASAN BASRI', 'RUSDI BIN JAMIL'],
+  ['Budi Santoso Wijaya Kusuma', 'BUDI SANTOSO DAN SITI AMINAH', 'BUDI SANTOSO DAN'],
+  ['Budi Santoso Wijaya Kusuma', 'SITI AMINAH QQ BUDI SANTOSO WIJAYA', 'SITI AMINAH QQ'],
+  ['Daniel Hutapea Simatupang Siregar', 'DANIELA HUTAPEA SIMATUPANG SIREGAR', 'DANIELA'],
+  ['Wahyudi Pratama Kusuma Wardhana', 'WAHYUNI PRATAMA KUSUMA WARDHANA', 'WAHYUNI'],
+  ['Eka Prasetya Wibowo Nugroho', 'DWI PRASETYA WIBOWO NUGROHO', 'DWI'],
+  ['Hotman Manurung Sitompul Pardede', 'HOTMAN MUNTHE SITOMPUL PARDEDE', 'HOTMAN MUNTHE'],
+  ['Ida Bagus Made Sudira Wirawan', 'IDA AYU MADE SUDIARI WIRAWAN', 'IDA AYU MADE SUDIARI'],
+  ['Rusdi bin Ahmad Dahlan Hasibuan', 'AHMAD DAHLAN HASIBUAN BIN RUSDI', 'AHMAD DAHLAN'],
+  ['PT Sinar Jaya Abadi Sentosa Makmur', 'CV SINAR JAYA ABADI SENTOSA MAKMUR', 'CV SINAR'],
+  ['Toko Emas Sinar Jaya Abadi Sentosa', 'TK BESI SINAR JAYA ABADI SENTOSA', 'TK BESI'],
+  ['Yogi Hartawan Saputra Wibisono Jaya', 'YOGI HARTAWANTO SAPUTRA WIBISONO JAYA', 'YOGI HARTAWANT'],
+  ['Anisa Fitri Rahmawati Lubis Siregar', 'ANISA FITRI RAHMADHANI LUBIS SIREGAR', 'ANISA FITRI RAHMAD'],
+  ['Agus Salim Hakim Fauzan Pratama', 'AGUS SALIM FAUZAN HAKIM PRATAMA', 'AGUS SALIM FAUZAN'],
+  ['Tjia Hok Liong Hendrawan Salim', 'TJIA HOK LAM HENDRAWAN SALIM', 'TJIA HOK LAM'],
+  ['Cahya Nugraha Pratama Wijaya Kusuma', 'CAHYO NUGRAHA PRATAMA WIJAYA KUSUMA', 'CAHYO'],
+  ['Benny Santoso Wijaya Kusuma Negara', 'BENEDIKTUS SANTOSO WIJAYA KUSUMA NEGARA', 'BENEDIKTUS'],
+  ['Laras Ayu Kinasih Putri Handayani', 'LARAS KINASIH PUTRI HANDAYANI', 'LARAS KINASIH'],
+  ['Arkan Hendrawan Susilo Wibowo Jati', 'HENDRAWAN SUSILO WIBOWO JATI', 'HENDRAWAN'],
+];
+
+function relativesCut(): Attack[] {
+  return RELATIVES.flatMap(([expected, bank, differs]) =>
+    WIDTHS.filter((width) => width < bank.length && cut(bank, width).length >= differs.length).map((width) => ({ expected, holder: cut(bank, width), why: `${differs}, cut at ${width}` })),
+  );
+}
+
 const unsafe = (attacks: Attack[]) =>
   attacks
     .map((attack) => ({ ...attack, result: compareNames(attack.expected, attack.holder) }))
@@ -122,6 +157,12 @@ describe('adversarial pairs: never MATCH', () => {
   it('a word run on past the typed word, then cut, at every width from 18 to 40', () => {
     const attacks = extendedWords();
     expect(attacks.length).toBeGreaterThan(200);
+    expect(unsafe(attacks)).toEqual([]);
+  });
+
+  it('somebody else or a relative (sibling, wife, father, joint or qq holder, another firm), cut at every width that shows the difference', () => {
+    const attacks = relativesCut();
+    expect(attacks.length).toBeGreaterThan(250);
     expect(unsafe(attacks)).toEqual([]);
   });
 
