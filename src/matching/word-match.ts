@@ -209,7 +209,9 @@ export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge
   if (a.length === b.length) {
     const changed = [...a].flatMap((letter, index) => (letter === b[index] ? [] : [index]));
     if (changed.length === 2 && changed[1] === changed[0]! + 1 && a[changed[0]!] === b[changed[1]!] && a[changed[1]!] === b[changed[0]!]) {
-      return a.length >= SLIP_SWAP_MIN_LENGTH && changed[0]! > 0 && swapLooksTyped(a, b, changed[0]!);
+      // In a word of ten letters or more any swap is a slip (KRISNAMUTRI): a swap keeps the letters, so it cannot
+      // turn a man's ending into a woman's, and two such long names a swap apart are not known.
+      return a.length >= SLIP_SWAP_MIN_LENGTH && changed[0]! > 0 && (a.length >= SLIP_MIN_LENGTH || swapLooksTyped(a, b, changed[0]!));
     }
     if (changed.length !== 1 || a.length < SLIP_MIN_LENGTH) return false;
     const at = changed[0]!;

@@ -260,6 +260,9 @@ describe('same person, read as the labelling rules say', () => {
     ['Susi Sitopmul', 'SUSI SITOMPUL'],
     ['Hotma Simanjutnak', 'HOTMA SIMANJUNTAK'],
     ['Tika Sitonpul', 'TIKA SITOMPUL'],
+    // two letters swapped in a word of ten letters or more
+    ['Bayu Krisnamutri', 'BAYU KRISNAMURTI'],
+    ['Sisilia Rantelnagi', 'SISILIA RANTELANGI'],
   ])('%s / %s', (expected, holder) => {
     const result = compareNames(expected, holder);
     expect(result.verdict, result.notes.join('; ')).toBe('MATCH');
