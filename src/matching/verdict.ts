@@ -555,6 +555,9 @@ function readsAsPerson(name: ParsedName, knowledge: NameKnowledge): boolean {
   return names.length > 0 && knowledge.isGivenName(names[0]!.keys) && !names.some((word) => knowledge.isOrganisationWord(word.keys));
 }
 
+/** A typed word this long, run on by the bank's last word, is a whole name the holder's word goes beyond. */
+const MIN_RUN_ON_STEM = 4;
+
 /**
  * The holder name's last word runs on past a whole typed word, and the bank cut the name there: a bank cut shows
  * fewer letters than the word has, so FITRIANIN (for Fitriani Lubis) is another name (Fitrianingsih) cut, unless
@@ -573,9 +576,6 @@ function wordRunsOn(p: Pairing, outcome: Outcome): void {
   if (next.letters.startsWith(shown.slice(typed.length))) return;
   outcome.limit('NO_MATCH', `${quote(shown)} runs on past ${quote(typed)} where the holder name is cut: another name`);
 }
-
-/** A typed word this long, run on by the bank's last word, is a whole name the holder's word goes beyond. */
-const MIN_RUN_ON_STEM = 4;
 
 const AFTER_NAME_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'legal-form']);
 

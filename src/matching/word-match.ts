@@ -125,10 +125,10 @@ export function isCutOf(full: string, fullKeys: readonly string[], shown: NameWo
   };
   if (startsTheWord(letters)) return true;
   // A cut between the letters of an old two-letter spelling the bank kept (KOESO from KOESOEMO) leaves a letter
-  // the rules read differently (LUMBANT is not a cut of LUMBANGAOL: no TJ, today C, continues it there).
-  // The letters before it spell the start of the word, and the word goes on with what that spelling is today.
-  const today = knowledge.spelling.todayForOldSpellingsOpenedBy(letters[letters.length - 1]!);
-  if (letters.length < 2 || today.length === 0) return false;
+  // the rules read differently: the letters before it must spell the start of the word, and the word go on with
+  // what that spelling is written as today (LUMBANT is no cut of LUMBANGAOL: no TJ, today C, continues it there).
+  const today = letters.length < 2 ? [] : knowledge.spelling.todayForOldSpellingsOpenedBy(letters[letters.length - 1]!);
+  if (today.length === 0) return false;
   const beforeKeys = knowledge.spelling.startKeys(letters.slice(0, -1));
   return fullKeys.some((key) => beforeKeys.some((part) => key.startsWith(part) && today.some((letter) => letter !== '' && key.startsWith(letter, part.length))));
 }
@@ -201,7 +201,7 @@ export function areTwoNames(a: NameWord, b: NameWord, knowledge: NameKnowledge):
 export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge): boolean {
   if (knowledge.isGivenName(typed.keys)) return false;
   // A family name is fixed: the bank shows a listed family name (SITOMPUL, SIMANJUNTAK) and the typed word, no
-  // family name of the list itself, is it with one slip of any kind (SITOPMUL, SITONPUL, MANURNUNG).
+  // family name of the list itself, is it with one slip of any kind (SITOPMUL, SITONPUL, SIMANJUTNAK).
   const familyName = bank.surname !== null && typed.surname === null && bank.letters.length >= SURNAME_SLIP_MIN_LENGTH;
   if (familyName && boundedEditDistance(typed.letters, bank.letters, 1) <= 1) return true;
   const a = typed.letters;
