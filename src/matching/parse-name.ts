@@ -76,6 +76,8 @@ export interface ParsedName {
 
 const MAX_READINGS = 8;
 const MAX_DEGREE_TOKENS = 5;
+/** Name words before titles written after a name without a comma. */
+const MIN_NAME_BEFORE_TITLES = 2;
 /** A dotted abbreviation of a name word ("Kus.", "Aloys.") up to this many letters is read as an initial. */
 const MAX_DOTTED_STUB = 5;
 const EMPTY: string[] = [];
@@ -269,14 +271,16 @@ class Reader {
   /**
    * Titles and ranks written after the name ("Budi Hartono, Kompol", "Agus Salim, Brigjen TNI (Purn.)", BUDI
    * HARTONO KOMPOL): the earliest position, after a name word, from which every token to the end reads as titles,
-   * ranks and their corps and status. Without a comma before them each must be a word of two letters or more that
-   * is no given name; a one-letter title after a comma ("Fauzi, H.") may as well be an initial: both are read.
+   * ranks and their corps and status. Without a comma before them they must follow two name words (a one-word name
+   * and a title-like word, "Andi Mayor", may be a name of two words) and each must be a word of two letters or more
+   * that is no given name; a one-letter title after a comma ("Fauzi, H.") may as well be an initial: both are read.
    */
   trailingTitles(start: number, end: number): { at: number; words: LeadingWord[] } {
     for (let from = start + 1; from < end; from += 1) {
+      const afterComma = this.tokens[from - 1]!.commaAfter;
+      if (!afterComma && from - start < MIN_NAME_BEFORE_TITLES) continue;
       const words = this.titlesFrom(from, end);
       if (words === null) continue;
-      const afterComma = this.tokens[from - 1]!.commaAfter;
       const plain = (word: LeadingWord, at: number) => {
         const written = this.letters.slice(at, at + word.length).join('');
         return written.length >= 2 && !this.knowledge.isGivenName(this.knowledge.spelling.keys(written)) && !this.knowledge.abbreviations.has(written);

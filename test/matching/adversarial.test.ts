@@ -289,6 +289,9 @@ describe('same person, read as the labelling rules say', () => {
     // Ny. after a man's name; Andi (also a given name) before a birth-order word
     ['Bambang Sutrisno, Ny.', 'BAMBANG SUTRISNO'],
     ['Andi Made Sukadana', 'MADE SUKADANA'],
+    // a one-word name and a title-like word after it, without a comma: perhaps a name of two words
+    ['Abdul Haji', 'ABDUL'],
+    ['Budi Kapten', 'BUDI'],
     ['I Dewa Sukadana', 'I SUKADANA'],
   ])('not MATCH: %s / %s', (expected, holder) => {
     const result = compareNames(expected, holder);
