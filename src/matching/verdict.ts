@@ -504,13 +504,17 @@ function nobility(p: Pairing, outcome: Outcome): void {
   // A man's and a woman's title (Ida Bagus / Ida Ayu, La Ode / Wa Ode) is the gender rule's to note.
   const genderOnly = ours.every((word) => word.gender !== null) && theirs.every((word) => word.gender !== null) && ours[0]?.gender !== theirs[0]?.gender;
   // Written out as words, a title that starts the same is the same, however it was split ("I GST" + "NGURAH" is
-  // "I GUSTI NGURAH"); the Balinese I/Ni in front is the gender rule's.
-  const firstWord = (list: NameWord[]) =>
+  // "I GUSTI NGURAH"), and so is one written with fewer of its words (NGURAH for I Gusti Ngurah); the Balinese I/Ni
+  // in front is the gender rule's.
+  const titleWords = (list: NameWord[]) =>
     list
       .flatMap((word) => (p.knowledge.nobility.get(word.letters.replace(/ /g, ''))?.name ?? word.letters).split(' '))
-      .find((word) => p.knowledge.particles.get(word)?.kind !== 'gender-particle');
-  const sameStart = firstWord(ours) !== undefined && firstWord(ours) === firstWord(theirs);
-  if (ours.length > 0 && theirs.length > 0 && !genderOnly && !sameStart && !ours.some((word) => theirs.some((other) => other.reads === word.reads))) {
+      .filter((word) => p.knowledge.particles.get(word)?.kind !== 'gender-particle');
+  const [oursWritten, theirsWritten] = [titleWords(ours), titleWords(theirs)];
+  const sameStart = oursWritten[0] !== undefined && oursWritten[0] === theirsWritten[0];
+  const within = (short: string[], long: string[]) => short.length > 0 && short.every((word) => long.includes(word));
+  const shortened = within(oursWritten, theirsWritten) || within(theirsWritten, oursWritten);
+  if (ours.length > 0 && theirs.length > 0 && !genderOnly && !sameStart && !shortened && !ours.some((word) => theirs.some((other) => other.reads === word.reads))) {
     outcome.limit('CLOSE_MATCH', `titles differ: ${quoteWords(theirs)} in the holder name, ${quoteWords(ours)} in the expected name`);
   }
 }
