@@ -62,11 +62,14 @@ function joinCandidates(
 }
 
 /**
- * The bank cut the holder name inside its last word: that word is the start of an expected word, or of several
- * expected words run together ("FITRIYANINURULHASANA" from Fitriyani Nurul Hasanah Pohan).
+ * The bank cut the holder name inside its last word: that word is the start of an expected word, or, when the
+ * bank wrote the name without spaces, of several expected words run together ("FITRIYANINURULHASANA" from
+ * Fitriyani Nurul Hasanah Pohan). With spaces kept, a word running on past its typed word is another name
+ * (FITRIANIN is not Fitriani Lubis cut).
  */
 function cutCandidates(E: readonly NameWord[], H: readonly NameWord[], knowledge: NameKnowledge, emit: (run: number[]) => void): void {
   const shown = H[H.length - 1]!;
+  const spacesRemoved = H.length === 1;
   for (let start = 0; start < E.length; start += 1) {
     if (E[start]!.keys[0]![0] !== shown.keys[0]![0] && spelled(E[start]!)[0] !== shown.letters[0]) continue;
     let letters = '';
@@ -75,11 +78,24 @@ function cutCandidates(E: readonly NameWord[], H: readonly NameWord[], knowledge
       const before = letters;
       letters += spelled(E[end]!);
       key += E[end]!.keys[0]!;
-      if (before.length >= shown.letters.length) break;
+      if (before.length >= shown.letters.length || (end > start && !spacesRemoved)) break;
       const keys = end === start ? E[end]!.keys : [key];
       if (isCutOf(letters, keys, shown, knowledge)) emit(range(start, end - start + 1));
     }
   }
+}
+
+const MAX_JOINED_INITIALS = 4;
+
+/** Initials written apart on one side and together on the other ("J. B. Sutrisno" / JB SUTRISNO). */
+function joinedInitials(runSide: readonly NameWord[], singleSide: readonly NameWord[], emit: (run: number[], single: number) => void): void {
+  singleSide.forEach((word, single) => {
+    if (word.kind !== 'name' || word.letters.length < 2 || word.letters.length > MAX_JOINED_INITIALS) return;
+    for (let start = 0; start + word.letters.length <= runSide.length; start += 1) {
+      const run = range(start, word.letters.length);
+      if (run.every((index, offset) => runSide[index]!.kind === 'name' && runSide[index]!.letters === word.letters[offset])) emit(run, single);
+    }
+  });
 }
 
 export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holderMayBeCut: boolean, knowledge: NameKnowledge): WordLink[] {
@@ -105,6 +121,8 @@ export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holde
   }
   joinCandidates(E, H, (j) => strongH.has(j), knowledge, (run, single) => candidates.push(candidate(run, [single], 'joined', E, H)));
   joinCandidates(H, E, (i) => strongE.has(i), knowledge, (run, single) => candidates.push(candidate([single], run, 'joined', E, H)));
+  joinedInitials(E, H, (run, single) => candidates.push(candidate(run, [single], 'joined', E, H)));
+  joinedInitials(H, E, (run, single) => candidates.push(candidate([single], run, 'joined', E, H)));
 
   // Two readings of the bank's last word as cut: the earlier expected word, as the bank cuts from the end.
   const earlierCut = (a: Candidate, b: Candidate) => (a.kind === 'cut' && b.kind === 'cut' ? a.expected[0]! - b.expected[0]! : 0);

@@ -141,6 +141,12 @@ export interface AccountMarkerEntry {
   source?: string;
 }
 
+export interface BankFieldWidthEntry {
+  width: number;
+  kind: string;
+  source?: string;
+}
+
 /** Every concept, by the name its file (and a site file) uses. */
 export interface KnowledgeEntries {
   titles: TitleEntry[];
@@ -160,6 +166,7 @@ export interface KnowledgeEntries {
   nameVariants: NameVariantEntry[];
   spellingRules: SpellingRuleEntry[];
   accountMarkers: AccountMarkerEntry[];
+  bankFieldWidths: BankFieldWidthEntry[];
 }
 
 export type Concept = keyof KnowledgeEntries;
@@ -177,6 +184,7 @@ type FieldType =
   | 'position'
   | 'context'
   | 'count'
+  | 'width'
   | readonly string[]; // one of these values
 
 interface FieldSpec {
@@ -240,6 +248,7 @@ const SCHEMA: Record<Concept, Record<string, FieldSpec>> = {
     source,
   },
   accountMarkers: { written: req('letters[]'), means: req('text'), kind: req(['joint', 'on-behalf-of', 'alias']), source },
+  bankFieldWidths: { width: req('width'), kind: req('text'), source },
 };
 
 export const CONCEPTS = Object.keys(SCHEMA) as Concept[];
@@ -247,6 +256,9 @@ export const CONCEPTS = Object.keys(SCHEMA) as Concept[];
 // Written forms may carry what people type around letters: "S.Pd.I", "Sp.THT-KL", "(Persero)", "DAN/ATAU", "&", "@".
 const WRITTEN_FORM = /^[A-Za-z0-9 .,'()\-/&@]*[A-Za-z&/@][A-Za-z0-9 .,'()\-/&@]*$/;
 const CONTEXTS = ['anywhere', 'start', 'end', 'before-vowel'];
+/** Bank name fields hold 20 to 50 characters; a narrower one would cut most names inside their first words. */
+const MIN_FIELD_WIDTH = 20;
+const MAX_FIELD_WIDTH = 50;
 
 function checkValue(type: FieldType, value: unknown): string | null {
   const isText = (item: unknown) => typeof item === 'string' && item.trim() !== '';
@@ -273,6 +285,8 @@ function checkValue(type: FieldType, value: unknown): string | null {
       return typeof value === 'string' && CONTEXTS.includes(value) ? null : `must be one of ${CONTEXTS.map((item) => `"${item}"`).join(', ')}`;
     case 'count':
       return Number.isInteger(value) && (value as number) >= 0 ? null : 'must be a whole number of 0 or more';
+    case 'width':
+      return Number.isInteger(value) && (value as number) >= MIN_FIELD_WIDTH && (value as number) <= MAX_FIELD_WIDTH ? null : `must be a whole number from ${MIN_FIELD_WIDTH} to ${MAX_FIELD_WIDTH}`;
     default:
       return null;
   }

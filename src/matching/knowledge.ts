@@ -4,6 +4,7 @@
 // lookups the parser and the aligner use.
 
 import accountMarkers from './knowledge/account-markers.json' with { type: 'json' };
+import bankFieldWidths from './knowledge/bank-field-widths.json' with { type: 'json' };
 import birthOrder from './knowledge/birth-order.json' with { type: 'json' };
 import degrees from './knowledge/degrees.json' with { type: 'json' };
 import everydayNames from './knowledge/everyday-names.json' with { type: 'json' };
@@ -59,6 +60,7 @@ const FILES: Record<Concept, KnowledgeFile> = {
   nameVariants,
   spellingRules,
   accountMarkers,
+  bankFieldWidths,
 };
 
 /** Entries a site adds (NAME_RULES_FILE), by concept. */
@@ -262,6 +264,8 @@ export class NameKnowledge {
   readonly degreeOpeners = new Set<string>();
   readonly abbreviations = new Map<string, AbbreviationInfo>();
   readonly spelling: CompiledSpelling;
+  /** Lengths a bank cut just after a word shows: a listed field width less one. */
+  readonly wordCutLengths: ReadonlySet<number>;
   readonly counts: KnowledgeCounts;
   private readonly everyday = new Set<string>();
   private readonly organisation = new Set<string>();
@@ -276,6 +280,7 @@ export class NameKnowledge {
   constructor(entries: KnowledgeEntries) {
     this.counts = Object.fromEntries(CONCEPTS.map((concept) => [concept, entries[concept].length])) as KnowledgeCounts;
     this.spelling = compileSpelling(entries.spellingRules, entries.nameVariants);
+    this.wordCutLengths = new Set(entries.bankFieldWidths.map((entry) => entry.width - 1));
     const keyOf = (word: string) => this.spelling.keys(word)[0]!;
     this.titles = new PhraseTable(keyOf);
     this.ranks = new PhraseTable(keyOf);

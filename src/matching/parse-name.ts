@@ -76,6 +76,8 @@ export interface ParsedName {
 
 const MAX_READINGS = 8;
 const MAX_DEGREE_TOKENS = 5;
+/** Name words before titles written after a name without a comma. */
+const MIN_NAME_BEFORE_TITLES = 2;
 /** A dotted abbreviation of a name word ("Kus.", "Aloys.") up to this many letters is read as an initial. */
 const MAX_DOTTED_STUB = 5;
 const EMPTY: string[] = [];
@@ -266,6 +268,65 @@ class Reader {
     return best;
   }
 
+  /**
+   * Titles and ranks written after the name ("Budi Hartono, Kompol", "Agus Salim, Brigjen TNI (Purn.)", BUDI
+   * HARTONO KOMPOL): the earliest position, after a name word, from which every token to the end reads as titles,
+   * ranks and their corps and status. Without a comma before them they must follow two name words (a one-word name
+   * and a title-like word, "Andi Mayor", may be a name of two words) and each must be a word of two letters or more
+   * that is no given name; a one-letter title after a comma ("Fauzi, H.") may as well be an initial: both are read.
+   */
+  trailingTitles(start: number, end: number): { at: number; words: LeadingWord[] } {
+    for (let from = start + 1; from < end; from += 1) {
+      const afterComma = this.tokens[from - 1]!.commaAfter;
+      if (!afterComma && from - start < MIN_NAME_BEFORE_TITLES) continue;
+      const words = this.titlesFrom(from, end);
+      if (words === null) continue;
+      const plain = (word: LeadingWord, at: number) => {
+        const written = this.letters.slice(at, at + word.length).join('');
+        return written.length >= 2 && !this.knowledge.isGivenName(this.knowledge.spelling.keys(written)) && !this.knowledge.abbreviations.has(written);
+      };
+      let at = from;
+      const unambiguous = words.every((word) => {
+        const ok = plain(word, at);
+        at += word.length;
+        return ok;
+      });
+      if (unambiguous || (afterComma && this.choices.take(2) === 0)) return { at: from, words };
+    }
+    return { at: end, words: [] };
+  }
+
+  /** Tokens [from, end) as titles and ranks (their corps and status after a rank), or null. */
+  private titlesFrom(from: number, end: number): LeadingWord[] | null {
+    const words: LeadingWord[] = [];
+    let rankSeen = false;
+    for (let at = from; at < end; ) {
+      const found = this.leadingWord(at, rankSeen);
+      if (found === null || at + found.length > end || (found.kind !== 'title' && found.kind !== 'rank' && found.kind !== 'corps')) return null;
+      if (found.kind === 'title' && found.title!.alsoGivenName) return null;
+      rankSeen ||= found.kind === 'rank';
+      words.push(found);
+      at += found.length;
+    }
+    return words;
+  }
+
+  /** The titles and ranks trailingTitles found, added after the name. */
+  addTrailingTitles(from: number, words: readonly LeadingWord[]): void {
+    let at = from;
+    for (const found of words) {
+      if (found.kind === 'title') {
+        // "Sri Rahayu, Ny.": Ny. says whose name it is wherever it stands (the wife-of rule reads it).
+        const word = this.add('title', at, found.length, found.title!.means);
+        word.gender = found.title!.gender;
+        word.wifeOf = found.title!.wifeOf;
+      } else {
+        this.add('rank', at, found.length, found.rank!.means);
+      }
+      at += found.length;
+    }
+  }
+
   /** Degrees after the name: the earliest position from which every token to the end reads as degrees. */
   trailingDegrees(start: number, end: number): { at: number; degrees: Degree[] } {
     // A segmentation of tokens [from, end) into degrees, or null.
@@ -360,7 +421,9 @@ class Reader {
       const particle = typedHere && at > bodyStart && (hasNext || token.letters.length > 2) ? this.knowledge.particles.match(this.letters, at, this.sameChunk) : null;
       if (particle !== null && particle.value.kind === 'patronymic' && this.part === 'own' && !company) {
         const oneLetter = this.letters[at]!.length === 1;
-        if (!oneLetter || this.choices.take(2) === 0) {
+        // "J. B. Sutrisno": after initials only, a one-letter "B" is one more initial, not bin.
+        const ownNamed = this.words.some((word) => word.kind === 'name' && !word.initial);
+        if (!oneLetter || (ownNamed && this.choices.take(2) === 0)) {
           const word = this.add('patronymic', at, particle.length, particle.value.means);
           word.gender = particle.value.gender;
           if (oneLetter) word.assumption = `'${this.letters[at]}' read as bin`;
@@ -439,7 +502,7 @@ class Reader {
       let found: { at: number; length: number; value: LegalFormInfo } | null = null;
       for (let length = Math.min(4, to - from - 1); length >= 1 && found === null; length -= 1) {
         const match = this.knowledge.legalForms.match(this.letters, to - length, this.sameChunk);
-        if (match !== null && match.length === length && match.value.position !== 'before') found = { at: to - length, ...match };
+        if (match !== null && match.length === length && mayTrail(match.value, this.tokens, to - length)) found = { at: to - length, ...match };
       }
       if (found === null) break;
       trailing.unshift(found);
@@ -464,6 +527,9 @@ class Reader {
 
 const letters = (written: string) => writtenWords(written).join('');
 
+/** A legal form at `at` may close a company name: one written after names, or any after a comma ("Harapan Kasih, Yayasan"). */
+const mayTrail = (form: LegalFormInfo, tokens: readonly Token[], at: number) => form.position !== 'before' || (at > 0 && tokens[at - 1]!.commaAfter);
+
 /** Starts (or ends) with a legal form: a company or organisation, whose "&" and "dan" are words of its name. */
 export function isCompanyName(tokens: readonly Token[], knowledge: NameKnowledge): boolean {
   const words = tokens.map((token) => token.letters);
@@ -471,7 +537,7 @@ export function isCompanyName(tokens: readonly Token[], knowledge: NameKnowledge
   if (tokens.length > 1 && knowledge.legalForms.match(words, 0, sameChunk) !== null) return true;
   for (let start = Math.max(1, tokens.length - 4); start < tokens.length; start += 1) {
     const found = knowledge.legalForms.match(words, start, sameChunk);
-    if (found !== null && start + found.length === tokens.length && found.value.position !== 'before') return true;
+    if (found !== null && start + found.length === tokens.length && mayTrail(found.value, tokens, start)) return true;
   }
   return false;
 }
@@ -533,7 +599,8 @@ function readOnce(prepared: Prepared, knowledge: NameKnowledge, choices: Choices
     for (const form of forms.trailing) reader.add('legal-form', form.at, form.length, form.value.means).legal = form.value;
   } else {
     const first = reader.leadingRun(0, tokens.length);
-    const trailing = reader.trailingDegrees(first, tokens.length);
+    const titles = reader.trailingTitles(first, tokens.length);
+    const trailing = reader.trailingDegrees(first, titles.at);
     reader.body(first, trailing.at, false);
     for (const degree of trailing.degrees) {
       // Undotted, a degree code may as well be a name (Ma, Me) or what a bank cut left of one (MAP of Mappanyukki).
@@ -543,6 +610,7 @@ function readOnce(prepared: Prepared, knowledge: NameKnowledge, choices: Choices
         reader.degree(degree.from, degree.length, degree.dottedOnly, degree.unlisted === true);
       }
     }
+    reader.addTrailingTitles(titles.at, titles.words);
     const opening = reader.words[0];
     if (alsoPerson && opening !== undefined && (opening.kind === 'birth-order' || opening.kind === 'nobility')) {
       opening.needsOtherSide = opening.reads;

@@ -31,6 +31,8 @@ export interface NameComparison {
 /** Core-banking name fields hold 20 to 50 characters (20-40 mostly); a cut just after a word shows one less. */
 export const MIN_BANK_WIDTH = 19;
 export const MAX_BANK_WIDTH = 50;
+/** A holder cut just after a word reads as a bank cut only when it shows this many distinctive words. */
+const MIN_DISTINCTIVE_BEFORE_WORD_CUT = 2;
 /** An initial stands for its word only beside this many words matching in full. */
 const MIN_FULL_WORDS_BESIDE_INITIAL = 2;
 
@@ -39,7 +41,12 @@ interface BankCut {
   partial: WordLink | null;
   /** Expected name words after the cut, never shown. */
   hidden: number[];
+  /** The holder name cannot end there (a partial word, or "AL", "BR" with the name they open missing): surely a cut. */
+  evident: boolean;
 }
+
+/** Words that open the name word after them: a holder ending with one was cut. */
+const OPENING_KINDS = new Set<NameWord['kind']>(['article', 'particle', 'marga-marker']);
 
 const COMPARED_KINDS = new Set<NameWord['kind']>(['name', 'article', 'particle', 'birth-order', 'nobility', 'marga-marker']);
 
@@ -100,8 +107,14 @@ function findBankCut(
   const skipped = E.some((word, index) => index < cutAt && !linkOfE.has(index) && word.kind === 'name');
   const hidden = E.map((_, index) => index).filter((index) => index > cutAt && E[index]!.kind === 'name');
   if (skipped || (hidden.length === 0 && last.kind !== 'cut')) return null;
-  return { shownLength: holder.visibleLength, partial: last.kind === 'cut' ? last : null, hidden };
+  // A last word read as a spelling of its typed word (HASANA / Hasanah, a final h dropped) that is also its
+  // start, with words after it: the bank cut inside it.
+  const shown = H[H.length - 1]!;
+  const cutInside = last.kind === 'cut' || (hidden.length > 0 && last.kind !== 'exact' && last.holder.length === 1 && isStartOf(shown.letters, last.expected.map((index) => E[index]!.letters).join('')));
+  return { shownLength: holder.visibleLength, partial: cutInside ? last : null, hidden, evident: cutInside || OPENING_KINDS.has(shown.kind) || OPENING_KINDS.has(E[cutAt]!.kind) };
 }
+
+const isStartOf = (start: string, word: string) => start.length < word.length && word.startsWith(start);
 
 function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnowledge): Pairing {
   // Words that stand around a name go with the name words, so that a name written without spaces still lines up
@@ -370,12 +383,17 @@ function bankCut(p: Pairing, outcome: Outcome): void {
   const full = links.filter((link) => link !== cut.partial && FULL_WORD_KINDS.has(link.kind));
   const shownInFull = [...full.flatMap((link) => words(link.expected, E)), ...(cut.partial === null ? [] : words(cut.partial.expected.slice(0, -1), E))];
   const everyShownWordAgrees = links.every((link) => link === cut.partial || FULL_WORD_KINDS.has(link.kind) || link.kind === 'initial');
-  // A cut between two words is also what a missing last word looks like: it needs two distinctive words shown.
-  const distinctive = shownInFull.some((word) => word.kind === 'name' && !word.everyday && !word.initial);
+  const distinctive = shownInFull.filter((word) => word.kind === 'name' && !word.everyday && !word.initial).length;
   const hidden = cut.hidden.length > 0 ? `${quoteWords(words(cut.hidden, E))} not shown` : '';
   const partial = cut.partial === null ? '' : `${quote(lettersAt(cut.partial.holder, H))} read as the start of ${quote(lettersAt(cut.partial.expected, E))}`;
   const what = [partial, hidden].filter(Boolean).join(', ');
-  if (everyShownWordAgrees && distinctive) {
+  if (!everyShownWordAgrees) {
+    outcome.limit('CLOSE_MATCH', `holder name cut at ${cut.shownLength} characters, but a shown word does not agree: ${what}`);
+  } else if (!cut.evident && !(p.knowledge.wordCutLengths.has(cut.shownLength) && distinctive >= MIN_DISTINCTIVE_BEFORE_WORD_CUT)) {
+    // A cut just after a word is also what a missing last word looks like: only a holder as long as a bank field
+    // less its dropped blank, showing two distinctive words, reads as a cut.
+    outcome.limit('CLOSE_MATCH', `${hidden} at the end of the holder name (${cut.shownLength} characters): a word missing, or a bank cut`);
+  } else if (distinctive > 0) {
     outcome.acceptUnlessStrict(`holder name cut at ${cut.shownLength} characters: ${what}`);
   } else {
     outcome.limit('CLOSE_MATCH', `holder name cut at ${cut.shownLength} characters shows no distinctive word in full: ${what}`);
@@ -396,10 +414,14 @@ function wifeOf(p: Pairing, outcome: Outcome): void {
     const given = name.words.filter((word) => word.kind === 'name' && word.part === 'own' && !word.everyday);
     const first = given[0] ?? name.words.find((word) => word.kind === 'name');
     if (first === undefined) continue;
-    const gender = genderAfterTitle(given, p.knowledge);
+    const byName = genderAfterTitle(given, p.knowledge);
+    // A woman's own title beside Ny. (Ny. Hj. Rukmini, Ny. Dra. ...) says whose name it is when the name does not.
+    const herTitle = byName === null ? name.words.find((word) => word.kind === 'title' && !word.wifeOf && word.gender === 'female') : undefined;
+    const gender = herTitle === undefined ? byName : 'female';
     // Only a listed man's name says NO_MATCH; a man's ending (Wagiman) says "probably": a person looks.
     const listedMale = gender === 'male' && p.knowledge.isGivenName(first.keys);
-    if (gender === 'female') outcome.note(`${quote(title.letters)} read as the woman's own title (${quote(first.letters)} is a woman's name)`);
+    if (herTitle !== undefined) outcome.note(`${quote(title.letters)} read as the woman's own title (beside her title ${quote(herTitle.letters)})`);
+    else if (gender === 'female') outcome.note(`${quote(title.letters)} read as the woman's own title (${quote(first.letters)} is a woman's name)`);
     else if (listedMale) outcome.limit('NO_MATCH', `${quote(title.letters)} before a man's name in the ${side} name: read as the wife of ${quote(first.letters)}`);
     else if (gender === 'male') outcome.limit('CLOSE_MATCH', `${quote(title.letters)} before ${quote(first.letters)}, a man's name by its ending, in the ${side} name: probably the wife of ${quote(first.letters)}`);
     else outcome.limit('CLOSE_MATCH', `${quote(title.letters)} before ${quote(first.letters)} in the ${side} name: her own name, or the wife of ${quote(first.letters)}`);
@@ -460,12 +482,17 @@ function birthOrder(p: Pairing, outcome: Outcome): void {
 
 const ordinal = (position: number) => ['first', 'second', 'third', 'fourth'][position - 1] ?? `${position}th`;
 
+const BALINESE_CASTE = 'balinese-caste';
+
 /** Noble and caste titles: dropped at will, but two different ones, or Andi or Habib (also given names) on one side, need a look. */
 function nobility(p: Pairing, outcome: Outcome): void {
   const ours = typed(p.expected, 'nobility');
   const theirs = typed(p.holder, 'nobility');
   for (const word of [...ours, ...theirs]) if (word.assumption !== null) outcome.note(word.assumption);
-  const titles = (name: ParsedName) => name.words.filter((word) => word.alsoGivenName);
+  // A Balinese caste title before a birth-order name (I Dewa Made Sukadana) is the title: a given name comes after it.
+  const casteBeforeOrder = (name: ParsedName, index: number) =>
+    name.words[index + 1]?.kind === 'birth-order' && p.knowledge.nobility.get(name.words[index]!.letters.replace(/ /g, ''))?.kind === BALINESE_CASTE;
+  const titles = (name: ParsedName) => name.words.filter((word, index) => word.alsoGivenName && !casteBeforeOrder(name, index));
   const onlyOnOneSide = [
     ...titles(p.expected).filter((word) => !p.holder.words.some((other) => other.reads === word.reads)),
     ...titles(p.holder).filter((word) => !p.expected.words.some((other) => other.reads === word.reads)),
@@ -477,13 +504,17 @@ function nobility(p: Pairing, outcome: Outcome): void {
   // A man's and a woman's title (Ida Bagus / Ida Ayu, La Ode / Wa Ode) is the gender rule's to note.
   const genderOnly = ours.every((word) => word.gender !== null) && theirs.every((word) => word.gender !== null) && ours[0]?.gender !== theirs[0]?.gender;
   // Written out as words, a title that starts the same is the same, however it was split ("I GST" + "NGURAH" is
-  // "I GUSTI NGURAH"); the Balinese I/Ni in front is the gender rule's.
-  const firstWord = (list: NameWord[]) =>
+  // "I GUSTI NGURAH"), and so is one written with fewer of its words (NGURAH for I Gusti Ngurah); the Balinese I/Ni
+  // in front is the gender rule's.
+  const titleWords = (list: NameWord[]) =>
     list
       .flatMap((word) => (p.knowledge.nobility.get(word.letters.replace(/ /g, ''))?.name ?? word.letters).split(' '))
-      .find((word) => p.knowledge.particles.get(word)?.kind !== 'gender-particle');
-  const sameStart = firstWord(ours) !== undefined && firstWord(ours) === firstWord(theirs);
-  if (ours.length > 0 && theirs.length > 0 && !genderOnly && !sameStart && !ours.some((word) => theirs.some((other) => other.reads === word.reads))) {
+      .filter((word) => p.knowledge.particles.get(word)?.kind !== 'gender-particle');
+  const [oursWritten, theirsWritten] = [titleWords(ours), titleWords(theirs)];
+  const sameStart = oursWritten[0] !== undefined && oursWritten[0] === theirsWritten[0];
+  const within = (short: string[], long: string[]) => short.length > 0 && short.every((word) => long.includes(word));
+  const shortened = within(oursWritten, theirsWritten) || within(theirsWritten, oursWritten);
+  if (ours.length > 0 && theirs.length > 0 && !genderOnly && !sameStart && !shortened && !ours.some((word) => theirs.some((other) => other.reads === word.reads))) {
     outcome.limit('CLOSE_MATCH', `titles differ: ${quoteWords(theirs)} in the holder name, ${quoteWords(ours)} in the expected name`);
   }
 }
@@ -528,6 +559,48 @@ function readsAsPerson(name: ParsedName, knowledge: NameKnowledge): boolean {
   return names.length > 0 && knowledge.isGivenName(names[0]!.keys) && !names.some((word) => knowledge.isOrganisationWord(word.keys));
 }
 
+/** A typed word this long, run on by the bank's last word, is a whole name the holder's word goes beyond. */
+const MIN_RUN_ON_STEM = 4;
+
+/**
+ * The holder name's last word runs on past a whole typed word, and the bank cut the name there: a bank cut shows
+ * fewer letters than the word has, so FITRIANIN (for Fitriani Lubis) is another name (Fitrianingsih) cut, unless
+ * the letters that run on start the next typed word (the bank ran the two together).
+ */
+function wordRunsOn(p: Pairing, outcome: Outcome): void {
+  const { E, H } = p;
+  if (p.holder.visibleLength < MIN_BANK_WIDTH || p.holder.visibleLength > MAX_BANK_WIDTH) return;
+  const last = p.linkOfH.get(H.length - 1);
+  if (last === undefined || last.expected.length !== 1 || last.holder.length !== 1 || FULL_WORD_KINDS.has(last.kind)) return;
+  const at = last.expected[0]!;
+  const typed = E[at]!.letters;
+  const shown = H[H.length - 1]!.letters;
+  const next = E.slice(at + 1).find((word) => word.kind === 'name');
+  if (typed.length < MIN_RUN_ON_STEM || !shown.startsWith(typed) || next === undefined) return;
+  if (next.letters.startsWith(shown.slice(typed.length))) return;
+  outcome.limit('NO_MATCH', `${quote(shown)} runs on past ${quote(typed)} where the holder name is cut: another name`);
+}
+
+const AFTER_NAME_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'legal-form']);
+
+/**
+ * A holder cut before the end of the expected name that shows, after its name words, a title, degree or legal form
+ * the expected name lacks ("... LUBIS ST" for "... Lubis Siregar"): where a name word goes on, that may be its start
+ * as well, cut, whatever it spells.
+ */
+function typedWordWhereNameGoesOn(p: Pairing, outcome: Outcome): void {
+  if (p.cut === null || p.cut.hidden.length === 0) return;
+  const shown = p.holder.words;
+  let lastName = -1;
+  shown.forEach((word, index) => {
+    if (word.kind === 'name') lastName = index;
+  });
+  const shownAfter = shown.slice(lastName + 1).filter((word) => AFTER_NAME_KINDS.has(word.kind) && !p.expected.words.some((other) => other.letters === word.letters || other.reads === word.reads));
+  if (shownAfter.length > 0) {
+    outcome.limit('CLOSE_MATCH', `${quoteWords(shownAfter)} where the expected name goes on with ${quoteWords(words(p.cut.hidden, p.E))}: its start, cut, or a title`);
+  }
+}
+
 /** "M" against MUHAMMAD alone, or initials against initials, is not a name compared. */
 function someWordInFull(p: Pairing, outcome: Outcome): void {
   const inFull = p.links.some(
@@ -554,6 +627,8 @@ const RULES = [
   birthOrder,
   nobility,
   legalForms,
+  wordRunsOn,
+  typedWordWhereNameGoesOn,
   someWordInFull,
 ];
 

@@ -110,18 +110,27 @@ function readsAsAbbreviation(short: NameWord, long: NameWord, knowledge: NameKno
   return keysMeet(knowledge.spelling.keys(meaning.means[0]!), long.keys);
 }
 
-// Letters that may open a two-letter spelling (OE, DJ, TJ, SJ, SY, SH, NJ, NG, NY, CH, KH, GH, PH, TH, DH, DZ):
-// a bank cut between the two ("KOESO" from KOESOEMO) leaves a letter the spelling key reads differently.
-const DIGRAPH_OPENERS = new Set(['O', 'D', 'T', 'S', 'N', 'C', 'K', 'G', 'P']);
-
-/** The bank's last word is the start of `full` (letters, or spelling keys), as when the name was cut there. */
+/**
+ * The bank's last word is the start of `full` (the bank form of the typed word, or of several run together), as
+ * when the name was cut there: letter by letter, or by the spelling rules (SOEDJ from Sujatmiko). It shows fewer
+ * letters than `full` has: a word longer than the typed one is another name (HARTAWANTO from Hartawan), never a cut.
+ */
 export function isCutOf(full: string, fullKeys: readonly string[], shown: NameWord, knowledge: NameKnowledge): boolean {
   const letters = shown.letters;
   if (letters.length >= full.length) return false;
   if (full.startsWith(letters)) return true;
-  const shownKeys = [...shown.keys];
-  if (letters.length > 1 && DIGRAPH_OPENERS.has(letters[letters.length - 1]!)) shownKeys.push(...knowledge.spelling.keys(letters.slice(0, -1)));
-  return fullKeys.some((key) => shownKeys.some((part) => part.length < key.length && key.startsWith(part)));
+  const startsTheWord = (start: string) => {
+    const startKeys = knowledge.spelling.startKeys(start);
+    return fullKeys.some((key) => startKeys.some((part) => part.length < key.length && key.startsWith(part)));
+  };
+  if (startsTheWord(letters)) return true;
+  // A cut between the letters of an old two-letter spelling the bank kept (KOESO from KOESOEMO) leaves a letter
+  // the rules read differently: the letters before it must spell the start of the word, and the word go on with
+  // what that spelling is written as today (LUMBANT is no cut of LUMBANGAOL: no TJ, today C, continues it there).
+  const today = letters.length < 2 ? [] : knowledge.spelling.todayForOldSpellingsOpenedBy(letters[letters.length - 1]!);
+  if (today.length === 0) return false;
+  const beforeKeys = knowledge.spelling.startKeys(letters.slice(0, -1));
+  return fullKeys.some((key) => beforeKeys.some((part) => key.startsWith(part) && today.some((letter) => letter !== '' && key.startsWith(letter, part.length))));
 }
 
 /** Keys of a run of words written as one ("NUR AINI" as "NURAINI"). */
@@ -136,6 +145,9 @@ const VOWELS = 'AEIOU';
 const SLIP_SWAP_MIN_LENGTH = 7;
 const SLIP_MIN_LENGTH = 10;
 const SLIP_KEPT_ENDING = 2;
+
+/** A listed family name this long, typed with one slip, is that family name (a shorter one leaves too few letters to tell a slip from another name). */
+const SURNAME_SLIP_MIN_LENGTH = 6;
 
 const isConsonant = (letter: string | undefined) => letter !== undefined && !VOWELS.includes(letter);
 
@@ -188,12 +200,18 @@ export function areTwoNames(a: NameWord, b: NameWord, knowledge: NameKnowledge):
 
 export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge): boolean {
   if (knowledge.isGivenName(typed.keys)) return false;
+  // A family name is fixed: the bank shows a listed family name (SITOMPUL, SIMANJUNTAK) and the typed word, no
+  // family name of the list itself, is it with one slip of any kind (SITOPMUL, SITONPUL, SIMANJUTNAK).
+  const familyName = bank.surname !== null && typed.surname === null && bank.letters.length >= SURNAME_SLIP_MIN_LENGTH;
+  if (familyName && boundedEditDistance(typed.letters, bank.letters, 1) <= 1) return true;
   const a = typed.letters;
   const b = bank.letters;
   if (a.length === b.length) {
     const changed = [...a].flatMap((letter, index) => (letter === b[index] ? [] : [index]));
     if (changed.length === 2 && changed[1] === changed[0]! + 1 && a[changed[0]!] === b[changed[1]!] && a[changed[1]!] === b[changed[0]!]) {
-      return a.length >= SLIP_SWAP_MIN_LENGTH && changed[0]! > 0 && swapLooksTyped(a, b, changed[0]!);
+      // In a word of ten letters or more any swap is a slip (KRISNAMUTRI): a swap keeps the letters, so it cannot
+      // turn a man's ending into a woman's, and two such long names a swap apart are not known.
+      return a.length >= SLIP_SWAP_MIN_LENGTH && changed[0]! > 0 && (a.length >= SLIP_MIN_LENGTH || swapLooksTyped(a, b, changed[0]!));
     }
     if (changed.length !== 1 || a.length < SLIP_MIN_LENGTH) return false;
     const at = changed[0]!;

@@ -4,6 +4,7 @@
 // pattern itself, never by asking the matcher. A pattern that cannot build a clean example of its situation
 // (two names that happen to be one letter apart, a truncation between two judgements) draws again.
 
+import bankFieldWidths from '../../src/matching/knowledge/bank-field-widths.json' with { type: 'json' };
 import { createRandom } from '../../src/sandbox/prng.js';
 import { bankCut, type LabelledPair, type PairLabel, type PairTopic } from './labelled-pair.js';
 import * as lists from './name-lists.js';
@@ -317,10 +318,15 @@ const binSame: Pattern = (d, p) => {
   return same('bin-binti', typed(d, [...own, marker, father]), holder);
 };
 
+/** Lengths of a bank cut just after a word: a known field width less the blank dropped. */
+const WORD_CUT_LENGTHS = new Set(bankFieldWidths.entries.map((entry) => entry.width - 1));
+
 /**
  * A long name cut by the bank at a width of 20 to 40 characters. By the dev set's labelling rules (issue 26): the
  * same person when a distinctive word is shown in full (a cut word that spells another name is still a cut); a
- * review when what is shown in full is only prefix words ("MUHAMMAD RIZ", "NI LUH PUTU").
+ * review when what is shown in full is only prefix words ("MUHAMMAD RIZ", "NI LUH PUTU"). A cut just after a word
+ * looks like a missing last word: the same person only when the holder is as long as a known bank field less its
+ * dropped blank and shows two distinctive words, else a review.
  */
 const truncation: Pattern = (d, p) => {
   const gender = gendered(d);
@@ -335,7 +341,10 @@ const truncation: Pattern = (d, p) => {
   const lastComplete = [upper(words[shown.length - 1]!), upper(words[shown.length - 1]!).replace(/AH$/, 'A')].includes(shown[shown.length - 1]!);
   const fullyShown = lastComplete ? shown : shown.slice(0, -1);
   const expected = typed(d, words);
-  return fullyShown.some(isDistinctiveInCut) ? same('truncation', expected, holder) : review('truncation', expected, holder);
+  const distinctive = fullyShown.filter(isDistinctiveInCut).length;
+  const afterAWord = shown[shown.length - 1] === upper(words[shown.length - 1]!);
+  const evident = afterAWord ? WORD_CUT_LENGTHS.has(holder.length) && distinctive >= 2 : distinctive > 0;
+  return evident ? same('truncation', expected, holder) : review('truncation', expected, holder);
 };
 
 function companyName(d: Draw, p: Pools): string[] {
