@@ -188,7 +188,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   /**
    * How holder names are read: NAME_MATCH_POLICY (default standard) and the matcher's knowledge with a site's
-   * NAME_RULES_FILE added (README "Name matching").
+   * NAME_RULES_FILE added (docs/name-matching.md).
    */
   nameMatching: NameMatching;
   /** BANK_CODE_MAP: bank names (aliases) an export may carry, translated to the provider's codes; empty without the file. */

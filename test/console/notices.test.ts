@@ -77,7 +77,7 @@ async function inputFile(label: string): Promise<{ input: string; out: string }>
   return { input, out: join(workDir, `${label}.reconciled.csv`) };
 }
 
-/** The signature a receiver computes: over `<timestamp header>.<raw body>` (README: Completion notices). */
+/** The signature a receiver computes: over `<timestamp header>.<raw body>` (docs/console.md, "Completion notices"). */
 const signatureOf = (notice: Pick<Received, 'headers' | 'body'>) =>
   `sha256=${createHmac('sha256', SECRET).update(`${String(notice.headers['x-beneficiary-check-timestamp'])}.${notice.body}`).digest('hex')}`;
 
