@@ -99,7 +99,7 @@ function describeRetryAfter(decision: Extract<InquiryDecision, { kind: 'rate_lim
  *   row ends FAILED saying so. It is not retried (a bug does not go away, and a retry could pay twice) and
  *   does not trip the breaker.
  * - A stop (`stop` aborts) hands back a job still waiting for its send slot at once; a call on its way is
- *   waited for (by the worker's close, within SHUTDOWN_TIMEOUT_SECONDS).
+ *   waited for (by the worker's close, within SHUTDOWN_TIMEOUT).
  *
  * Durations (the length of login trouble, the breaker's pauses) are on the monotonic clock.
  */

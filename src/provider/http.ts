@@ -19,7 +19,7 @@ export interface HttpClient {
 /** No complete answer (headers and body) came within the request timeout. */
 export class NoAnswerError extends Error {
   constructor(timeoutMs: number) {
-    super(`no answer within the timeout (${timeoutMs} ms, H2H_TIMEOUT_MS)`);
+    super(`no answer within the timeout (${timeoutMs} ms, H2H_TIMEOUT)`);
     this.name = 'NoAnswerError';
   }
 }

@@ -68,7 +68,7 @@ export async function reportRows(path: string): Promise<{ ids: string[]; results
 /** The CLI's environment for a test: its Redis prefix, the emulator, a fast retry backoff. */
 export function lifecycleEnvironment(prefix: string, sandbox: SandboxServer, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return emulatorEnvironment(prefix, sandbox.url, {
-    INQUIRY_BACKOFF_MS: '50',
+    INQUIRY_BACKOFF: '50ms',
     ...extra,
   });
 }

@@ -50,7 +50,7 @@ describe('schedule', () => {
         SCHEDULE_SOURCE: exports,
         SCHEDULE_OUTBOX: join(root, 'outbox'),
         INQUIRY_RATE: '6/s',
-        WATCH_STABLE_SECONDS: '1',
+        WATCH_STABLE: '1s',
         LOG_LEVEL: 'info',
       }),
     );
@@ -138,7 +138,7 @@ describe('schedule', () => {
     const ownPrefix = testKeyPrefix();
     const ownEnv = { ...env, BC_KEY_PREFIX: ownPrefix, SCHEDULE_CRON: '*/3 * * * * *' };
     try {
-      const first = startCli(['schedule'], { ...ownEnv, SHUTDOWN_TIMEOUT_SECONDS: '0.3' });
+      const first = startCli(['schedule'], { ...ownEnv, SHUTDOWN_TIMEOUT: '0.3s' });
       const holder = await waitFor(
         async () => {
           const lease = await redis.get(redisKeys(ownPrefix).scheduleLock());
