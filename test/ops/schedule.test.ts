@@ -147,7 +147,7 @@ describe('schedule', () => {
         15_000,
         'a run to start',
       );
-      const batchId = await waitFor(async () => (await redis.zrange(`${ownPrefix}:batches`, 0, 0))[0], 10_000, 'its batch');
+      const batchId = await waitFor(async () => (await redis.zrange(`${ownPrefix}:batches`, 0, '0'))[0], 10_000, 'its batch');
       await waitFor(async () => (await redis.hlen(redisKeys(ownPrefix).outcomes(batchId))) >= 3, 10_000, 'some answers', 20);
       first.kill('SIGTERM');
       expect(await waitForExit(first)).toBe(0);

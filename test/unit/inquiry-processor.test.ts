@@ -63,6 +63,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
       await hooks.onSend();
       return answer;
     },
+    sendLeft: () => undefined,
     holdSending: async (ms, ticket) => {
       sendHolds.push(ms);
       heldTickets.push(ticket?.slowedAt);
