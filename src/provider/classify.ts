@@ -62,7 +62,7 @@ function providerMessage(body: unknown): string {
 }
 
 /**
- * Turns one inquiry response into a decision. A row can only become VERIFIED when the envelope says
+ * Turns one inquiry response (a reply) into its classification. A row can only become VERIFIED when the envelope says
  * `error: false`, the record's status is SUCCESS, the echoed bank code and account number are the ones sent
  * and the holder name has a visible character: anything else is an honest ACCOUNT_INVALID or FAILED, never
  * a match. A 200 whose body is not a JSON object is not the provider's answer (a captive proxy's page, a
