@@ -7,7 +7,7 @@ import type { NameMatching } from '../matching/compare-names.js';
 import { BUILT_IN_KNOWLEDGE } from '../matching/knowledge.js';
 import { readNameRules } from './name-rules-file.js';
 import type { Rate } from './rate.js';
-import { readSettings, SETTINGS, type RunWorkerProcesses, type Settings } from './settings.js';
+import { readSettings, SETTINGS, type RunWorkerProcesses, type SettingName, type Settings } from './settings.js';
 
 export type { Rate } from './rate.js';
 export { parseRate, ratePerSecond, formatRate, rateSetting } from './rate.js';
@@ -225,7 +225,9 @@ type Environment = Record<string, string | undefined>;
  * `schedule --list/--remove` need nothing but Redis.
  */
 export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = process.env): Config {
-  const { settings, deprecations } = readSettings(env);
+  // A flag replaces its setting: the environment's value is then neither used nor checked.
+  const flags: Array<[SettingName, unknown]> = [['H2H_ENV', overrides.env], ['INQUIRY_RATE', overrides.rate], ['INQUIRY_CONCURRENCY', overrides.concurrency], ['REUSE_ANSWERS', overrides.reuseAnswers]];
+  const { settings, deprecations } = readSettings(env, flags.filter(([, value]) => value !== undefined).map(([name]) => name));
   const environment = overrides.env === undefined ? settings.H2H_ENV : SETTINGS.H2H_ENV.parse(overrides.env.trim(), '--env');
   const redisUrl = settings.REDIS_URL;
   const redisCluster = clusterSettings(settings.REDIS_CLUSTER_NODES, redisUrl);

@@ -242,11 +242,15 @@ const given = (value: string | undefined): string | undefined => {
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 };
 
-/** Reads and validates every setting of the environment once; the first invalid one is a ConfigError naming it. */
-export function readSettings(env: Environment): ReadSettings {
+/**
+ * Reads and validates every setting of the environment once; the first invalid one is a ConfigError naming it.
+ * `overridden`: settings a command-line flag replaces, neither read nor checked (their value is undefined).
+ */
+export function readSettings(env: Environment, overridden: readonly SettingName[] = []): ReadSettings {
   const deprecations: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(SETTINGS) as Array<[string, SettingSpec<unknown>]>) {
+    if ((overridden as readonly string[]).includes(name)) continue;
     const value = given(env[name]);
     const legacy = spec.replaces === undefined ? undefined : given(env[spec.replaces.name]);
     if (value !== undefined) {

@@ -49,6 +49,17 @@ describe('the settings, declared once in src/config/settings.ts', () => {
   });
 });
 
+describe('command-line flags', () => {
+  it('replace their settings, which are then not read', () => {
+    const config = loadConfig({ env: 'Production', rate: '5/s', concurrency: '4', reuseAnswers: '1h' }, { H2H_ENV: 'staging', INQUIRY_RATE: 'fast', INQUIRY_CONCURRENCY: 'many', REUSE_ANSWERS: 'yesterday' });
+    expect(config.provider.environment).toBe('production');
+    expect(config.inquiry.rate).toEqual({ max: 5, perMs: 1000 });
+    expect(config.inquiry.concurrency).toEqual({ min: 4, max: 4 });
+    expect(config.history.reuseAnswersMs).toBe(3_600_000);
+    expect(() => loadConfig({ env: 'staging' }, {})).toThrow('--env must be "sandbox" or "production", not "staging"');
+  });
+});
+
 describe('durations', () => {
   it('take one syntax in every time setting', () => {
     const config = loadConfig({}, { H2H_TIMEOUT: '500ms', INQUIRY_OUTAGE_BUDGET: '5m', WATCH_DUPLICATE_WINDOW: '12h', BATCH_RETENTION: '7d', SHUTDOWN_TIMEOUT: '0' });
