@@ -210,7 +210,7 @@ export async function footprintRounds(rows: number, rounds: number): Promise<voi
   console.log(`${rows.toLocaleString('en-US')} rows (${figures[0]!.distinctAccounts.toLocaleString('en-US')} distinct accounts), ${rounds} round(s), Node ${process.version}; min / median / max`);
   console.log(`  run time              ${of((f) => f.seconds, 1)} s`);
   console.log(`  peak Redis per row    ${of((f) => f.peakRedisBytesPerRow)} B   (target <= ${TARGETS.peakRedisBytesPerRow}; issue 11 before: ~1100)`);
-  console.log(`  finished batch / row  ${of((f) => f.finishedRedisBytesPerRow)} B   (kept until BATCH_RETENTION_DAYS or prune)`);
+  console.log(`  finished batch / row  ${of((f) => f.finishedRedisBytesPerRow)} B   (kept until BATCH_RETENTION or prune)`);
   const parts = Object.keys(figures[0]!.finishedBatchBytesPerRow).sort();
   console.log(`  of it, the batch's keys / row: ${parts.map((part) => `${part} ${of((f) => f.finishedBatchBytesPerRow[part] ?? 0)}`).join(', ')} B (the rest: account history, queue)`);
   console.log(`  peak RSS of run       ${of((f) => f.peakRssMb)} MB  (target <= ${TARGETS.peakRssMb})`);

@@ -37,9 +37,9 @@ async function scenario(name: string, knobs: Partial<SandboxKnobs>, baselineRate
     H2H_BASE_URL: sandbox.url,
     H2H_USERNAME: 'sandbox',
     H2H_PASSWORD: 'sandbox',
-    H2H_TIMEOUT_MS: String(timeoutMs),
+    H2H_TIMEOUT: `${timeoutMs}ms`,
     INQUIRY_RATE: `${ratePerSecond}/s`,
-    INQUIRY_BACKOFF_MS: '500',
+    INQUIRY_BACKOFF: '500ms',
   };
   const batchId = (await runCli(['enqueue', input], env)).stdout.trim();
   const started = performance.now();

@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import { describeError, SystemicError, TokenRejectedError } from '../src/errors.js';
 import { maskAccountKey, type Logger } from '../src/logging/logger.js';
 import type { CircuitBreaker } from '../src/provider/circuit-breaker.js';
-import type { InquiryDecision, SendHooks } from '../src/provider/client.js';
+import type { ClientClassification, SendHooks } from '../src/provider/client.js';
 import type { InquiryOutcome } from '../src/provider/outcome.js';
 import type { AccountQuery } from '../src/csv/validation.js';
 import type { CallField } from '../src/queue/call-tally.js';
@@ -20,7 +20,7 @@ export interface InquiryJobDependencies {
   saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   countCall(batchId: string, field: CallField): Promise<void>;
   /** One inquiry for the batch with the shared token; the hooks pace each HTTP call and count it as it goes out. */
-  inquire(account: AccountQuery, hooks: SendHooks, batchId: string): Promise<InquiryDecision>;
+  inquire(account: AccountQuery, hooks: SendHooks, batchId: string): Promise<ClientClassification>;
   /**
    * How long an answered job held its worker slot, the wait for its send slot left out: the pre-call, the
    * token, the HTTP call and the outcome's save. The concurrency is sized from it (src/queue/concurrency.ts).
@@ -79,10 +79,10 @@ const isRedisFailure = (error: unknown): boolean =>
 const wallTimeOf = (monotonicMs: number): number => Date.now() - (performance.now() - monotonicMs);
 
 /** `Retry-After 2 s`, or `Retry-After 2592000 s, capped at 600 s` (classify.ts, MAX_RETRY_AFTER_MS). */
-function describeRetryAfter(decision: Extract<InquiryDecision, { kind: 'rate_limited' }>): string {
-  if (decision.retryAfterMs === undefined) return `no Retry-After (held ${DEFAULT_RATE_LIMIT_HOLD_MS / 1000} s)`;
+function describeRetryAfter(classification: Extract<ClientClassification, { kind: 'rate_limited' }>): string {
+  if (classification.retryAfterMs === undefined) return `no Retry-After (held ${DEFAULT_RATE_LIMIT_HOLD_MS / 1000} s)`;
   const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
-  return decision.askedMs === undefined ? `Retry-After ${seconds(decision.retryAfterMs)}` : `Retry-After ${seconds(decision.askedMs)}, capped at ${seconds(decision.retryAfterMs)}`;
+  return classification.askedMs === undefined ? `Retry-After ${seconds(classification.retryAfterMs)}` : `Retry-After ${seconds(classification.askedMs)}, capped at ${seconds(classification.retryAfterMs)}`;
 }
 
 /**
@@ -99,7 +99,7 @@ function describeRetryAfter(decision: Extract<InquiryDecision, { kind: 'rate_lim
  *   row ends FAILED saying so. It is not retried (a bug does not go away, and a retry could pay twice) and
  *   does not trip the breaker.
  * - A stop (`stop` aborts) hands back a job still waiting for its send slot at once; a call on its way is
- *   waited for (by the worker's close, within SHUTDOWN_TIMEOUT_SECONDS).
+ *   waited for (by the worker's close, within SHUTDOWN_TIMEOUT).
  *
  * Durations (the length of login trouble, the breaker's pauses) are on the monotonic clock.
  */
@@ -136,12 +136,12 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     const gate = breaker.allowRequest();
     if (!gate.allowed) return deps.holdEveryWorker(gate.waitMs);
 
-    let decision: InquiryDecision;
+    let classification: ClientClassification;
     // What the call that got the answer was paced with: a 429 slows the shared rate only if it was the rate in force.
     let ticket: SendTicket | undefined;
     let pacedMs = 0;
     try {
-      decision = await deps.inquire(
+      classification = await deps.inquire(
         accountOf(job.data),
         {
           waitForTurn: async () => {
@@ -177,9 +177,9 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     }
     loginTroubleSince = undefined;
     // Anything but a transient failure shows the provider is there; a probe always gets its verdict.
-    breaker.record(decision.kind !== 'transient');
+    breaker.record(classification.kind !== 'transient');
 
-    switch (decision.kind) {
+    switch (classification.kind) {
       case 'answer': {
         rateLimitedSince = undefined;
         if (outageReported && breaker.outageSince === undefined) {
@@ -187,34 +187,34 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
           await deps.clearOutage();
         }
         // Counted before the save, which sends the counts first: a batch is never complete with its answer uncounted.
-        if (decision.unusable !== true) await deps.countCall(batchId, 'usableAnswers');
-        await deps.saveOutcome(batchId, accountKey, decision.outcome);
+        if (classification.unusable !== true) await deps.countCall(batchId, 'usableAnswers');
+        await deps.saveOutcome(batchId, accountKey, classification.outcome);
         deps.observeWork(performance.now() - started - pacedMs);
         return;
       }
       case 'rate_limited': {
         await deps.countCall(batchId, 'rateLimited');
-        const retryAfterMs = decision.retryAfterMs ?? DEFAULT_RATE_LIMIT_HOLD_MS;
+        const retryAfterMs = classification.retryAfterMs ?? DEFAULT_RATE_LIMIT_HOLD_MS;
         // The hold first: every call paced meanwhile would meet the provider's limit too.
         await deps.holdSending(retryAfterMs, ticket);
         rateLimitedSince ??= Date.now();
         outageReported = true;
-        await deps.reportOutage(rateLimitedSince, `HTTP 429 (rate limit), ${describeRetryAfter(decision)}`, Date.now() + retryAfterMs);
+        await deps.reportOutage(rateLimitedSince, `HTTP 429 (rate limit), ${describeRetryAfter(classification)}`, Date.now() + retryAfterMs);
         return deps.holdEveryWorker(retryAfterMs);
       }
       case 'transient': {
         const since = breaker.outageSince;
         if (since !== undefined) {
           outageReported = true;
-          await deps.reportOutage(wallTimeOf(since), decision.reason);
+          await deps.reportOutage(wallTimeOf(since), classification.reason);
         }
         const attempts = job.opts.attempts ?? 1;
-        logger.warn({ account: maskAccountKey(accountKey), attempt: job.attemptsMade + 1, attempts }, `inquiry failed: ${decision.reason}`);
+        logger.warn({ account: maskAccountKey(accountKey), attempt: job.attemptsMade + 1, attempts }, `inquiry failed: ${classification.reason}`);
         if (job.attemptsMade + 1 >= attempts) {
-          await deps.saveOutcome(batchId, accountKey, { verdict: 'FAILED', reason: `no answer after ${attempts} attempt(s): ${decision.reason}` });
+          await deps.saveOutcome(batchId, accountKey, { verdict: 'FAILED', reason: `no answer after ${attempts} attempt(s): ${classification.reason}` });
           return;
         }
-        throw new TransientInquiryError(decision.reason);
+        throw new TransientInquiryError(classification.reason);
       }
     }
   };

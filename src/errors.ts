@@ -37,7 +37,7 @@ export class SystemicError extends BeneficiaryCheckError {
   readonly exitCode = 1 as const;
 }
 
-/** Redis cannot be reached (at the start, or for longer than REDIS_UNAVAILABLE_TIMEOUT_S during work). */
+/** Redis cannot be reached (at the start, or for longer than REDIS_UNAVAILABLE_TIMEOUT during work). */
 export class RedisUnavailableError extends SystemicError {}
 
 /** Redis refuses writes because it reached its `maxmemory` (policy `noeviction`): nothing can be stored until it has room. */

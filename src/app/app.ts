@@ -65,7 +65,7 @@ export interface App {
   concurrencyReached(): number | undefined;
   /**
    * Stops this process's inquiry workers from taking jobs and waits for the inquiries in flight at most
-   * `withinMs` (SHUTDOWN_TIMEOUT_SECONDS unless a stop already spent part of it): past that they are left
+   * `withinMs` (SHUTDOWN_TIMEOUT unless a stop already spent part of it): past that they are left
    * behind, and their jobs come back to the queue when their locks expire. The first call's wait counts; a
    * later one (`close`) waits for the same.
    */
@@ -307,7 +307,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       for (const worker of workers) worker.cancelAllJobs('this process is stopping');
       if (await settledWithin(closing, withinMs)) return;
       logger.warn(
-        `inquiries still in flight after SHUTDOWN_TIMEOUT_SECONDS (${Math.round(config.shutdownTimeoutMs / 1000)} s): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
+        `inquiries still in flight after SHUTDOWN_TIMEOUT (${Math.round(config.shutdownTimeoutMs / 1000)} s): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
       );
     })());
   };

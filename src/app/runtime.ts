@@ -19,7 +19,7 @@ export interface RuntimeOptions {
   provider: 'builtin' | 'required' | 'none' | 'optional';
   /**
    * A service (`worker`, `watch`, `schedule`): when Redis goes away it keeps retrying (and says so) instead
-   * of giving up after REDIS_UNAVAILABLE_TIMEOUT_S like a one-shot command.
+   * of giving up after REDIS_UNAVAILABLE_TIMEOUT like a one-shot command.
    */
   service?: boolean;
   /** Where log lines go instead of stderr (a terminal progress line clears itself around them). */
@@ -38,7 +38,7 @@ export interface Runtime {
   shutdown: () => Promise<void>;
   /**
    * The command's work under the Redis supervisor: it ends with a typed error when Redis stays away past
-   * REDIS_UNAVAILABLE_TIMEOUT_S (one-shot commands) or refuses writes (full), whatever the work awaits.
+   * REDIS_UNAVAILABLE_TIMEOUT (one-shot commands) or refuses writes (full), whatever the work awaits.
    */
   guard: <T>(work: Promise<T>) => Promise<T>;
   /** Whether Redis answers, and since when it does not (for health checks). */
@@ -65,6 +65,7 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
   if (options.provider === 'builtin' || options.provider === 'required') requireProvider(config.provider, options.provider === 'builtin');
   else if (options.provider === 'optional') providerMissing = missingProvider(config);
   const logger: Logger = createLogger(config.logLevel, { format: config.logFormat, ...(options.logDestination !== undefined && { destination: options.logDestination }) });
+  for (const deprecation of config.deprecations) logger.warn(deprecation);
   const cleanups: Array<() => Promise<void>> = [];
   let closing: Promise<void> | undefined;
   const shutdown = () =>

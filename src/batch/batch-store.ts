@@ -126,7 +126,7 @@ export class BatchStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
-    /** BATCH_RETENTION_DAYS. */
+    /** BATCH_RETENTION. */
     private readonly retentionMs: number,
   ) {}
 
@@ -227,7 +227,7 @@ export class BatchStore {
 
   /** The queues (provider endpoints) the batches in Redis were checked on. */
   async endpoints(): Promise<Set<string>> {
-    const ids = await this.redis.zrange(this.keys.batches(), 0, -1);
+    const ids = await this.redis.zrange(this.keys.batches(), 0, '-1');
     const found = new Set<string>();
     for (let start = 0; start < ids.length; start += 1_000) {
       const names = await Promise.all(ids.slice(start, start + 1_000).map((id) => this.redis.hget(this.keys.batch(id), 'queueName')));

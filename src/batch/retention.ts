@@ -1,4 +1,5 @@
 import type { JobType } from 'bullmq';
+import { DURATION_FORMS, parseDuration } from '../config/duration.js';
 import { BatchNotFoundError, BatchUnfinishedError, UsageError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { openInquiryQueue } from '../queue/inquiry-queue.js';
@@ -7,13 +8,11 @@ import type { RedisKeys } from '../redis/keys.js';
 import { scanKeys } from '../redis/scan.js';
 import { batchKeyNames, dropContentEntry } from './batch-store.js';
 
-const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3600_000, d: 24 * 3600_000 };
-
-/** `0s`, `90m`, `12h`, `30d`: the age of `prune --older-than`, in ms; anything else is a usage error (exit 2). */
-export function parseDuration(value: string, name = '--older-than'): number {
-  const match = /^(\d+(?:\.\d+)?)(s|m|h|d)$/i.exec(value.trim());
-  if (!match) throw new UsageError(`${name} takes a duration: a number and a unit s, m, h or d (0s, 90m, 12h, 30d), not ${JSON.stringify(value)}`);
-  return Math.round(Number(match[1]) * DURATION_UNITS_MS[match[2]!.toLowerCase()]!);
+/** `0s`, `90m`, `12h`, `30d`: the age of `prune --older-than`, in ms, written as every time setting is; anything else is a usage error (exit 2). */
+export function parseAge(value: string, name = '--older-than'): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new UsageError(`${name} takes a duration, ${DURATION_FORMS}, not ${JSON.stringify(value)}`);
+  return ms;
 }
 
 /** What a removal took away: enough for people to recognise the batch (its report on disk is the record). */
@@ -117,7 +116,7 @@ export class BatchRetention {
 
   /** Every batch the index lists that still exists; entries of expired batches are dropped on the way. */
   private async indexedBatches(): Promise<IndexedBatch[]> {
-    const ids = await this.redis.zrange(this.keys.batches(), 0, -1);
+    const ids = await this.redis.zrange(this.keys.batches(), 0, '-1');
     const found: IndexedBatch[] = [];
     for (let start = 0; start < ids.length; start += SLICE) {
       const slice = ids.slice(start, start + SLICE);

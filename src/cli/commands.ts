@@ -106,7 +106,7 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
   const stoppedBy = onStopSignal((signal) => {
     notice(`${signal}: stopping (send it again to exit at once)`);
     stop.abort();
-    // No new inquiry from here; the ones in flight get SHUTDOWN_TIMEOUT_SECONDS, counted from the signal.
+    // No new inquiry from here; the ones in flight get SHUTDOWN_TIMEOUT, counted from the signal.
     // A failure to close is thrown again by the shutdown below, which awaits the same stop.
     void app.stopWorkers().catch(() => undefined);
     void workerProcesses?.stop();
@@ -191,7 +191,7 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
 }
 
 /**
- * `run` exits soon after its report: it waits a bounded time (NOTIFY_RUN_WAIT_SECONDS) for the completion
+ * `run` exits soon after its report: it waits a bounded time (NOTIFY_RUN_WAIT) for the completion
  * notice it queued, delivered by its own notice worker; one still undelivered stays queued for any
  * `worker`, `watch`, `schedule` or `serve` process (a private Redis keeps nothing: it is lost, and said so).
  */

@@ -80,7 +80,7 @@ function buildProgram(): Command {
   program
     .command('prune')
     .description('remove finished batches (rows, answers, kept failed jobs), and keys of batches whose record is gone, from Redis; reports on disk stay; unfinished batches are never pruned')
-    .option('--older-than <age>', 'only batches finished at least this long ago: 0s, 12h, 30d (default: BATCH_RETENTION_DAYS)')
+    .option('--older-than <age>', 'only batches finished at least this long ago: 0s, 12h, 30d (default: BATCH_RETENTION)')
     .action(async (flags) => exitWith(await pruneCommand(flags)));
   program
     .command('delete <batch-id>')

@@ -1,4 +1,4 @@
-import { BatchRetention, parseDuration, type RemovedBatch } from '../batch/retention.js';
+import { BatchRetention, parseAge, type RemovedBatch } from '../batch/retention.js';
 import { openRuntime } from '../app/runtime.js';
 import type { CommonFlags } from './commands.js';
 
@@ -9,12 +9,12 @@ const describeRemoved = (batch: RemovedBatch): string =>
 
 /**
  * `prune [--older-than 30d]`: removes finished batches whose last report is older than that (default
- * BATCH_RETENTION_DAYS) from Redis, and the keys of batches whose record is gone; never an unfinished one.
+ * BATCH_RETENTION) from Redis, and the keys of batches whose record is gone; never an unfinished one.
  * Needs only Redis.
  */
 export async function pruneCommand(flags: CommonFlags & { olderThan?: string }): Promise<number> {
   // A bad duration is a usage error before anything is opened.
-  const olderThanMs = flags.olderThan === undefined ? undefined : parseDuration(flags.olderThan);
+  const olderThanMs = flags.olderThan === undefined ? undefined : parseAge(flags.olderThan);
   const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
   try {
     const age = olderThanMs ?? app.config.retention.batchMs;
@@ -27,7 +27,7 @@ export async function pruneCommand(flags: CommonFlags & { olderThan?: string }):
     if (orphans > 0) process.stdout.write(`${orphans} orphaned batch(es) removed: keys whose batch record was gone\n`);
     // Decisions are records, not batches: --older-than never removes them; only their own retention does.
     const expired = await guard(app.decisions.sweep());
-    if (expired > 0) process.stdout.write(`${expired} decision(s) older than DECISION_RETENTION_DAYS removed, with their audit entries\n`);
+    if (expired > 0) process.stdout.write(`${expired} decision(s) older than DECISION_RETENTION removed, with their audit entries\n`);
     return 0;
   } finally {
     await shutdown();

@@ -18,7 +18,7 @@ export interface ServeFlags extends CommonFlags {
  * with in-process inquiry workers for the files uploaded to it (like `watch`), and the completion-notice
  * worker. Without the provider's settings it starts read-only: no workers, uploads refused. Binds
  * 127.0.0.1 unless `--host` says otherwise; any other address needs CONSOLE_TOKEN. SIGTERM/SIGINT: no new
- * request; uploaded batches may finish within SHUTDOWN_TIMEOUT_SECONDS, else they are handed back.
+ * request; uploaded batches may finish within SHUTDOWN_TIMEOUT, else they are handed back.
  */
 export async function serveCommand(flags: ServeFlags): Promise<number> {
   const port = parsePort(flags.port, '--port');

@@ -59,7 +59,7 @@ export function onShutdownSignal(stop: (signal: StopSignal) => Promise<void>, or
 }
 
 /**
- * A long-running command's stop within one SHUTDOWN_TIMEOUT_SECONDS: the batches it checks first, given the
+ * A long-running command's stop within one SHUTDOWN_TIMEOUT: the batches it checks first, given the
  * whole timeout (they may finish, else they are handed back), then the inquiries still in flight, given what
  * is left of it (app.stopWorkers). Without the shared deadline each took the timeout in turn.
  */

@@ -8,7 +8,7 @@ import { onShutdownSignal, stopInTurn } from './signals.js';
 /**
  * `watch <folder>`: long-running. Runs in-process workers (like `run`), so one watcher works alone;
  * `worker` processes on this or other machines join through the same queue and rate limit.
- * SIGTERM/SIGINT/SIGHUP: no new file is taken, the active one may finish within SHUTDOWN_TIMEOUT_SECONDS,
+ * SIGTERM/SIGINT/SIGHUP: no new file is taken, the active one may finish within SHUTDOWN_TIMEOUT,
  * else it is handed back (left in processing/, continued at the next start); workers finish their active
  * inquiries; Redis is closed. A watcher whose registration was taken over hands its file back and exits 1.
  * A Redis that goes away is waited for (the registration's lease decides how long the watcher keeps its

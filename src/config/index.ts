@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { isTimeZone } from '../clock/local-time.js';
 import type { BankCodeMap } from '../csv/validation.js';
 import { ConfigError } from '../errors.js';
 import { redactUrl } from '../logging/redact-url.js';
 import { readBankCodeMap } from './bank-code-map.js';
-import { normaliseBaseAddress } from './endpoint.js';
-import { DEFAULT_NAME_MATCH_POLICY, NAME_MATCH_POLICIES, type NameMatching, type NameMatchPolicy } from '../matching/compare-names.js';
+import type { NameMatching } from '../matching/compare-names.js';
 import { BUILT_IN_KNOWLEDGE } from '../matching/knowledge.js';
 import { readNameRules } from './name-rules-file.js';
-import { parseRate, type Rate } from './rate.js';
+import type { Rate } from './rate.js';
+import { readSettings, SETTINGS, type RunWorkerProcesses, type SettingName, type Settings } from './settings.js';
 
 export type { Rate } from './rate.js';
 export { parseRate, ratePerSecond, formatRate, rateSetting } from './rate.js';
@@ -61,11 +60,11 @@ export interface InquirySettings {
 
 /** The watched-folder service (`watch <folder>`). */
 export interface WatchSettings {
-  /** A file must keep the same size and mtime for this long before it is taken (WATCH_STABLE_SECONDS, default 10). */
+  /** A file must keep the same size and mtime for this long before it is taken (WATCH_STABLE). */
   stableMs: number;
-  /** How often the inbox is listed (WATCH_POLL_MS, default 2000). */
+  /** How often the inbox is listed (WATCH_POLL). */
   pollMs: number;
-  /** The same content dropped again within this window is not validated again (WATCH_DUPLICATE_WINDOW_HOURS, default 24; 0 = off). */
+  /** The same content dropped again within this window is not validated again (WATCH_DUPLICATE_WINDOW). */
   duplicateWindowMs: number;
   /** Who decided, for a reviewed report dropped into `reviews/` whose name does not say (WATCH_REVIEWER). */
   reviewer: string | undefined;
@@ -101,7 +100,7 @@ export interface ConsoleSettings {
 
 /** People's decisions on CLOSE_MATCH / NO_MATCH rows (src/review): records, not working state. */
 export interface DecisionSettings {
-  /** How long a decision stands and its audit entries are kept (DECISION_RETENTION_DAYS); 0 = for ever (the default). */
+  /** How long a decision stands and its audit entries are kept (DECISION_RETENTION); 0 = for ever (the default). */
   keepMs: number;
 }
 
@@ -111,26 +110,26 @@ export interface NotifySettings {
   webhookUrl: string | undefined;
   /** NOTIFY_WEBHOOK_SECRET: the HMAC-SHA256 key of the signature header (required with the URL). */
   secret: string | undefined;
-  /** Per delivery attempt (NOTIFY_WEBHOOK_TIMEOUT_MS, default 10000). */
+  /** Per delivery attempt (NOTIFY_WEBHOOK_TIMEOUT). */
   timeoutMs: number;
   /** Delivery attempts before the notice is given up, kept as a failed job (NOTIFY_WEBHOOK_ATTEMPTS, default 10). */
   attempts: number;
-  /** First retry delay, doubled per attempt (NOTIFY_WEBHOOK_BACKOFF_MS, default 5000). */
+  /** First retry delay, doubled per attempt (NOTIFY_WEBHOOK_BACKOFF). */
   backoffMs: number;
-  /** How long `run` waits for its own notice before it exits and leaves it to a running worker (NOTIFY_RUN_WAIT_SECONDS, default 10). */
+  /** How long `run` waits for its own notice before it exits and leaves it to a running worker (NOTIFY_RUN_WAIT). */
   runWaitMs: number;
 }
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
-/** Batch working state in Redis (BATCH_RETENTION_DAYS). */
+/** Batch working state in Redis (BATCH_RETENTION). */
 export interface RetentionSettings {
-  /** How long a finished batch (rows, answers) is kept in Redis (BATCH_RETENTION_DAYS, default 30). */
+  /** How long a finished batch (rows, answers) is kept in Redis (BATCH_RETENTION). */
   batchMs: number;
 }
 
 /** The last definitive answer per account, across batches (see src/history). */
 export interface HistorySettings {
-  /** How long an account's last answer is kept after it was given (ACCOUNT_HISTORY_DAYS, default BATCH_RETENTION_DAYS). */
+  /** How long an account's last answer is kept after it was given (ACCOUNT_HISTORY_RETENTION, default BATCH_RETENTION). */
   keepMs: number;
   /** Reuse a definitive answer at most this old instead of asking again (--reuse-answers / REUSE_ANSWERS); 0 = never. */
   reuseAnswersMs: number;
@@ -139,12 +138,7 @@ export interface HistorySettings {
 /** The report's file format for entry points that choose the name themselves (OUTPUT_FORMAT). */
 export type OutputFormat = 'csv' | 'xlsx';
 
-/**
- * RUN_WORKER_PROCESSES: `auto` (default): `run` adds `worker` processes one at a time while its own event
- * loop is saturated and accounts remain, up to two fewer than the cores; a number: that many from the start
- * (at most one fewer than the cores); `0`: none.
- */
-export type RunWorkerProcesses = { kind: 'auto' } | { kind: 'fixed'; count: number };
+export type { RunWorkerProcesses } from './settings.js';
 
 /** Whether `run` starts its own throw-away redis-server (PRIVATE_REDIS). */
 export type PrivateRedisChoice = 'auto' | 'always' | 'never';
@@ -157,7 +151,7 @@ export interface Config {
    * address), `always` (`run` always uses its own, even when a Redis answers there), `never`.
    */
   privateRedis: PrivateRedisChoice;
-  /** How long Redis may be unreachable during work before a command gives up (REDIS_UNAVAILABLE_TIMEOUT_S, default 30). */
+  /** How long Redis may be unreachable during work before a command gives up (REDIS_UNAVAILABLE_TIMEOUT). */
   redisUnavailableTimeoutMs: number;
   /** REDIS_PASSWORD: used when REDIS_URL (or REDIS_CLUSTER_NODES) carries no password (one secret in one place, e.g. the compose env file). */
   redisPassword: string | undefined;
@@ -184,11 +178,11 @@ export interface Config {
   outputFormat: OutputFormat;
   /** RUN_WORKER_PROCESSES: the extra `worker` processes `run` starts for its batch (src/app/worker-processes.ts). */
   runWorkerProcesses: RunWorkerProcesses;
-  /** Long-running commands: how long a SIGTERM/SIGINT waits for active work before handing it back (SHUTDOWN_TIMEOUT_SECONDS, default 30). */
+  /** Long-running commands: how long a SIGTERM/SIGINT waits for active work before handing it back (SHUTDOWN_TIMEOUT). */
   shutdownTimeoutMs: number;
   /**
    * How holder names are read: NAME_MATCH_POLICY (default standard) and the matcher's knowledge with a site's
-   * NAME_RULES_FILE added (README "Name matching").
+   * NAME_RULES_FILE added (docs/name-matching.md).
    */
   nameMatching: NameMatching;
   /** BANK_CODE_MAP: bank names (aliases) an export may carry, translated to the provider's codes; empty without the file. */
@@ -196,6 +190,8 @@ export interface Config {
   /** DISPLAY_TZ: the IANA zone people read times in (the console, `decided_at`, the audit trail); default Asia/Jakarta (WIB). */
   displayTimeZone: string;
   decisions: DecisionSettings;
+  /** Deprecated setting names read (or ignored beside their new names): the edge logs each once. */
+  deprecations: string[];
 }
 
 /** A Redis Cluster, from REDIS_CLUSTER_NODES (`host:port` or `redis[s]://[user:password@]host:port`, comma-separated). */
@@ -223,166 +219,114 @@ type Environment = Record<string, string | undefined>;
 
 /**
  * Validates the configuration once, from the environment given (the command line's edge merges the
- * env file into it: see env-file.ts). The provider's address and credentials (production's address too) are
+ * env file into it: see env-file.ts). Each setting is read as settings.ts declares it; what is checked here is
+ * what involves two settings or a flag. The provider's address and credentials (production's address too) are
  * required by `requireProvider`, only for the commands that call the provider: `status`, `export` and
  * `schedule --list/--remove` need nothing but Redis.
  */
 export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = process.env): Config {
-  const environmentName = (overrides.env ?? env.H2H_ENV ?? 'sandbox').trim().toLowerCase();
-  if (environmentName !== 'sandbox' && environmentName !== 'production') {
-    throw new ConfigError(`H2H_ENV / --env must be "sandbox" or "production", not ${JSON.stringify(environmentName)}`);
-  }
-  const baseUrl = optional(env.H2H_BASE_URL);
-  if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
-    throw new ConfigError(`H2H_BASE_URL must be an http(s) address, not ${JSON.stringify(redactUrl(baseUrl))}`);
-  }
-  const username = optional(env.H2H_USERNAME);
-  const password = optional(env.H2H_PASSWORD);
-  const bodyFormat = (env.H2H_LOGIN_BODY ?? 'json').toLowerCase();
-  if (bodyFormat !== 'json' && bodyFormat !== 'form') {
-    throw new ConfigError(`H2H_LOGIN_BODY must be "json" or "form", not ${JSON.stringify(bodyFormat)}`);
-  }
-  const bankCodeMapFile = optional(env.BANK_CODE_MAP);
-  const nameRulesFile = optional(env.NAME_RULES_FILE);
-  const batchRetentionMs = Math.round(positiveNumber('BATCH_RETENTION_DAYS', env.BATCH_RETENTION_DAYS, 30) * DAY_MS);
-  const redisUrl = optional(env.REDIS_URL);
-  const redisCluster = clusterSettings(optional(env.REDIS_CLUSTER_NODES), redisUrl);
+  // A flag replaces its setting: the environment's value is then neither used nor checked.
+  const flags: Array<[SettingName, unknown]> = [['H2H_ENV', overrides.env], ['INQUIRY_RATE', overrides.rate], ['INQUIRY_CONCURRENCY', overrides.concurrency], ['REUSE_ANSWERS', overrides.reuseAnswers]];
+  const { settings, deprecations } = readSettings(env, flags.filter(([, value]) => value !== undefined).map(([name]) => name));
+  const environment = overrides.env === undefined ? settings.H2H_ENV : SETTINGS.H2H_ENV.parse(overrides.env.trim(), '--env');
+  const redisUrl = settings.REDIS_URL;
+  const redisCluster = clusterSettings(settings.REDIS_CLUSTER_NODES, redisUrl);
+  const concurrencyText = String(overrides.concurrency ?? settings.INQUIRY_CONCURRENCY ?? '').trim();
   return {
     redisUrl,
-    privateRedis: privateRedisChoice(env.PRIVATE_REDIS, redisUrl !== undefined || redisCluster !== undefined),
-    redisUnavailableTimeoutMs: Math.round(positiveNumber('REDIS_UNAVAILABLE_TIMEOUT_S', env.REDIS_UNAVAILABLE_TIMEOUT_S, 30) * 1000),
-    redisPassword: optional(env.REDIS_PASSWORD),
-    redisUsername: optional(env.REDIS_USERNAME),
+    privateRedis: privateRedisChoice(settings.PRIVATE_REDIS, redisUrl !== undefined || redisCluster !== undefined),
+    redisUnavailableTimeoutMs: settings.REDIS_UNAVAILABLE_TIMEOUT,
+    redisPassword: settings.REDIS_PASSWORD,
+    redisUsername: settings.REDIS_USERNAME,
     redisCluster,
-    redisTlsCa: tlsCa(optional(env.REDIS_TLS_CA_FILE), redisCluster?.tls ?? /^rediss:\/\//i.test(redisUrl ?? '')),
-    keyPrefix: optional(env.BC_KEY_PREFIX) ?? 'bc',
+    redisTlsCa: tlsCa(settings.REDIS_TLS_CA_FILE, redisCluster?.tls ?? /^rediss:\/\//i.test(redisUrl ?? '')),
+    keyPrefix: settings.BC_KEY_PREFIX,
     provider: {
-      environment: environmentName,
-      baseUrl: baseUrl === undefined ? undefined : normaliseBaseAddress(baseUrl),
-      username,
-      password,
-      requestTimeoutMs: positiveInteger('H2H_TIMEOUT_MS', env.H2H_TIMEOUT_MS, 15_000),
+      environment,
+      baseUrl: settings.H2H_BASE_URL,
+      username: settings.H2H_USERNAME,
+      password: settings.H2H_PASSWORD,
+      requestTimeoutMs: settings.H2H_TIMEOUT,
       login: {
-        bodyFormat,
-        usernameField: optional(env.H2H_LOGIN_USERNAME_FIELD) ?? 'username',
-        passwordField: optional(env.H2H_LOGIN_PASSWORD_FIELD) ?? 'password',
-        tokenPath: optional(env.H2H_LOGIN_TOKEN_PATH) ?? 'data.access_token',
-        expiresInPath: optional(env.H2H_LOGIN_EXPIRES_PATH) ?? 'data.expires_in',
-        refreshMarginSeconds: positiveInteger('H2H_TOKEN_REFRESH_MARGIN_S', env.H2H_TOKEN_REFRESH_MARGIN_S, 300, true),
+        bodyFormat: settings.H2H_LOGIN_BODY,
+        usernameField: settings.H2H_LOGIN_USERNAME_FIELD,
+        passwordField: settings.H2H_LOGIN_PASSWORD_FIELD,
+        tokenPath: settings.H2H_LOGIN_TOKEN_PATH,
+        expiresInPath: settings.H2H_LOGIN_EXPIRES_PATH,
+        refreshMarginSeconds: settings.H2H_TOKEN_REFRESH_MARGIN / 1000,
       },
     },
     inquiry: {
-      rate: parseRate(overrides.rate ?? env.INQUIRY_RATE ?? '20/s'),
-      concurrency: concurrencyBounds(overrides.concurrency ?? env.INQUIRY_CONCURRENCY),
-      concurrencyGiven: optional(String(overrides.concurrency ?? env.INQUIRY_CONCURRENCY ?? '')) !== undefined,
-      attempts: positiveInteger('INQUIRY_ATTEMPTS', env.INQUIRY_ATTEMPTS, 5),
-      backoffMs: positiveInteger('INQUIRY_BACKOFF_MS', env.INQUIRY_BACKOFF_MS, 2000),
-      outageBudgetMs: positiveInteger('INQUIRY_OUTAGE_BUDGET_S', env.INQUIRY_OUTAGE_BUDGET_S, 120) * 1000,
+      rate: overrides.rate === undefined ? settings.INQUIRY_RATE : SETTINGS.INQUIRY_RATE.parse(overrides.rate),
+      concurrency: concurrencyBounds(concurrencyText),
+      concurrencyGiven: concurrencyText !== '',
+      attempts: settings.INQUIRY_ATTEMPTS,
+      backoffMs: settings.INQUIRY_BACKOFF,
+      outageBudgetMs: settings.INQUIRY_OUTAGE_BUDGET,
     },
-    logLevel: optional(env.LOG_LEVEL) ?? 'info',
-    logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, ['auto', 'json', 'pretty'] as const, 'auto'),
-    console: consoleSettings(env),
-    notify: notifySettings(env),
+    logLevel: settings.LOG_LEVEL,
+    logFormat: settings.LOG_FORMAT,
+    console: {
+      token: settings.CONSOLE_TOKEN,
+      reportsDir: settings.CONSOLE_REPORTS_DIR,
+      uploadMaxBytes: Math.round(settings.CONSOLE_UPLOAD_MAX_MB * 1024 * 1024),
+      userHeader: settings.CONSOLE_USER_HEADER,
+    },
+    notify: notifySettings(settings),
     watch: {
-      stableMs: Math.round(nonNegativeNumber('WATCH_STABLE_SECONDS', env.WATCH_STABLE_SECONDS, 10) * 1000),
-      pollMs: positiveInteger('WATCH_POLL_MS', env.WATCH_POLL_MS, 2000),
-      duplicateWindowMs: Math.round(nonNegativeNumber('WATCH_DUPLICATE_WINDOW_HOURS', env.WATCH_DUPLICATE_WINDOW_HOURS, 24) * 3600_000),
-      reviewer: optional(env.WATCH_REVIEWER),
+      stableMs: settings.WATCH_STABLE,
+      pollMs: settings.WATCH_POLL,
+      duplicateWindowMs: settings.WATCH_DUPLICATE_WINDOW,
+      reviewer: settings.WATCH_REVIEWER,
     },
     schedule: {
-      cron: cronPattern(optional(env.SCHEDULE_CRON) ?? '0 2 * * *'),
-      timeZone: timeZone('SCHEDULE_TZ', optional(env.SCHEDULE_TZ) ?? 'Asia/Jakarta'),
-      source: optional(env.SCHEDULE_SOURCE),
-      outbox: optional(env.SCHEDULE_OUTBOX),
+      cron: settings.SCHEDULE_CRON,
+      timeZone: settings.SCHEDULE_TZ,
+      source: settings.SCHEDULE_SOURCE,
+      outbox: settings.SCHEDULE_OUTBOX,
     },
-    retention: { batchMs: batchRetentionMs },
+    retention: { batchMs: settings.BATCH_RETENTION },
     history: {
-      keepMs: historyKeepMs(env.ACCOUNT_HISTORY_DAYS, batchRetentionMs),
-      reuseAnswersMs: reuseAge(overrides.reuseAnswers ?? env.REUSE_ANSWERS),
+      // An account's last answer lives as long as the batches that hold it, unless ACCOUNT_HISTORY_RETENTION says otherwise.
+      keepMs: settings.ACCOUNT_HISTORY_RETENTION ?? settings.BATCH_RETENTION,
+      reuseAnswersMs: overrides.reuseAnswers === undefined ? settings.REUSE_ANSWERS : reuseAge(overrides.reuseAnswers),
     },
-    outputFormat: outputFormat(env.OUTPUT_FORMAT),
-    runWorkerProcesses: runWorkerProcesses(env.RUN_WORKER_PROCESSES),
-    shutdownTimeoutMs: Math.round(nonNegativeNumber('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 30) * 1000),
+    outputFormat: settings.OUTPUT_FORMAT,
+    runWorkerProcesses: settings.RUN_WORKER_PROCESSES,
+    shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT,
     nameMatching: {
-      policy: nameMatchPolicy(optional(env.NAME_MATCH_POLICY)),
-      knowledge: nameRulesFile === undefined ? BUILT_IN_KNOWLEDGE : readNameRules(nameRulesFile),
+      policy: settings.NAME_MATCH_POLICY,
+      knowledge: settings.NAME_RULES_FILE === undefined ? BUILT_IN_KNOWLEDGE : readNameRules(settings.NAME_RULES_FILE),
     },
-    bankCodes: bankCodeMapFile === undefined ? new Map() : readBankCodeMap(bankCodeMapFile),
-    displayTimeZone: timeZone('DISPLAY_TZ', optional(env.DISPLAY_TZ) ?? 'Asia/Jakarta'),
-    decisions: { keepMs: Math.round(nonNegativeNumber('DECISION_RETENTION_DAYS', env.DECISION_RETENTION_DAYS, 0) * DAY_MS) },
+    bankCodes: settings.BANK_CODE_MAP === undefined ? new Map() : readBankCodeMap(settings.BANK_CODE_MAP),
+    displayTimeZone: settings.DISPLAY_TZ,
+    decisions: { keepMs: settings.DECISION_RETENTION },
+    deprecations,
   };
 }
 
-function consoleSettings(env: Environment): ConsoleSettings {
-  const maxMb = positiveNumber('CONSOLE_UPLOAD_MAX_MB', env.CONSOLE_UPLOAD_MAX_MB, 100);
-  return {
-    token: optional(env.CONSOLE_TOKEN),
-    reportsDir: optional(env.CONSOLE_REPORTS_DIR) ?? './reports',
-    uploadMaxBytes: Math.round(maxMb * 1024 * 1024),
-    userHeader: userHeader(optional(env.CONSOLE_USER_HEADER)),
-  };
-}
-
-/** An HTTP header name (RFC 9110 token characters), kept in lower case as Node gives headers. */
-function userHeader(name: string | undefined): string | undefined {
-  if (name === undefined) return undefined;
-  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new ConfigError(`CONSOLE_USER_HEADER must be an HTTP header name such as X-Forwarded-User, not ${JSON.stringify(name)}`);
-  return name.toLowerCase();
-}
-
-function notifySettings(env: Environment): NotifySettings {
-  const webhookUrl = optional(env.NOTIFY_WEBHOOK_URL);
-  const secret = optional(env.NOTIFY_WEBHOOK_SECRET);
-  if (webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(webhookUrl)) {
-    throw new ConfigError(`NOTIFY_WEBHOOK_URL must be an http(s) address, not ${JSON.stringify(redactUrl(webhookUrl))}`);
-  }
+function notifySettings(settings: Settings): NotifySettings {
+  const webhookUrl = settings.NOTIFY_WEBHOOK_URL;
+  const secret = settings.NOTIFY_WEBHOOK_SECRET;
   // An unsigned notice could be forged by anyone who can reach the receiver: the secret comes with the URL.
   if (webhookUrl !== undefined && secret === undefined) throw new ConfigError('NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET: every notice is signed');
   return {
     webhookUrl,
     secret,
-    timeoutMs: positiveInteger('NOTIFY_WEBHOOK_TIMEOUT_MS', env.NOTIFY_WEBHOOK_TIMEOUT_MS, 10_000),
-    attempts: positiveInteger('NOTIFY_WEBHOOK_ATTEMPTS', env.NOTIFY_WEBHOOK_ATTEMPTS, 10),
-    backoffMs: positiveInteger('NOTIFY_WEBHOOK_BACKOFF_MS', env.NOTIFY_WEBHOOK_BACKOFF_MS, 5_000),
-    runWaitMs: Math.round(nonNegativeNumber('NOTIFY_RUN_WAIT_SECONDS', env.NOTIFY_RUN_WAIT_SECONDS, 10) * 1000),
+    timeoutMs: settings.NOTIFY_WEBHOOK_TIMEOUT,
+    attempts: settings.NOTIFY_WEBHOOK_ATTEMPTS,
+    backoffMs: settings.NOTIFY_WEBHOOK_BACKOFF,
+    runWaitMs: settings.NOTIFY_RUN_WAIT,
   };
 }
 
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  const chosen = optional(value)?.toLowerCase() ?? fallback;
-  if (!(allowed as readonly string[]).includes(chosen)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, not ${JSON.stringify(value)}`);
-  return chosen as T;
-}
-
-const DAY_MS = 24 * 3600_000;
-
-function positiveNumber(name: string, value: string | undefined, fallback: number): number {
-  const parsed = nonNegativeNumber(name, value, fallback);
-  if (parsed === 0) throw new ConfigError(`${name} must be above 0, not ${JSON.stringify(value)}`);
-  return parsed;
-}
-
-/** An account's last answer lives as long as the batches that hold it, unless ACCOUNT_HISTORY_DAYS says otherwise. */
-function historyKeepMs(value: string | undefined, batchRetentionMs: number): number {
-  return optional(value) === undefined ? batchRetentionMs : Math.round(positiveNumber('ACCOUNT_HISTORY_DAYS', value, 0) * DAY_MS);
-}
-
-const AGE_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, min: 60_000, h: 3600_000, d: DAY_MS };
-
-/** `24h`, `90m`, `2d`, `0` (never): how old a reused answer may be. */
+/** `24h`, `90m`, `2d`, `0` (never): how old a reused answer may be (`--reuse-answers`, REUSE_ANSWERS). */
 export function reuseAge(value: string | undefined): number {
-  const text = optional(value);
-  if (text === undefined || text === '0') return 0;
-  const match = /^(\d+(?:\.\d+)?)\s*(s|m|min|h|d)$/i.exec(text);
-  if (!match) throw new ConfigError(`--reuse-answers / REUSE_ANSWERS must be an age such as 30m, 24h or 7d (or 0 for never), not ${JSON.stringify(value)}`);
-  const age = Number(match[1]) * AGE_UNITS_MS[match[2]!.toLowerCase()]!;
-  if (age <= 0) throw new ConfigError(`--reuse-answers / REUSE_ANSWERS must be above 0, or 0 for never, not ${JSON.stringify(value)}`);
-  return Math.round(age);
+  const text = value?.trim();
+  return text === undefined || text === '' ? 0 : SETTINGS.REUSE_ANSWERS.parse(text, '--reuse-answers / REUSE_ANSWERS');
 }
 
-function privateRedisChoice(value: string | undefined, redisUrlSet: boolean): PrivateRedisChoice {
-  const choice = (optional(value) ?? 'auto').toLowerCase();
-  if (choice !== 'auto' && choice !== 'always' && choice !== 'never') throw new ConfigError(`PRIVATE_REDIS must be "auto", "always" or "never", not ${JSON.stringify(value)}`);
+function privateRedisChoice(choice: PrivateRedisChoice, redisUrlSet: boolean): PrivateRedisChoice {
   if (choice === 'always' && redisUrlSet) {
     throw new ConfigError('PRIVATE_REDIS=always and REDIS_URL (or REDIS_CLUSTER_NODES) are both set: choose one (a private redis-server, or the Redis configured)');
   }
@@ -435,57 +379,6 @@ function tlsCa(file: string | undefined, tls: boolean): string | undefined {
   return pem;
 }
 
-function runWorkerProcesses(value: string | undefined): RunWorkerProcesses {
-  const given = optional(value)?.toLowerCase() ?? 'auto';
-  if (given === 'auto') return { kind: 'auto' };
-  if (!/^\d+$/.test(given)) throw new ConfigError(`RUN_WORKER_PROCESSES must be "auto" or a whole number (0 for none), not ${JSON.stringify(value)}`);
-  return { kind: 'fixed', count: Number(given) };
-}
-
-function outputFormat(value: string | undefined): OutputFormat {
-  const format = (optional(value) ?? 'csv').toLowerCase();
-  if (format !== 'csv' && format !== 'xlsx') throw new ConfigError(`OUTPUT_FORMAT must be "csv" or "xlsx", not ${JSON.stringify(value)}`);
-  return format;
-}
-
-function nameMatchPolicy(value: string | undefined): NameMatchPolicy {
-  if (value === undefined) return DEFAULT_NAME_MATCH_POLICY;
-  const policy = NAME_MATCH_POLICIES.find((name) => name === value.toLowerCase());
-  if (policy === undefined) {
-    throw new ConfigError(`NAME_MATCH_POLICY must be ${NAME_MATCH_POLICIES.map((name) => `"${name}"`).join(' or ')}, not ${JSON.stringify(value)}`);
-  }
-  return policy;
-}
-
-function nonNegativeNumber(name: string, value: string | undefined, fallback: number): number {
-  const trimmed = value?.trim();
-  if (trimmed === undefined || trimmed === '') return fallback;
-  const parsed = Number(trimmed);
-  if (!Number.isFinite(parsed) || parsed < 0) throw new ConfigError(`${name} must be a number of 0 or more, not ${JSON.stringify(value)}`);
-  return parsed;
-}
-
-/** The shape only (5 fields, or 6 with seconds first); `schedule` checks the values when it computes the next run. */
-function cronPattern(pattern: string): string {
-  const fields = pattern.split(/\s+/);
-  if (fields.length !== 5 && fields.length !== 6) {
-    throw new ConfigError(
-      `SCHEDULE_CRON must be a cron pattern of 5 fields (minute hour day month weekday) or 6 (seconds first), not ${JSON.stringify(pattern)}; e.g. "0 2 * * *" for 02:00 every day`,
-    );
-  }
-  return fields.join(' ');
-}
-
-function timeZone(variable: string, name: string): string {
-  if (!isTimeZone(name)) throw new ConfigError(`${variable} must be an IANA time zone such as Asia/Jakarta or UTC, not ${JSON.stringify(name)}`);
-  return name;
-}
-
-function optional(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
-}
-
 /** Without --concurrency: the adaptive range. */
 export const DEFAULT_CONCURRENCY: ConcurrencyBounds = { min: 16, max: 256 };
 
@@ -493,19 +386,10 @@ export const DEFAULT_CONCURRENCY: ConcurrencyBounds = { min: 16, max: 256 };
  * `--concurrency N` is a hard cap: the process never runs more than N inquiries at once; below 16 it also
  * fixes the figure (a user who asks for 2 gets 2), above it the concurrency still adapts from 16 up to N.
  */
-function concurrencyBounds(given: string | number | undefined): ConcurrencyBounds {
-  if (given === undefined || String(given).trim() === '') return DEFAULT_CONCURRENCY;
-  const cap = positiveInteger('--concurrency / INQUIRY_CONCURRENCY', given, DEFAULT_CONCURRENCY.min);
+function concurrencyBounds(given: string): ConcurrencyBounds {
+  if (given === '') return DEFAULT_CONCURRENCY;
+  const cap = SETTINGS.INQUIRY_CONCURRENCY.parse(given, '--concurrency / INQUIRY_CONCURRENCY');
   return { min: Math.min(DEFAULT_CONCURRENCY.min, cap), max: cap };
-}
-
-function positiveInteger(name: string, value: string | number | undefined, fallback: number, allowZero = false): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < (allowZero ? 0 : 1)) {
-    throw new ConfigError(`${name} must be a whole number${allowZero ? '' : ' above 0'}, not ${JSON.stringify(value)}`);
-  }
-  return parsed;
 }
 
 /** For the commands that call the provider: an address (unless the built-in emulator may stand in) and credentials. */

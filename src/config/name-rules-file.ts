@@ -4,7 +4,7 @@ import { knowledgeWith, NameRulesError, parseNameRules, type NameKnowledge } fro
 
 /**
  * NAME_RULES_FILE: a site's own additions to the matcher's knowledge (a title, a legal form, a nickname, a spelling
- * its files use), as JSON in the shape of the built-in files (README, "Name matching", §9). Read and checked once, at
+ * its files use), as JSON in the shape of the built-in files (docs/name-matching.md, §9). Read and checked once, at
  * start: a broken file stops the command with every problem named, before any name is compared.
  */
 export function readNameRules(path: string): NameKnowledge {
@@ -26,6 +26,6 @@ export function readNameRules(path: string): NameKnowledge {
     if (!(error instanceof NameRulesError)) throw error;
     const shown = error.problems.slice(0, 10);
     const more = error.problems.length > shown.length ? `; and ${error.problems.length - shown.length} more` : '';
-    throw new ConfigError(`NAME_RULES_FILE ${path} is not a valid name rules file (README, "Name matching", §9): ${shown.join('; ')}${more}`);
+    throw new ConfigError(`NAME_RULES_FILE ${path} is not a valid name rules file (docs/name-matching.md, §9): ${shown.join('; ')}${more}`);
   }
 }

@@ -150,7 +150,7 @@ export async function prepareUploadFolders(reportsDir: string): Promise<void> {
 const UPLOAD_SWEEP_MS = 3600_000;
 
 /**
- * Uploads go with their batches: one kept past the batch retention (BATCH_RETENTION_DAYS, by its last
+ * Uploads go with their batches: one kept past the batch retention (BATCH_RETENTION, by its last
  * change) is removed, as Redis has forgotten its batch by then (half-written `.part` files of a stopped
  * console too). Now, then every hour; returns the function that stops it.
  */
@@ -169,7 +169,7 @@ export async function sweepExpiredUploads(reportsDir: string, retentionMs: numbe
     } catch (error) {
       logger.warn({ err: error, folder }, `could not remove old uploads: ${describeError(error)}`);
     }
-    if (removed > 0) logger.info({ removed, folder }, `removed ${removed} upload(s) older than BATCH_RETENTION_DAYS`);
+    if (removed > 0) logger.info({ removed, folder }, `removed ${removed} upload(s) older than BATCH_RETENTION`);
   };
   await sweep();
   const timer = setInterval(() => void sweep(), UPLOAD_SWEEP_MS).unref();

@@ -40,7 +40,7 @@ export interface PreviousAnswer {
 /**
  * The account history across batches: per provider endpoint (the inquiry queue name: environment + base
  * address, so sandbox and production, or two addresses, never meet) and account, the last definitive
- * answer. Each entry lives `keepMs` after its answer (ACCOUNT_HISTORY_DAYS); every new answer starts the
+ * answer. Each entry lives `keepMs` after its answer (ACCOUNT_HISTORY_RETENTION); every new answer starts the
  * time again. What the history said before a batch's answer is stored with the batch's outcome
  * (BatchStore.saveOutcome), which keeps the `change` column the same whenever the report is written again.
  */
@@ -48,7 +48,7 @@ export class AccountHistory {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
-    /** An entry's life after its answer (ACCOUNT_HISTORY_DAYS). */
+    /** An entry's life after its answer (ACCOUNT_HISTORY_RETENTION). */
     private readonly keepMs: number,
     private readonly now: () => number,
   ) {}

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 /**
  * The header that carries `sha256=<hex HMAC-SHA256 of "<timestamp>.<exact body>">`, keyed with
  * NOTIFY_WEBHOOK_SECRET: the timestamp is signed with the body, so a recorded notice replayed later fails a
- * receiver's tolerance check (5 minutes, README: Completion notices; as Stripe's and Slack's signatures do).
+ * receiver's tolerance check (5 minutes, docs/console.md, "Completion notices"; as Stripe's and Slack's signatures do).
  */
 export const SIGNATURE_HEADER = 'X-Beneficiary-Check-Signature';
 /** The header that carries the attempt's time, in whole seconds since the epoch (signed with the body). */

@@ -33,7 +33,7 @@ export type InquiryClassification =
 /**
  * The longest hold a 429 gets, whatever its Retry-After says (10 minutes). A provider asking for hours
  * (a quota, a mistake, 30 days) is asked again, one call, after this; `run` meanwhile gives up after
- * INQUIRY_OUTAGE_BUDGET_S without an answer. Without a cap a Retry-After past 24.8 days overflowed Node's
+ * INQUIRY_OUTAGE_BUDGET without an answer. Without a cap a Retry-After past 24.8 days overflowed Node's
  * timers: they fire at once, and the pacer asked Redis for a slot a million times for one inquiry.
  */
 export const MAX_RETRY_AFTER_MS = 10 * 60_000;
@@ -62,7 +62,7 @@ function providerMessage(body: unknown): string {
 }
 
 /**
- * Turns one inquiry response into a decision. A row can only become VERIFIED when the envelope says
+ * Turns one inquiry response (a reply) into its classification. A row can only become VERIFIED when the envelope says
  * `error: false`, the record's status is SUCCESS, the echoed bank code and account number are the ones sent
  * and the holder name has a visible character: anything else is an honest ACCOUNT_INVALID or FAILED, never
  * a match. A 200 whose body is not a JSON object is not the provider's answer (a captive proxy's page, a

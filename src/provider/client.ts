@@ -6,7 +6,11 @@ import { classifyInquiryResponse, type InquiryClassification } from './classify.
 import { describeNetworkError, type HttpClient, isNetworkError } from './http.js';
 import type { SharedTokenSession } from './token.js';
 
-export type InquiryDecision = Exclude<InquiryClassification, { kind: 'unauthorized' }>;
+/**
+ * What `inquire` returns: a classification of the reply (docs/development.md, "Glossary") once the client has
+ * dealt with `unauthorized` itself (a fresh token, asked once more). Not a "decision": that is a person's.
+ */
+export type ClientClassification = Exclude<InquiryClassification, { kind: 'unauthorized' }>;
 
 /** Told around each HTTP call of an inquiry. */
 export interface SendHooks {
@@ -33,7 +37,7 @@ export class ProviderClient {
   ) {}
 
   /** `batchId`: the batch the account is asked for, named when its refusal stops that batch. */
-  async inquire(account: AccountQuery, hooks: SendHooks, batchId?: string): Promise<InquiryDecision> {
+  async inquire(account: AccountQuery, hooks: SendHooks, batchId?: string): Promise<ClientClassification> {
     let refused: string | undefined;
     for (;;) {
       // The turn comes first: a token taken before a long wait for a send slot could expire meanwhile.

@@ -2,7 +2,8 @@ import diagnostics from 'node:diagnostics_channel';
 import { Agent, errors, request } from 'undici';
 import { timerDelay } from '../clock/clock.js';
 
-export interface HttpAnswer {
+/** One reply of the provider (docs/development.md, "Glossary"): whatever its status. */
+export interface HttpReply {
   statusCode: number;
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
@@ -10,16 +11,16 @@ export interface HttpAnswer {
 
 export type PostBody = { json: Record<string, string> } | { form: Record<string, string> };
 
-/** The provider's transport: one POST, one answer, whatever its status. */
+/** The provider's transport: one POST, one reply. */
 export interface HttpClient {
   /** `onWritten`: called once the request has been written to a connection (after connecting, when it needed one). */
-  post(url: string, body: PostBody, headers?: Record<string, string>, onWritten?: () => void): Promise<HttpAnswer>;
+  post(url: string, body: PostBody, headers?: Record<string, string>, onWritten?: () => void): Promise<HttpReply>;
 }
 
 /** No complete answer (headers and body) came within the request timeout. */
 export class NoAnswerError extends Error {
   constructor(timeoutMs: number) {
-    super(`no answer within the timeout (${timeoutMs} ms, H2H_TIMEOUT_MS)`);
+    super(`no answer within the timeout (${timeoutMs} ms, H2H_TIMEOUT)`);
     this.name = 'NoAnswerError';
   }
 }

@@ -77,6 +77,9 @@ function clusterClient(target: Extract<RedisTarget, { kind: 'cluster' }>, connec
 function commonOptions(security: RedisSecurity, connectTimeoutMs: number): RedisOptions {
   return {
     maxRetriesPerRequest: null,
+    // ioredis 6 speaks RESP3 unless told otherwise; the Lua commands, BullMQ and the replies this code reads were
+    // written and tested against RESP2, so the wire protocol stays what it was under ioredis 5.
+    protocol: 2,
     lazyConnect: true,
     connectTimeout: connectTimeoutMs,
     ...(security.username !== undefined && { username: security.username }),

@@ -22,7 +22,7 @@ export interface RedisHealth {
 
 export interface SupervisorOptions {
   url: string;
-  /** How long Redis may stay unreachable (REDIS_UNAVAILABLE_TIMEOUT_S): a shorter outage is ridden out. */
+  /** How long Redis may stay unreachable (REDIS_UNAVAILABLE_TIMEOUT): a shorter outage is ridden out. */
   unavailableTimeoutMs: number;
   /**
    * Past that time, `give_up` (one-shot commands: `run`, `status`, ...): `failure` rejects with a
@@ -157,7 +157,7 @@ export class RedisSupervisor {
       this.down = true;
       this.lastReminderAt = undefined;
       this.options.logger.warn(
-        `Redis at ${url} is not answering (${reason}): waiting for it${this.options.whenUnavailable === 'give_up' ? ` for up to ${seconds(this.options.unavailableTimeoutMs)} s (REDIS_UNAVAILABLE_TIMEOUT_S)` : ''}`,
+        `Redis at ${url} is not answering (${reason}): waiting for it${this.options.whenUnavailable === 'give_up' ? ` for up to ${seconds(this.options.unavailableTimeoutMs)} s (REDIS_UNAVAILABLE_TIMEOUT)` : ''}`,
       );
     }
     if (silentMs < this.options.unavailableTimeoutMs) return;
@@ -165,7 +165,7 @@ export class RedisSupervisor {
       if (this.failed !== undefined) return;
       this.fail(
         new RedisUnavailableError(
-          `Redis at ${url} did not answer for ${seconds(silentMs)} s (${reason}); gave up after REDIS_UNAVAILABLE_TIMEOUT_S=${seconds(this.options.unavailableTimeoutMs)}. Check that Redis runs and is reachable, then run the same command again`,
+          `Redis at ${url} did not answer for ${seconds(silentMs)} s (${reason}); gave up after REDIS_UNAVAILABLE_TIMEOUT=${seconds(this.options.unavailableTimeoutMs)}s. Check that Redis runs and is reachable, then run the same command again`,
         ),
       );
       // Nothing more can be stored; stop reconnecting (commands already queued are abandoned, not retried).

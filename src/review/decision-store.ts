@@ -60,14 +60,14 @@ const TRAIL_PAGE = 500;
 /**
  * Where decisions live: in Redis, beside the working state but not part of it (see keys.decisionsStanding
  * and keys.decisionsTrail). They never expire with batches; `prune` and `delete` never touch them. With
- * DECISION_RETENTION_DAYS (default: for ever) a decision stands that long after it was made, and audit
+ * DECISION_RETENTION (default: for ever) a decision stands that long after it was made, and audit
  * entries are kept that long.
  */
 export class DecisionStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
-    /** DECISION_RETENTION_DAYS in ms; 0: for ever. */
+    /** DECISION_RETENTION in ms; 0: for ever. */
     private readonly keepMs: number,
     private readonly now: () => number = Date.now,
   ) {}
@@ -173,7 +173,7 @@ export class DecisionStore {
     return 'Redis runs without its append-only file (appendonly no): a restart loses the decisions made since its last snapshot. Decisions are records: turn AOF on (appendonly yes; the compose Redis has it)';
   }
 
-  /** DECISION_RETENTION_DAYS: removes decisions and audit entries older than it; nothing without the setting. Returns decisions removed. */
+  /** DECISION_RETENTION: removes decisions and audit entries older than it; nothing without the setting. Returns decisions removed. */
   async sweep(): Promise<number> {
     if (this.keepMs === 0) return 0;
     let cursor = '0';

@@ -135,7 +135,7 @@ describe('files of the console', () => {
     for (const name of written) expect(await mode(join(reports, name)), name).toBe(0o600);
   });
 
-  it('removes uploads older than BATCH_RETENTION_DAYS (at start, then hourly); younger ones stay', async () => {
+  it('removes uploads older than BATCH_RETENTION (at start, then hourly); younger ones stay', async () => {
     const reports = join(workDir, 'sweep-reports');
     await mkdir(join(reports, 'inputs'), { recursive: true, mode: 0o755 });
     const old = join(reports, 'inputs', '20261001T000000Z-aaaaaa--old.csv');
@@ -145,10 +145,10 @@ describe('files of the console', () => {
     const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600_000);
     await utimes(old, daysAgo(31), daysAgo(31));
     await utimes(young, daysAgo(29), daysAgo(29));
-    local = await startServe([], env({ CONSOLE_REPORTS_DIR: reports, BATCH_RETENTION_DAYS: '30', LOG_LEVEL: 'info', BC_KEY_PREFIX: filesPrefix }));
+    local = await startServe([], env({ CONSOLE_REPORTS_DIR: reports, BATCH_RETENTION: '30d', LOG_LEVEL: 'info', BC_KEY_PREFIX: filesPrefix }));
     expect(await readdir(join(reports, 'inputs'))).toEqual(['20261120T000000Z-bbbbbb--young.csv']);
     expect(await mode(join(reports, 'inputs'))).toBe(0o700);
-    expect(local.output().stderr).toContain('removed 1 upload(s) older than BATCH_RETENTION_DAYS');
+    expect(local.output().stderr).toContain('removed 1 upload(s) older than BATCH_RETENTION');
   });
 });
 

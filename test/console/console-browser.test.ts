@@ -13,7 +13,7 @@ import { startServe, stopServe, type ServeProcess } from './console-helpers.js';
 /**
  * The console end to end in Chromium (test/support/browser.ts): upload through the page, progress to 100%,
  * the rows that need a person, the download equal to `run`'s report of the same file.
- * CONSOLE_SCREENSHOT=path writes the README's screenshot.
+ * CONSOLE_SCREENSHOT=path writes the screenshot in docs/.
  */
 const EXAMPLE = join(PROJECT_ROOT, 'examples/beneficiaries.csv');
 /** Differ by design between two checks of one file: the emulator's record id and its answer time. */

@@ -67,7 +67,7 @@ const env = (extra: Record<string, string>) =>
     INQUIRY_RATE: '100/s',
     NOTIFY_WEBHOOK_URL: receiverUrl,
     NOTIFY_WEBHOOK_SECRET: SECRET,
-    NOTIFY_WEBHOOK_BACKOFF_MS: '200',
+    NOTIFY_WEBHOOK_BACKOFF: '200ms',
     ...extra,
   });
 
@@ -77,7 +77,7 @@ async function inputFile(label: string): Promise<{ input: string; out: string }>
   return { input, out: join(workDir, `${label}.reconciled.csv`) };
 }
 
-/** The signature a receiver computes: over `<timestamp header>.<raw body>` (README: Completion notices). */
+/** The signature a receiver computes: over `<timestamp header>.<raw body>` (docs/console.md, "Completion notices"). */
 const signatureOf = (notice: Pick<Received, 'headers' | 'body'>) =>
   `sha256=${createHmac('sha256', SECRET).update(`${String(notice.headers['x-beneficiary-check-timestamp'])}.${notice.body}`).digest('hex')}`;
 
@@ -108,7 +108,7 @@ describe('completion notices', () => {
   it('retries when the receiver answers 500, with the same body, signature and delivery id', async () => {
     mode = 'fail-first';
     const { input, out } = await inputFile('retry');
-    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_RUN_WAIT_SECONDS: '20' }));
+    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_RUN_WAIT: '20s' }));
     expect(result.code).toBe(0);
     expect(received).toHaveLength(2);
     expect(received[1]!.body).toBe(received[0]!.body);
@@ -139,7 +139,7 @@ describe('completion notices', () => {
     mode = 'fail-first';
     const { input, out } = await inputFile('credentials');
     const withCredentials = receiverUrl.replace('http://', 'http://ops:s3cret-pw@') + '?token=t0ken-in-query';
-    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_URL: withCredentials, NOTIFY_RUN_WAIT_SECONDS: '20', LOG_LEVEL: 'debug' }));
+    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_URL: withCredentials, NOTIFY_RUN_WAIT: '20s', LOG_LEVEL: 'debug' }));
     expect(result.code).toBe(0);
     expect(received).toHaveLength(2);
     expect(received[1]!.headers.authorization).toBe(`Basic ${Buffer.from('ops:s3cret-pw').toString('base64')}`);
@@ -168,7 +168,7 @@ describe('completion notices', () => {
   it('writes the report on time and exits when the receiver hangs; the notice stays queued', async () => {
     mode = 'hang';
     const { input, out } = await inputFile('hang');
-    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_TIMEOUT_MS: '60000', NOTIFY_RUN_WAIT_SECONDS: '1' }));
+    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_TIMEOUT: '60000ms', NOTIFY_RUN_WAIT: '1s' }));
     expect(result.code).toBe(0);
     expect(existsSync(out)).toBe(true);
     // The receiver got the notice after the report was on disk, and run ended while it still had no answer.

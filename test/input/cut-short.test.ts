@@ -71,7 +71,7 @@ describe('a last row cut short', () => {
 
   it('the watched folder moves it to failed/ with the reason; the console refuses the upload (422)', async () => {
     const watched = join(folder, 'watched');
-    const watcher = startCli(['watch', watched], env({ WATCH_STABLE_SECONDS: '1', WATCH_POLL_MS: '100' }));
+    const watcher = startCli(['watch', watched], env({ WATCH_STABLE: '1s', WATCH_POLL: '100ms' }));
     try {
       await waitFor(async () => (await listDir(watched)).includes('inbox'), 10_000, 'the watcher to create its folders');
       await writeFile(join(watched, 'inbox', 'payouts.csv.part'), CUT);

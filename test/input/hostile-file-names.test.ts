@@ -52,8 +52,8 @@ beforeAll(async () => {
   redis = testRedis();
   prefix = testKeyPrefix();
   folder = await tempFolder('odd-names');
-  watcher = startCli(['watch', folder], cliEnvironment(opsEnvironment(prefix, sandbox.url, { WATCH_STABLE_SECONDS: '1', WATCH_POLL_MS: '100', INQUIRY_RATE: '100/s', LOG_LEVEL: 'info', LOG_FORMAT: 'json' })));
-  await waitFor(async () => (await readdir(folder).catch(() => [])).includes('failed'), 10_000, 'the watcher to create its folders');
+  watcher = startCli(['watch', folder], cliEnvironment(opsEnvironment(prefix, sandbox.url, { WATCH_STABLE: '1s', WATCH_POLL: '100ms', INQUIRY_RATE: '100/s', LOG_LEVEL: 'info', LOG_FORMAT: 'json' })));
+  await waitFor(async () => (await readdir(folder).catch((): string[] => [])).includes('failed'), 10_000, 'the watcher to create its folders');
   for (const [index, [, name]] of ODD_NAMES.entries()) await writeFile(join(inbox(), name), (await beneficiaryCsv(`ODD${index}`, ROWS)).text);
   await writeFile(Buffer.concat([Buffer.from(`${inbox()}/`), LATIN1_NAME]), (await beneficiaryCsv('LATIN', ROWS)).text);
   // A file nobody claimed, put into processing/ by hand.

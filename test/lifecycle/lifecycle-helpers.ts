@@ -68,7 +68,7 @@ export async function reportRows(path: string): Promise<{ ids: string[]; results
 /** The CLI's environment for a test: its Redis prefix, the emulator, a fast retry backoff. */
 export function lifecycleEnvironment(prefix: string, sandbox: SandboxServer, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return emulatorEnvironment(prefix, sandbox.url, {
-    INQUIRY_BACKOFF_MS: '50',
+    INQUIRY_BACKOFF: '50ms',
     ...extra,
   });
 }
@@ -76,7 +76,7 @@ export function lifecycleEnvironment(prefix: string, sandbox: SandboxServer, ext
 /** What Redis says about the newest batch under the prefix: rows stored, produced, answers, reported, and the queue's active jobs. */
 export async function batchState(redis: Redis, prefix: string, sandbox: SandboxServer) {
   const keys = redisKeys(prefix);
-  const [batchId] = await redis.zrange(keys.batches(), -1, -1); // the newest
+  const [batchId] = await redis.zrange(keys.batches(), -1, '-1'); // the newest
   const active = await redis.llen(`${keys.bullPrefix()}:${inquiryQueueName({ environment: 'sandbox', baseUrl: sandbox.url })}:active`);
   if (batchId === undefined) return { batchId, rows: 0, produced: false, answered: 0, reported: false, active };
   const [record, answered] = await Promise.all([redis.hgetall(keys.batch(batchId)), redis.hlen(keys.outcomes(batchId))]);

@@ -72,7 +72,7 @@ describe('the same content, started several times at once', () => {
     const watched = join(folder, 'watched');
     const source = join(folder, 'nightly-export.csv');
     const ids = await payoutFile(source, ACCOUNTS, ROWS_PER_ACCOUNT, 'W');
-    const watcherEnv = { ...env, WATCH_STABLE_SECONDS: '0', WATCH_POLL_MS: '100' };
+    const watcherEnv = { ...env, WATCH_STABLE: '0', WATCH_POLL: '100ms' };
     const watcher = startCli(['watch', watched], watcherEnv);
     try {
       await waitFor(async () => (await listDir(watched)).includes('inbox'), 15_000, 'the inbox');

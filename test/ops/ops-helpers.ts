@@ -49,7 +49,7 @@ export const listDir = async (path: string): Promise<string[]> => {
 
 /** Batches under the prefix, with their source file. */
 export async function batchesOf(redis: Redis, prefix: string): Promise<Array<{ batchId: string; sourceFile: string }>> {
-  const ids = await redis.zrange(`${prefix}:batches`, 0, -1);
+  const ids = await redis.zrange(`${prefix}:batches`, 0, '-1');
   return Promise.all(ids.map(async (batchId) => ({ batchId, sourceFile: (await redis.hget(redisKeys(prefix).batch(batchId), 'sourceFile')) ?? '' })));
 }
 

@@ -50,7 +50,7 @@ describe('schedule', () => {
         SCHEDULE_SOURCE: exports,
         SCHEDULE_OUTBOX: join(root, 'outbox'),
         INQUIRY_RATE: '6/s',
-        WATCH_STABLE_SECONDS: '1',
+        WATCH_STABLE: '1s',
         LOG_LEVEL: 'info',
       }),
     );
@@ -138,7 +138,7 @@ describe('schedule', () => {
     const ownPrefix = testKeyPrefix();
     const ownEnv = { ...env, BC_KEY_PREFIX: ownPrefix, SCHEDULE_CRON: '*/3 * * * * *' };
     try {
-      const first = startCli(['schedule'], { ...ownEnv, SHUTDOWN_TIMEOUT_SECONDS: '0.3' });
+      const first = startCli(['schedule'], { ...ownEnv, SHUTDOWN_TIMEOUT: '0.3s' });
       const holder = await waitFor(
         async () => {
           const lease = await redis.get(redisKeys(ownPrefix).scheduleLock());
@@ -147,7 +147,7 @@ describe('schedule', () => {
         15_000,
         'a run to start',
       );
-      const batchId = await waitFor(async () => (await redis.zrange(`${ownPrefix}:batches`, 0, 0))[0], 10_000, 'its batch');
+      const batchId = await waitFor(async () => (await redis.zrange(`${ownPrefix}:batches`, 0, '0'))[0], 10_000, 'its batch');
       await waitFor(async () => (await redis.hlen(redisKeys(ownPrefix).outcomes(batchId))) >= 3, 10_000, 'some answers', 20);
       first.kill('SIGTERM');
       expect(await waitForExit(first)).toBe(0);

@@ -39,7 +39,7 @@ describe('watch: stopped mid-file and started again', () => {
     prefixes.push(prefix);
     const folder = await tempFolder(label);
     const env = cliEnvironment(
-      opsEnvironment(prefix, sandbox.url, { WATCH_STABLE_SECONDS: '1', WATCH_POLL_MS: '100', INQUIRY_RATE: '5/s', INQUIRY_CONCURRENCY: String(CONCURRENCY), ...extra }),
+      opsEnvironment(prefix, sandbox.url, { WATCH_STABLE: '1s', WATCH_POLL: '100ms', INQUIRY_RATE: '5/s', INQUIRY_CONCURRENCY: String(CONCURRENCY), ...extra }),
     );
     const csv = await beneficiaryCsv(label.toUpperCase(), ROWS);
     const start = () => startCli(['watch', folder], env);
@@ -99,7 +99,7 @@ describe('watch: stopped mid-file and started again', () => {
   }, 120_000);
 
   it('SIGTERM mid-file past the shutdown timeout: exit 0, the file is handed back, and finished after the restart; every account asked once', async () => {
-    const t = await setUp('termed', { SHUTDOWN_TIMEOUT_SECONDS: '0.5' });
+    const t = await setUp('termed', { SHUTDOWN_TIMEOUT: '0.5s' });
     const first = t.start();
     await t.drop();
     const batchId = await t.midway(4);
@@ -135,7 +135,7 @@ describe('watch: stopped mid-file and started again', () => {
   }, 60_000);
 
   it('SIGTERM mid-file within the shutdown timeout: the file is finished before the process exits', async () => {
-    const t = await setUp('drained', { SHUTDOWN_TIMEOUT_SECONDS: '30' });
+    const t = await setUp('drained', { SHUTDOWN_TIMEOUT: '30s' });
     const watcher = t.start();
     await t.drop();
     await t.midway(4);

@@ -29,7 +29,7 @@ describe('watch <folder>', () => {
     folder = await tempFolder('watch');
     watcher = startCli(
       ['watch', folder],
-      cliEnvironment(opsEnvironment(prefix, sandbox.url, { WATCH_STABLE_SECONDS: String(STABLE_SECONDS), WATCH_POLL_MS: String(POLL_MS), INQUIRY_RATE: '50/s', LOG_LEVEL: 'info' })),
+      cliEnvironment(opsEnvironment(prefix, sandbox.url, { WATCH_STABLE: `${STABLE_SECONDS}s`, WATCH_POLL: `${POLL_MS}ms`, INQUIRY_RATE: '50/s', LOG_LEVEL: 'info' })),
     );
     await waitFor(async () => (await listDir(folder)).includes('inbox') && (await listDir(folder)).includes('failed'), 10_000, 'the watcher to create its folders');
   });

@@ -21,7 +21,7 @@ const row = (index: number): StoredRow =>
     : { fields: [`B${index}`, '014', String(100_000 + index), `name ${index}`], accountKey: `014:${100_000 + (index % 600)}`, invalidReason: null };
 
 async function newBatch(batchId: string): Promise<number> {
-  await store.create({ batchId, sourceFile: '/x.csv', sourceName: 'x.csv', contentHash: batchId, queueName: 'q', endpoint: { environment: 'sandbox', address: 'http://q.test' }, layout: { delimiter: ',' }, header: ['a', 'b', 'c', 'd'], mapping: { bankCode: 1, accountNumber: 2 }, replacedColumns: [], rowCount: 0, createdAt: Date.now() });
+  await store.create({ batchId, sourceFile: '/x.csv', sourceName: 'x.csv', contentHash: batchId, queueName: 'q', endpoint: { environment: 'sandbox', address: 'http://q.test' }, layout: { delimiter: ',' }, header: ['a', 'b', 'c', 'd'], mapping: { bankCode: 1, accountNumber: 2, expectedName: undefined }, replacedColumns: [], rowCount: 0, createdAt: Date.now() });
   return store.startGeneration(batchId);
 }
 

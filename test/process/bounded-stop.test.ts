@@ -9,8 +9,8 @@ import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support
 import { waitFor } from '../support/wait.js';
 
 /**
- * A stop ends within SHUTDOWN_TIMEOUT_SECONDS whatever the provider does: here it never answers, and the
- * request timeout (H2H_TIMEOUT_MS) is five minutes. The inquiries in flight are abandoned (their jobs come
+ * A stop ends within SHUTDOWN_TIMEOUT whatever the provider does: here it never answers, and the
+ * request timeout (H2H_TIMEOUT) is five minutes. The inquiries in flight are abandoned (their jobs come
  * back to the queue when their locks expire); the process does not wait for them.
  */
 const CSV = 'bank_code,account_number,name\n014,0012345601,Budi Santoso\n014,0012345602,Dewi Lestari\n';
@@ -29,8 +29,8 @@ function environment(): NodeJS.ProcessEnv {
     H2H_USERNAME: 'u',
     H2H_PASSWORD: 'p',
     RUN_WORKER_PROCESSES: '0',
-    H2H_TIMEOUT_MS: '300000',
-    SHUTDOWN_TIMEOUT_SECONDS: '2',
+    H2H_TIMEOUT: '300000ms',
+    SHUTDOWN_TIMEOUT: '2s',
     CONSOLE_REPORTS_DIR: join(workDir, `reports-${prefix}`),
   });
 }
@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 describe('a stop with calls hanging at the provider', () => {
-  it('run: SIGTERM exits 143 within SHUTDOWN_TIMEOUT_SECONDS, not after the request timeout', async () => {
+  it('run: SIGTERM exits 143 within SHUTDOWN_TIMEOUT, not after the request timeout', async () => {
     const file = join(workDir, 'hanging.csv');
     await writeFile(file, CSV);
     const before = provider.counts.inquiries;
@@ -56,16 +56,16 @@ describe('a stop with calls hanging at the provider', () => {
     await waitFor(() => provider.counts.inquiries >= before + 2, 30_000, 'two hanging calls');
     run.kill('SIGTERM');
     expect(await waitForExit(run)).toBe(143);
-    expect(run.output().stderr).toContain('still in flight after SHUTDOWN_TIMEOUT_SECONDS');
+    expect(run.output().stderr).toContain('still in flight after SHUTDOWN_TIMEOUT');
   });
 
-  it('serve: SIGTERM with an uploaded batch hanging exits within SHUTDOWN_TIMEOUT_SECONDS', async () => {
+  it('serve: SIGTERM with an uploaded batch hanging exits within SHUTDOWN_TIMEOUT', async () => {
     const serve = await startServe([], environment());
     const before = provider.counts.inquiries;
     expect((await uploadCsv(serve.url, 'hanging.csv', CSV)).status).toBe(202);
     await waitFor(() => provider.counts.inquiries >= before + 2, 30_000, 'two hanging calls');
     serve.kill('SIGTERM');
     expect(await waitForExit(serve)).toBe(0);
-    expect(serve.output().stderr).toContain('still in flight after SHUTDOWN_TIMEOUT_SECONDS');
+    expect(serve.output().stderr).toContain('still in flight after SHUTDOWN_TIMEOUT');
   });
 });

@@ -5,7 +5,7 @@ import { redisKeys } from '../../src/redis/keys.js';
 /** The accounts a batch has an answer for (account keys), in the only batch under the prefix. */
 export async function answeredAccounts(redis: Redis, prefix: string): Promise<string[]> {
   const keys = redisKeys(prefix);
-  const [batchId] = await redis.zrange(keys.batches(), 0, -1);
+  const [batchId] = await redis.zrange(keys.batches(), 0, '-1');
   return batchId === undefined ? [] : redis.hkeys(keys.outcomes(batchId));
 }
 

@@ -58,7 +58,7 @@ describe('Redis going away under run', () => {
   it('gone for good: exit 1 within the budget, naming Redis and its URL without the password', async () => {
     own = await startOwnRedis({ password: 's3cret-pw' });
     const out = join(workDir, 'gone.out.csv');
-    const run = startCli(['run', await beneficiaries('gone'), '--out', out, '--rate', '4/s'], environment(own.url, { REDIS_UNAVAILABLE_TIMEOUT_S: '3' }));
+    const run = startCli(['run', await beneficiaries('gone'), '--out', out, '--rate', '4/s'], environment(own.url, { REDIS_UNAVAILABLE_TIMEOUT: '3s' }));
     await waitFor(async () => (await answeredAccounts(own!.client, prefix)).length >= 2, 30_000, 'two answers');
     await own.stop();
     const stoppedAt = Date.now();
@@ -67,7 +67,7 @@ describe('Redis going away under run', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(15_000);
     const { stderr } = run.output();
     expect(errorLines(stderr)).toEqual([expect.stringContaining(`Redis at redis://:***@127.0.0.1:${own.port} did not answer for`)]);
-    expect(stderr).toContain('REDIS_UNAVAILABLE_TIMEOUT_S=3');
+    expect(stderr).toContain('REDIS_UNAVAILABLE_TIMEOUT=3s');
     expect(stderr).not.toContain('s3cret-pw');
     expectNoRawErrors(stderr);
     expect(await exists(out)).toBe(false);
@@ -77,7 +77,7 @@ describe('Redis going away under run', () => {
     own = await startOwnRedis({ persistent: true });
     sandbox.resetStats();
     const out = join(workDir, 'restart.out.csv');
-    const run = startCli(['run', await beneficiaries('restart'), '--out', out, '--rate', '6/s'], environment(own.url, { REDIS_UNAVAILABLE_TIMEOUT_S: '20' }));
+    const run = startCli(['run', await beneficiaries('restart'), '--out', out, '--rate', '6/s'], environment(own.url, { REDIS_UNAVAILABLE_TIMEOUT: '20s' }));
     await waitFor(async () => (await answeredAccounts(own!.client, prefix)).length >= 4, 30_000, 'four answers');
     await own.stop();
     await new Promise((resolve) => setTimeout(resolve, 3_000)); // the outage itself: a fixed length is the point
@@ -151,10 +151,10 @@ describe('long-running commands when Redis goes away', () => {
     own = await startOwnRedis({ persistent: true });
     const source = join(workDir, 'nightly.csv');
     await writeFile(source, 'bank_code,account_number,name\n');
-    const env = (extra: Record<string, string> = {}) => environment(own!.url, { LOG_LEVEL: 'info', REDIS_UNAVAILABLE_TIMEOUT_S: '1', ...extra });
+    const env = (extra: Record<string, string> = {}) => environment(own!.url, { LOG_LEVEL: 'info', REDIS_UNAVAILABLE_TIMEOUT: '1s', ...extra });
     const services = [
       startCli(['worker'], env()),
-      startCli(['watch', await mkdtemp(join(workDir, 'watched-'))], env({ WATCH_POLL_MS: '200' })),
+      startCli(['watch', await mkdtemp(join(workDir, 'watched-'))], env({ WATCH_POLL: '200ms' })),
       startCli(['schedule'], env({ SCHEDULE_SOURCE: source, SCHEDULE_OUTBOX: join(workDir, 'outbox') })),
     ];
     try {

@@ -13,7 +13,7 @@ import { waitFor } from '../support/wait.js';
  * The hostile-provider suite: a provider (or whatever stands between it and us: a captive proxy, a broken
  * gateway) that answers in ways the spec does not. Whatever it does, `run` ends: exit 1 naming what the
  * provider did when it never gave one usable answer, a report with every row exactly once, no row shown as
- * verified that was not, and a stop by signal within SHUTDOWN_TIMEOUT_SECONDS.
+ * verified that was not, and a stop by signal within SHUTDOWN_TIMEOUT.
  */
 const redis = testRedis();
 const prefixes: string[] = [];
@@ -32,7 +32,7 @@ function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     H2H_USERNAME: 'u',
     H2H_PASSWORD: 'p',
     RUN_WORKER_PROCESSES: '0',
-    INQUIRY_BACKOFF_MS: '50',
+    INQUIRY_BACKOFF: '50ms',
     ...extra,
   });
 }
@@ -72,7 +72,7 @@ describe('a provider answering 429 for ever', () => {
   it('is an outage once the outage budget passes with nothing but 429s: exit 1 naming the rate limit, every row FAILED once', async () => {
     provider.answerWith(rateLimited('1'));
     const { file, out } = await beneficiaries('limited-for-ever');
-    const result = await runCli(['run', file, '--out', out], environment({ INQUIRY_OUTAGE_BUDGET_S: '3' }));
+    const result = await runCli(['run', file, '--out', out], environment({ INQUIRY_OUTAGE_BUDGET: '3s' }));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/stopped: no answer from the provider since .*HTTP 429 \(rate limit\)/);
     const rows = await reportRows(out);
@@ -89,7 +89,7 @@ describe('a provider answering 429 with a huge Retry-After', () => {
     provider.answerWith(rateLimited(retryAfter));
     const { file, out } = await beneficiaries(`huge-retry-after-${retryAfter.length}`);
     const before = provider.counts.inquiries;
-    const result = await runCli(['run', file, '--out', out], environment({ INQUIRY_OUTAGE_BUDGET_S: '3' }));
+    const result = await runCli(['run', file, '--out', out], environment({ INQUIRY_OUTAGE_BUDGET: '3s' }));
     noOverflow(result);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/HTTP 429 \(rate limit\).*Retry-After .*capped at 600 s/);
@@ -100,7 +100,7 @@ describe('a provider answering 429 with a huge Retry-After', () => {
 
   it('a run started while an earlier run\'s hold is in force asks nothing and stops at the outage budget, naming the rate limit', async () => {
     provider.answerWith(rateLimited('2592000'));
-    const env = environment({ INQUIRY_OUTAGE_BUDGET_S: '3' });
+    const env = environment({ INQUIRY_OUTAGE_BUDGET: '3s' });
     const first = await beneficiaries('held-first');
     expect((await runCli(['run', first.file, '--out', first.out], env)).code).toBe(1);
     const before = provider.counts.inquiries;
@@ -115,10 +115,10 @@ describe('a provider answering 429 with a huge Retry-After', () => {
   it.each([
     ['run', 143],
     ['worker', 0],
-  ] as const)('%s stops on SIGTERM within SHUTDOWN_TIMEOUT_SECONDS while every worker is held', async (command, code) => {
+  ] as const)('%s stops on SIGTERM within SHUTDOWN_TIMEOUT while every worker is held', async (command, code) => {
     provider.answerWith(rateLimited('2592000'));
     const { file, out } = await beneficiaries(`held-${command}`);
-    const env = environment({ SHUTDOWN_TIMEOUT_SECONDS: '2' });
+    const env = environment({ SHUTDOWN_TIMEOUT: '2s' });
     const before = provider.counts.inquiries;
     const child = command === 'run' ? startCli(['run', file, '--out', out], env) : startCli(['worker'], env);
     if (command === 'worker') expect((await runCli(['enqueue', file], env)).code).toBe(0);

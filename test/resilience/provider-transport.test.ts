@@ -132,7 +132,7 @@ describe('provider transport', () => {
     const error = await createHttpClient(200).post(url, { json: {} }).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(NoAnswerError);
     expect(isNetworkError(error)).toBe(true);
-    expect(describeNetworkError(error)).toBe('no answer within the timeout (200 ms, H2H_TIMEOUT_MS)');
+    expect(describeNetworkError(error)).toBe('no answer within the timeout (200 ms, H2H_TIMEOUT)');
   });
 
   it('bounds the whole request: an answer whose body stops half-way times out too', async () => {

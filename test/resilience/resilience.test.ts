@@ -19,7 +19,7 @@ function environment(extra: Record<string, string> = {}) {
   const prefix = testKeyPrefix();
   prefixes.push(prefix);
   return emulatorEnvironment(prefix, sandbox.url, {
-    INQUIRY_BACKOFF_MS: '50',
+    INQUIRY_BACKOFF: '50ms',
     ...extra,
   });
 }
@@ -73,7 +73,7 @@ describe('retries', () => {
     sandbox.resetStats();
     sandbox.setKnobs({ hangRate: 1 });
     const file = await fileOf('hang', 1);
-    const result = await runCli(['run', file, '--out', join(workDir, 'hang.out.csv')], environment({ INQUIRY_ATTEMPTS: '2', H2H_TIMEOUT_MS: '300' }));
+    const result = await runCli(['run', file, '--out', join(workDir, 'hang.out.csv')], environment({ INQUIRY_ATTEMPTS: '2', H2H_TIMEOUT: '300ms' }));
     sandbox.setKnobs({ hangRate: 0 });
     expect(result.code).toBe(1);
     const [row] = await readReport(join(workDir, 'hang.out.csv'));
@@ -139,7 +139,7 @@ describe('429 storm', () => {
 describe('outage', () => {
   it('stops past the outage budget with the rest FAILED, then the same file continues and asks only what is missing', async () => {
     sandbox.resetStats();
-    const env = environment({ INQUIRY_OUTAGE_BUDGET_S: '3', INQUIRY_ATTEMPTS: '50' });
+    const env = environment({ INQUIRY_OUTAGE_BUDGET: '3s', INQUIRY_ATTEMPTS: '50' });
     const file = await fileOf('outage', 20, 20);
     const out = join(workDir, 'outage.out.csv');
     const first = startCli(['run', file, '--out', out, '--rate', '10/s', '--concurrency', '2'], env);

@@ -13,7 +13,7 @@ import { ACCOUNTS, EXPORT, reportRows, reviewedCopy, summaryOf, trailOf } from '
 
 /**
  * Decisions are records, not working state: `delete`, `prune` and a Redis restart (the append-only file on,
- * as in the compose file) leave them standing; only their own retention (DECISION_RETENTION_DAYS, default
+ * as in the compose file) leave them standing; only their own retention (DECISION_RETENTION, default
  * for ever) ends them.
  */
 describe('where decisions live and how long', () => {
@@ -64,11 +64,11 @@ describe('where decisions live and how long', () => {
     }
   });
 
-  it('stand only as long as DECISION_RETENTION_DAYS, and prune then removes them with their audit entries', async () => {
+  it('stand only as long as DECISION_RETENTION, and prune then removes them with their audit entries', async () => {
     // A retention of a few seconds: the passing time is what is tested here.
     const keepMs = 6_000;
     const keepDays = keepMs / 86_400_000;
-    world = await startWorld('decision-retention', Object.values(ACCOUNTS), { DECISION_RETENTION_DAYS: String(keepDays) });
+    world = await startWorld('decision-retention', Object.values(ACCOUNTS), { DECISION_RETENTION: `${keepDays}d` });
     const { folder, env, prefix } = world;
     const input = join(folder, 'payouts.csv');
     await writeFile(input, EXPORT);
@@ -85,7 +85,7 @@ describe('where decisions live and how long', () => {
     expect((await reportRows(join(folder, 'later.csv'))).get('B-2')).toMatchObject({ decision: '', decided_by: '' });
     expect(await summaryOf(join(folder, 'later.csv'))).toMatchObject({ needsReview: 2 });
     const prune = await runCli(['prune'], env);
-    expect(prune.stdout).toContain('2 decision(s) older than DECISION_RETENTION_DAYS removed, with their audit entries');
+    expect(prune.stdout).toContain('2 decision(s) older than DECISION_RETENTION removed, with their audit entries');
     try {
       expect(await redis.exists(redisKeys(prefix).decisionsStanding())).toBe(0);
       expect(await trailOf(redis, prefix)).toEqual([]);

@@ -79,7 +79,7 @@ async function exampleWorkbook(): Promise<Buffer> {
 async function upload(name: string, content: Buffer | string, fields: Record<string, string> = {}, on = serve!): Promise<Response> {
   const form = new FormData();
   for (const [field, value] of Object.entries(fields)) form.append(field, value);
-  form.append('file', new Blob([content]), name);
+  form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
   return fetch(`${on.url}/api/batches`, { method: 'POST', body: form, headers: auth });
 }
 

@@ -16,7 +16,7 @@ import { renameHolder } from './review-helpers.js';
  * rejects rows on the batch page; the page reloaded shows them decided, and so does the other person's
  * browser. Day 2 the same file shows both decisions; day 3 the bank renamed the approved holder, and that row
  * needs a person again.
- * REVIEW_DESK_SCREENSHOT=path writes the README's screenshot (the emulator's accounts: nobody real).
+ * REVIEW_DESK_SCREENSHOT=path writes the screenshot in docs/ (the emulator's accounts: nobody real).
  */
 /** The example file without its two rows that end FAILED: each day's upload of it is then a new batch. */
 const FAILED_ROWS = ['EMP-0304', 'EMP-0306'];

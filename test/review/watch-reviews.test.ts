@@ -15,7 +15,7 @@ describe('the reviews/ inbox of the watched folder', () => {
   let world: World;
 
   beforeAll(async () => {
-    world = await startWorld('watch-reviews', Object.values(ACCOUNTS), { WATCH_STABLE_SECONDS: '0.3', WATCH_POLL_MS: '100' });
+    world = await startWorld('watch-reviews', Object.values(ACCOUNTS), { WATCH_STABLE: '0.3s', WATCH_POLL: '100ms' });
   });
   afterAll(() => world?.close());
 

@@ -167,7 +167,7 @@ describe('log redaction', () => {
     );
     const http = createHttpClient(1_000);
     const error = await http
-      .post('http://127.0.0.1:1/api/login', { json: { username: 'u', password: 'hunter4' }, headers: { authorization: 'Bearer eyJjkl' } })
+      .post('http://127.0.0.1:1/api/login', { json: { username: 'u', password: 'hunter4' } }, { authorization: 'Bearer eyJjkl' })
       .then(() => undefined, (caught: unknown) => caught);
     logger.error({ err: error }, 'raw');
     logger.error({ err: new LoginUnavailableError('cannot reach', { cause: error }) }, 'wrapped');

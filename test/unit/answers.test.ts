@@ -135,10 +135,10 @@ describe('settings and names', () => {
 
   it('keeps history as long as batches unless told otherwise; --reuse-answers wins over REUSE_ANSWERS', () => {
     expect(loadConfig({}, {}).history).toEqual({ keepMs: 30 * 24 * HOUR, reuseAnswersMs: 0 });
-    expect(loadConfig({}, { BATCH_RETENTION_DAYS: '7' }).history.keepMs).toBe(7 * 24 * HOUR);
-    expect(loadConfig({}, { BATCH_RETENTION_DAYS: '7', ACCOUNT_HISTORY_DAYS: '90' }).history.keepMs).toBe(90 * 24 * HOUR);
+    expect(loadConfig({}, { BATCH_RETENTION: '7d' }).history.keepMs).toBe(7 * 24 * HOUR);
+    expect(loadConfig({}, { BATCH_RETENTION: '7d', ACCOUNT_HISTORY_RETENTION: '90d' }).history.keepMs).toBe(90 * 24 * HOUR);
     expect(loadConfig({ reuseAnswers: '1h' }, { REUSE_ANSWERS: '24h' }).history.reuseAnswersMs).toBe(HOUR);
-    expect(() => loadConfig({}, { ACCOUNT_HISTORY_DAYS: '0' })).toThrow(/ACCOUNT_HISTORY_DAYS/);
+    expect(() => loadConfig({}, { ACCOUNT_HISTORY_RETENTION: '0' })).toThrow(/ACCOUNT_HISTORY_RETENTION/);
     expect(loadConfig({}, {}).outputFormat).toBe('csv');
     expect(loadConfig({}, { OUTPUT_FORMAT: 'XLSX' }).outputFormat).toBe('xlsx');
     expect(() => loadConfig({}, { OUTPUT_FORMAT: 'ods' })).toThrow(/OUTPUT_FORMAT/);

@@ -53,7 +53,7 @@ describe('NAME_RULES_FILE', () => {
     const bad = file('bad.json', JSON.stringify({ titles: [{ written: ['KANJENG'], means: 'x', kind: 'royal' }], nickname: [] }));
     expect(() => withRules(bad)).toThrow(ConfigError);
     expect(() => withRules(bad)).toThrow(
-      `NAME_RULES_FILE ${bad} is not a valid name rules file (README, "Name matching", §9): titles[0].kind: must be one of "religious", "academic", "professional", "courtesy", "deceased" (found "royal"); nickname: unknown concept`,
+      `NAME_RULES_FILE ${bad} is not a valid name rules file (docs/name-matching.md, §9): titles[0].kind: must be one of "religious", "academic", "professional", "courtesy", "deceased" (found "royal"); nickname: unknown concept`,
     );
   });
 });

@@ -103,10 +103,10 @@ describe('times as people read them', () => {
 });
 
 describe('settings and flags of decisions', () => {
-  it('keeps decisions for ever unless DECISION_RETENTION_DAYS says otherwise', () => {
+  it('keeps decisions for ever unless DECISION_RETENTION says otherwise', () => {
     expect(loadConfig({}, {}).decisions.keepMs).toBe(0);
-    expect(loadConfig({}, { DECISION_RETENTION_DAYS: '365' }).decisions.keepMs).toBe(365 * 86_400_000);
-    expect(() => loadConfig({}, { DECISION_RETENTION_DAYS: '-1' })).toThrow('DECISION_RETENTION_DAYS');
+    expect(loadConfig({}, { DECISION_RETENTION: '365d' }).decisions.keepMs).toBe(365 * 86_400_000);
+    expect(() => loadConfig({}, { DECISION_RETENTION: '-1' })).toThrow('DECISION_RETENTION');
   });
 
   it('takes NEEDS_REVIEW in --fail-on beside the result values', () => {

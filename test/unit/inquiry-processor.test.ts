@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createInquiryProcessor, TransientInquiryError, type InquiryJobDependencies } from '../../jobs/inquiry.js';
 import { LoginRejectedError, LoginUnavailableError, TokenRejectedError } from '../../src/errors.js';
 import { CircuitBreaker } from '../../src/provider/circuit-breaker.js';
-import type { InquiryDecision } from '../../src/provider/client.js';
+import type { ClientClassification } from '../../src/provider/client.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
 import type { InquiryJobData } from '../../src/queue/inquiry-queue.js';
 import { recordingLogger } from './lifecycle-fakes.js';
@@ -29,7 +29,7 @@ function job(accountKey = '014:0012345678', attemptsMade = 0, attempts = 3): Job
  * The processor over fakes: `provider` answers each call (a decision, or an error thrown by the client:
  * login trouble, a bug); the breaker is a real one with a small window so a test can open it.
  */
-function processorWorld(provider: (account: string) => InquiryDecision | Error, breaker = new CircuitBreaker()) {
+function processorWorld(provider: (account: string) => ClientClassification | Error, breaker = new CircuitBreaker()) {
   const { logger, lines } = recordingLogger();
   const outcomes = new Map<string, InquiryOutcome>();
   const counted: string[] = [];
@@ -63,6 +63,7 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
       await hooks.onSend();
       return answer;
     },
+    sendLeft: () => undefined,
     holdSending: async (ms, ticket) => {
       sendHolds.push(ms);
       heldTickets.push(ticket?.slowedAt);
@@ -86,8 +87,8 @@ function processorWorld(provider: (account: string) => InquiryDecision | Error, 
   return { deps, onClear: (listener: () => unknown) => void (onClear = listener), process: createInquiryProcessor(deps), outcomes, counted, holds, heldBehind, sendHolds, heldTickets, asked, outages, lines, breaker, preCalls, worked, slotsTaken: () => slots };
 }
 
-const answer = (outcome: InquiryOutcome = VERIFIED): InquiryDecision => ({ kind: 'answer', outcome });
-const transient: InquiryDecision = { kind: 'transient', reason: 'provider answered HTTP 503' };
+const answer = (outcome: InquiryOutcome = VERIFIED): ClientClassification => ({ kind: 'answer', outcome });
+const transient: ClientClassification = { kind: 'transient', reason: 'provider answered HTTP 503' };
 
 describe('the inquiry processor (jobs/inquiry.ts)', () => {
   it('stores the answer once, and a job that runs again asks nothing', async () => {
@@ -100,7 +101,7 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
   });
 
   it('counts usable answers (a FAILED one for what the record says too), never an unusable one or a retry that ran out', async () => {
-    const decisions: Record<string, InquiryDecision> = {
+    const decisions: Record<string, ClientClassification> = {
       '014:0000000001': answer(VERIFIED),
       '014:0000000002': answer({ verdict: 'ACCOUNT_INVALID', reason: 'provider: Account not found' }),
       '014:0000000003': answer({ verdict: 'FAILED', reason: 'provider status PENDING is not SUCCESS' }),

@@ -85,6 +85,7 @@ export class FakeStore {
     this.batches.set(record.batchId, {
       record: {
         ...record,
+        throwAwayQueue: record.throwAwayQueue ?? false,
         producedAt: undefined,
         accountCount: 0,
         invalidCount: 0,
@@ -96,6 +97,7 @@ export class FakeStore {
         round: 0,
         reportedAt: undefined,
         lastReport: undefined,
+        reportCounts: undefined,
       },
       accounts: [],
       outcomes: new Map(),
@@ -147,9 +149,11 @@ export class FakeStore {
     return forgotten;
   }
 
-  async markReported(batchId: string, reportPath: string): Promise<void> {
+  /** Undefined: as for a batch finished already (these tests follow no completion notice). */
+  async markReported(batchId: string, reportPath: string): Promise<number | undefined> {
     const stored = this.batch(batchId);
     stored.record = { ...stored.record, reportedAt: this.clock.now(), lastReport: reportPath };
+    return undefined;
   }
 
   /** A batch as another process (or an earlier run) left it. */
@@ -296,7 +300,7 @@ export class FakeLeases {
 /** An inspected file whose content hash and accounts the test chooses. */
 export function inspectedFile(path: string, contentHash: string, accounts: string[]): InspectedFile & { accounts: string[] } {
   return {
-    file: { path, header: ['bank_code', 'account_number', 'name'], rowCount: accounts.length, contentHash, delimiter: ',' },
+    file: { path, header: ['bank_code', 'account_number', 'name'], rowCount: accounts.length, contentHash, kind: 'csv', delimiter: ',', encoding: 'utf-8' },
     header: ['bank_code', 'account_number', 'name'],
     positions: [0, 1, 2],
     replaced: [],

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProductionFencedError } from '../../src/batch/batch-store.js';
 import { continuationPolicy, decideContinuation, RETRY_FAILED_WINDOW_MS } from '../../src/batch/continuation.js';
 import { BatchLifecycle, type BatchRequest } from '../../src/batch/lifecycle.js';
+import type { WrittenReport } from '../../src/batch/report-writer.js';
 import { HandedBackError } from '../../src/batch/settle.js';
 import { BatchUnfinishedError, LoginUnavailableError, UsageError, WorkTakenOverError } from '../../src/errors.js';
 import { FakeClock, FakeLeases, FakeProducer, FakeStore, inspectedFile, recordingLogger, T0 } from './lifecycle-fakes.js';
@@ -31,7 +32,7 @@ function world() {
   const calls: string[] = [];
   const login = vi.fn(async (): Promise<void> => void calls.push('login'));
   const settle = vi.fn(async (): Promise<{ kind: 'complete' } | { kind: 'gave_up'; reason: string }> => ({ kind: 'complete' }));
-  const writeReport = vi.fn(async () => ({ rows: ACCOUNTS.length, counts: COUNTS }));
+  const writeReport = vi.fn(async () => ({ rows: ACCOUNTS.length, counts: COUNTS }) as WrittenReport);
   const inspect = vi.fn(async (path: string) => inspectedFile(path, 'hash-a', ACCOUNTS));
   const create = store.create.bind(store);
   store.create = async (record) => {

@@ -83,6 +83,7 @@ function world(lease = fakeRunLease()) {
     policy: continuationPolicy(),
     stableMs: 0,
     timeZone: 'Asia/Jakarta',
+    outputFormat: 'csv',
     handBack: new AbortController().signal,
     logger,
   });

@@ -56,7 +56,7 @@ describe('ProviderClient.inquire', () => {
     const { http, tokens } = fakeHttp([]);
     const { session } = fakeSession([new LoginUnavailableError('provider answered HTTP 503')]);
     let counted = 0;
-    const hooks = { waitForTurn: async () => undefined, onSend: async () => void (counted += 1) };
+    const hooks = { waitForTurn: async () => undefined, onSend: async () => void (counted += 1), onWritten: () => undefined };
     await expect(new ProviderClient(http, provider, session).inquire(ACCOUNT, hooks)).rejects.toThrow(LoginUnavailableError);
     expect(counted).toBe(0);
     expect(tokens).toEqual([]);
@@ -66,7 +66,7 @@ describe('ProviderClient.inquire', () => {
     const { http, tokens } = fakeHttp([401, 200]);
     const { session, invalidated } = fakeSession(['old', 'fresh']);
     let counted = 0;
-    const hooks = { waitForTurn: async () => undefined, onSend: async () => void (counted += 1) };
+    const hooks = { waitForTurn: async () => undefined, onSend: async () => void (counted += 1), onWritten: () => undefined };
     const decision = await new ProviderClient(http, provider, session).inquire(ACCOUNT, hooks);
     expect(decision.kind).toBe('answer');
     expect(invalidated).toEqual(['old']);

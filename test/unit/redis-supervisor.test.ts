@@ -65,7 +65,7 @@ describe('RedisSupervisor', () => {
     expect(supervisor.health().up).toBe(true);
     expect(supervisor.failedWith).toBeUndefined();
     expect(lines.map((line) => line.message)).toEqual([
-      'Redis at redis://user:***@redis.internal:6379 is not answering (connect ECONNREFUSED 10.0.0.5:6379): waiting for it for up to 30 s (REDIS_UNAVAILABLE_TIMEOUT_S)',
+      'Redis at redis://user:***@redis.internal:6379 is not answering (connect ECONNREFUSED 10.0.0.5:6379): waiting for it for up to 30 s (REDIS_UNAVAILABLE_TIMEOUT)',
       'Redis at redis://user:***@redis.internal:6379 is answering again',
     ]);
   });

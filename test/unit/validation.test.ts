@@ -156,5 +156,8 @@ describe('parseBankCodeMap', () => {
     ['alias,provider_code\nBank Central Asia\n', 'expected two values'],
     ['BCA,not a code\n', 'is not a bank code'],
     ['BCA,BCA\nbca,014\n', 'mapped to both'],
-  ])('refuses %j', (text, message) => expect(() => parseBankCodeMap(text)).toThrow(ConfigError) && expect(() => parseBankCodeMap(text)).toThrow(message));
+  ])('refuses %j', (text, message) => {
+    expect(() => parseBankCodeMap(text)).toThrow(ConfigError);
+    expect(() => parseBankCodeMap(text)).toThrow(message);
+  });
 });

@@ -6,7 +6,7 @@ import { RECORD_ENTRY } from './history.js';
 // there, and answers -1 (or {-1}) without writing when it is not: Redis lost it (a restart without
 // persistence, a flush, eviction) or it was deleted, and a late answer or count would otherwise recreate
 // keys of it (account numbers, holder names) that no index names and nothing expires. Every write that
-// adds to a batch sets every key of it to expire after the retention (BATCH_RETENTION_DAYS), counted from
+// adds to a batch sets every key of it to expire after the retention (BATCH_RETENTION), counted from
 // that write: an unfinished batch that nobody works on goes too; a finished one expires after the
 // retention counted from its last report (BatchStore.markReported).
 //

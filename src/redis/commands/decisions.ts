@@ -73,7 +73,7 @@ return replies`,
 };
 
 /**
- * DECISION_RETENTION_DAYS: drops the decisions older than `keep` from these account fields (a field left
+ * DECISION_RETENTION: drops the decisions older than `keep` from these account fields (a field left
  * empty goes) and the audit entries older than it. KEYS: standing hash, trail stream. ARGV: keep ms (above 0),
  * then account fields. Reply: decisions dropped.
  */
