@@ -4,6 +4,7 @@ import type { RedisClient } from '../redis/connection.js';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
 import { createMetrics, type ProductMetrics } from '../metrics/metrics.js';
 import { openNotices, type Notices } from './notices.js';
+import { AnswerArrivals } from '../batch/answer-arrivals.js';
 import { BatchLifecycle } from '../batch/lifecycle.js';
 import { BatchStore } from '../batch/batch-store.js';
 import { inspectFile, Producer } from '../batch/producer.js';
@@ -112,6 +113,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const saveAnswer = answerRecorder(answers);
   const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);
   const loginNow = () => ensureLogin(session, logger, clock);
+  const arrivals = new AnswerArrivals();
 
   const settleDependencies: SettleDependencies = {
     progress: (batchId) => store.progress(batchId),
@@ -125,6 +127,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     },
     findLostJobs: async (batchId, accountKeys) => findLostInquiryJobs(queue, batchId, (await store.get(batchId)).round, accountKeys),
     requeue: async (batchId) => void (await producer.requeueUnanswered(batchId)),
+    answersLanded: (batchId, count, signal) => arrivals.wait(batchId, count, signal),
     clock,
     logger,
   };
@@ -225,6 +228,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
           }
         }
         await counted;
+        arrivals.landed(batchId);
       },
       countCall: async (batchId, field) => {
         countCallMetric(metrics, field);
