@@ -106,7 +106,9 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     history,
     saveOutcome: (...answer) => store.saveOutcome(...answer),
     // One script for the outcome and the history on a standalone Redis; their keys are in different slots of a cluster.
-    saveWithHistory: redis.isCluster ? undefined : (batchId, accountKey, outcome, entry) => store.saveAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(queueName, accountKey, entry)),
+    saveWithHistory: redis.isCluster
+      ? undefined
+      : (batchId, accountKey, outcome, entry, counts) => store.saveAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(queueName, accountKey, entry), counts),
     endpoint: queueName,
     now: () => clock.now(),
   };
@@ -215,12 +217,16 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       sendLeft: (ticket) => pacer.sent(ticket),
       observeWork: adapt,
       saveOutcome: async (batchId, accountKey, outcome) => {
-        // The counts go out before the outcome on the same connection: a batch is never complete with a call uncounted.
+        // The batch's counts go with its outcome, in the same script: a batch is never complete with a call uncounted.
+        const counts = tally.take(batchId);
         const counted = tally.flush();
         try {
-          await saveAnswer(batchId, accountKey, outcome);
+          await saveAnswer(batchId, accountKey, outcome, counts);
         } catch (error) {
-          if (!(error instanceof BatchNotFoundError)) throw error;
+          if (!(error instanceof BatchNotFoundError)) {
+            tally.putBack(batchId, counts);
+            throw error;
+          }
           // Deleted, or lost by Redis: nothing of it is written again (no key without an expiry), and the job ends.
           if (!goneBatches.has(batchId)) {
             goneBatches.add(batchId);
