@@ -1,109 +1,104 @@
 /**
- * The baselines bench/compare.ts measures the product against, each run as a process of its own (like
- * the product's CLI), so that none shares an event loop with the emulator:
+ * The anchors bench/compare.ts measures the product against, each run as a process of its own (like the
+ * product's CLI), so that none shares an event loop with the emulator. Every one uses undici, the product's
+ * HTTP client, straight (`request` over one keep-alive Agent), so that a ratio is the product's own work and
+ * not a difference of HTTP clients:
  *
- *   - `p-limit`: the naive script: every account through `p-limit(concurrency)` and a got POST;
- *   - `bullmq`: raw BullMQ + got: one Queue, one Worker with the same concurrency, the job does the POST;
- *   - `bullmq-undici`: the same with the product's own transport (src/provider/http.ts, undici) instead of
- *     got: what the product's queue, pacing and bookkeeping cost, with the HTTP client out of the ratio;
- *   - `paced`: a bare loop sending at the rate (bench/support.ts pacedBaseline), no queue, no limit.
+ *   - `bullmq-undici`: raw BullMQ + undici: one Queue, one Worker at the same concurrency, the job does the POST;
+ *   - `paced`: a loop that sends at the rate, evenly spaced and never more than the rate's `max` in any
+ *     sliding window of its period (the ring of the last `max` send times): the fair anchor against a
+ *     sliding-window provider. No queue, no Redis, no limit on the calls in flight;
+ *   - `script`: what a person would write for a small file: read the CSV, log in, ask each row's account
+ *     (paced at the rate), print nothing. Timed by the caller as a whole process, start to exit.
  *
- * With a rate, `p-limit` starts its calls on an even spacing and `bullmq` uses BullMQ's own limiter.
- * Prints one JSON line: `{ "seconds": n }`, the time from the first call going out to the last answer.
+ * Every runner logs in once.
  *
- *   node dist/bench/baselines.js <p-limit|bullmq|bullmq-undici|paced> '{"url":…,"rows":…,"concurrency":…,"rate":…,"prefix":…}'
+ *   node dist/bench/baselines.js <bullmq-undici|paced|script> '{"url":…,"rows":…,"concurrency":…,"rate":…,"prefix":…,"file":…}'
  */
 import { randomBytes } from 'node:crypto';
-import got from 'got';
+import { readFile } from 'node:fs/promises';
 import { Queue, Worker } from 'bullmq';
+import { parse } from 'csv-parse/sync';
 import { Redis } from 'ioredis';
-import pLimit from 'p-limit';
-import { createHttpClient } from '../src/provider/http.js';
+import { Agent, request } from 'undici';
 import { syntheticAccounts } from '../src/sandbox/synthetic-accounts.js';
-import type { SandboxAccount } from '../src/sandbox/types.js';
-import { pacedBaseline, REDIS_URL } from './support.js';
 
-export type BaselineKind = 'p-limit' | 'bullmq' | 'bullmq-undici' | 'paced';
+export type BaselineKind = 'bullmq-undici' | 'paced' | 'script';
 
 export interface BaselineOptions {
   url: string;
   rows: number;
   concurrency: number;
-  /** Calls per second, or undefined for as fast as it goes. */
+  /** Calls per second (the sliding window is one second), or undefined for as fast as it goes. */
   rate: number | undefined;
-  /** Redis key prefix of the BullMQ baseline's queue (deleted by the caller). */
+  /** Redis key prefix of the BullMQ anchor's queue (deleted by the caller). */
   prefix: string;
+  /** The input file of `script`. */
+  file?: string;
 }
 
-/** One login, as the product does once per token lifetime. */
-async function token(url: string): Promise<string> {
-  const { body } = await got.post(`${url}/api/login`, { json: { username: 'sandbox', password: 'sandbox' }, responseType: 'json' });
-  return (body as { data: { access_token: string } }).data.access_token;
+interface Account {
+  bankCode: string;
+  accountNumber: string;
 }
 
-type Inquire = (url: string, bearer: string, account: Pick<SandboxAccount, 'bankCode' | 'accountNumber'>) => Promise<unknown>;
+const dispatcher = new Agent();
 
-const inquire: Inquire = (url, bearer, account) =>
-  got.post(`${url}/api/transfer/inquiry`, {
-    json: { bank_code: account.bankCode, account_number: account.accountNumber },
-    headers: { authorization: `Bearer ${bearer}` },
-    throwHttpErrors: false,
+async function post(url: string, body: object, bearer?: string): Promise<unknown> {
+  const response = await request(url, {
+    method: 'POST',
+    dispatcher,
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...(bearer !== undefined && { authorization: `Bearer ${bearer}` }) },
   });
-
-function inquireWithTransport(): Inquire {
-  const http = createHttpClient(15_000);
-  return (url, bearer, account) => http.post(`${url}/api/transfer/inquiry`, { json: { bank_code: account.bankCode, account_number: account.accountNumber } }, { authorization: `Bearer ${bearer}` });
+  return response.body.json();
 }
 
-/** Even spacing for the rate-bound scenarios: each call waits for its own slot. */
-function spacing(rate: number | undefined): () => Promise<void> {
-  if (rate === undefined) return async () => undefined;
+async function login(url: string): Promise<string> {
+  const answer = (await post(`${url}/api/login`, { username: 'sandbox', password: 'sandbox' })) as { data: { access_token: string } };
+  return answer.data.access_token;
+}
+
+const inquire = (url: string, bearer: string, account: Account) =>
+  post(`${url}/api/transfer/inquiry`, { bank_code: account.bankCode, account_number: account.accountNumber }, bearer);
+
+/** Waits for the next send time: 1/rate after the last, and at most `rate` sends in any second. */
+function slidingWindowPacer(rate: number): () => Promise<void> {
+  const max = Math.max(1, Math.floor(rate));
+  const ring: number[] = new Array<number>(max).fill(-Infinity);
+  let sends = 0;
   let next = performance.now();
   return async () => {
-    const slot = next;
-    next += 1000 / rate;
-    const wait = slot - performance.now();
+    const at = Math.max(next, ring[sends % max]! + 1000);
+    const wait = at - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    ring[sends % max] = performance.now();
+    sends += 1;
+    // From the time due, not the time the timer fired: a late timer does not slow every later call.
+    next = at + 1000 / rate;
   };
 }
 
-async function naive(options: BaselineOptions): Promise<number> {
-  const bearer = await token(options.url);
-  const limit = pLimit(options.concurrency);
-  const turn = spacing(options.rate);
-  const started = performance.now();
-  await Promise.all(
-    syntheticAccounts(options.rows).map((account) =>
-      limit(async () => {
-        await turn();
-        return inquire(options.url, bearer, account);
-      }),
-    ),
-  );
-  return (performance.now() - started) / 1000;
+async function paced(url: string, accounts: Account[], rate: number | undefined): Promise<void> {
+  const bearer = await login(url);
+  const turn = rate === undefined ? async () => undefined : slidingWindowPacer(rate);
+  const inFlight: Promise<unknown>[] = [];
+  for (const account of accounts) {
+    await turn();
+    inFlight.push(inquire(url, bearer, account));
+  }
+  await Promise.all(inFlight);
 }
 
-async function rawBullmq(options: BaselineOptions, ask: Inquire): Promise<number> {
-  const bearer = await token(options.url);
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+async function rawBullmq(options: BaselineOptions): Promise<void> {
+  const bearer = await login(options.url);
+  const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
   const name = `baseline-${randomBytes(3).toString('hex')}`;
   const queue = new Queue(name, { connection, prefix: options.prefix });
   let answered = 0;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));
-  const started = performance.now();
-  const worker = new Worker(
-    name,
-    async (job) => {
-      await ask(options.url, bearer, job.data as SandboxAccount);
-    },
-    {
-      connection,
-      prefix: options.prefix,
-      concurrency: options.concurrency,
-      ...(options.rate !== undefined && { limiter: { max: options.rate, duration: 1000 } }),
-    },
-  );
+  const worker = new Worker(name, async (job) => inquire(options.url, bearer, job.data as Account), { connection, prefix: options.prefix, concurrency: options.concurrency });
   worker.on('completed', () => {
     answered += 1;
     if (answered === options.rows) finished();
@@ -115,21 +110,28 @@ async function rawBullmq(options: BaselineOptions, ask: Inquire): Promise<number
     );
   }
   await done;
-  const seconds = (performance.now() - started) / 1000;
   await worker.close();
   await queue.close();
   connection.disconnect();
-  return seconds;
 }
 
-const RUNNERS: Record<BaselineKind, (options: BaselineOptions) => Promise<number>> = {
-  'p-limit': naive,
-  bullmq: (options) => rawBullmq(options, inquire),
-  'bullmq-undici': (options) => rawBullmq(options, inquireWithTransport()),
-  paced: async (options) => options.rows / (await pacedBaseline(options.url, options.rows, options.rate ?? 1_000_000)),
+/** The rows of the input with an account to ask, each account once. */
+async function accountsOfFile(file: string): Promise<Account[]> {
+  const rows = parse(await readFile(file), { bom: true, columns: true }) as Record<string, string>[];
+  const seen = new Set<string>();
+  return rows
+    .map((row) => ({ bankCode: row.bank_code ?? '', accountNumber: row.account_number ?? '' }))
+    .filter((account) => /^\d{3}$/.test(account.bankCode) && /^\d{6,}$/.test(account.accountNumber) && !seen.has(`${account.bankCode}:${account.accountNumber}`) && seen.add(`${account.bankCode}:${account.accountNumber}`));
+}
+
+const RUNNERS: Record<BaselineKind, (options: BaselineOptions) => Promise<void>> = {
+  'bullmq-undici': rawBullmq,
+  paced: (options) => paced(options.url, syntheticAccounts(options.rows), options.rate),
+  script: async (options) => paced(options.url, await accountsOfFile(options.file!), options.rate),
 };
 
 const kind = process.argv[2] as BaselineKind;
 const options = JSON.parse(process.argv[3] ?? '{}') as BaselineOptions;
-if (RUNNERS[kind] === undefined) throw new Error(`unknown baseline ${JSON.stringify(kind)}: p-limit, bullmq, bullmq-undici or paced`);
-process.stdout.write(`${JSON.stringify({ seconds: await RUNNERS[kind](options) })}\n`);
+if (RUNNERS[kind] === undefined) throw new Error(`unknown baseline ${JSON.stringify(kind)}: ${Object.keys(RUNNERS).join(', ')}`);
+await RUNNERS[kind](options);
+await dispatcher.close();

@@ -1,5 +1,5 @@
 /**
- * What each row costs Redis, the product (`run`, the built CLI) beside raw BullMQ + got: the commands
+ * What each row costs Redis, the product (`run`, the built CLI) beside raw BullMQ + undici: the commands
  * sent per row (MONITOR, each a write and a reply to parse for the client), the commands the server
  * executed per row (INFO commandstats, Lua's own calls included) with their server time, and the bytes
  * sent to it and received from it per row. The unlimited scenario of bench/compare.ts (zero-latency
@@ -112,8 +112,9 @@ try {
     });
     if (result.code !== 0) throw new Error(`run exited ${result.code}:\n${result.stderr}`);
   });
-  const bullmq = await measure(() =>
-    runBaseline('bullmq', { url: sandbox.url, rows, concurrency, rate: undefined, prefix: `bcbench-${randomBytes(3).toString('hex')}` }, redisServer.url));
+  const bullmq = await measure(async () => {
+    await runBaseline('bullmq-undici', { url: sandbox.url, rows, concurrency, rate: undefined, prefix: `bcbench-${randomBytes(3).toString('hex')}` }, redisServer.url);
+  });
   console.log(`Redis per row, ${rows} rows, zero-latency emulator, concurrency ${concurrency} (run: the whole command, report included)`);
   console.log(`  product     ${product}`);
   console.log(`  raw BullMQ  ${bullmq}`);

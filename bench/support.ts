@@ -42,10 +42,13 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Pro
   );
 }
 
-/** Runs one baseline of bench/baselines.ts as a process of its own, against the Redis at `redisUrl`. */
-export function runBaseline(kind: BaselineKind, options: BaselineOptions, redisUrl: string): Promise<void> {
-  const child = atStartingPriority(spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, REDIS_URL: redisUrl } }));
-  return new Promise((resolve, reject) => child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`baseline ${kind} exited ${code}`)))));
+/** Runs one baseline of bench/baselines.ts as a process of its own, against the Redis at `redisUrl`; resolves to its wall time (s). */
+export function runBaseline(kind: BaselineKind, options: BaselineOptions, redisUrl: string, env: Record<string, string> = {}): Promise<number> {
+  const started = process.hrtime.bigint();
+  const child = atStartingPriority(spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, REDIS_URL: redisUrl, ...env } }));
+  return new Promise((resolve, reject) =>
+    child.once('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e9) : reject(new Error(`baseline ${kind} exited ${code}`)))),
+  );
 }
 
 export function startCli(args: string[], env: Record<string, string>) {
@@ -53,8 +56,8 @@ export function startCli(args: string[], env: Record<string, string>) {
 }
 
 /** Deletes the keys a benchmark wrote under its prefix. */
-export async function deletePrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
+export async function deletePrefix(prefix: string, redisUrl = REDIS_URL): Promise<void> {
+  const redis = new Redis(redisUrl);
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
-import { DelayedError, MetricsTime, Worker, type Job, type Queue } from 'bullmq';
+import { DelayedError, Worker, type Job, type Queue } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
 import { createMetrics, type ProductMetrics } from '../metrics/metrics.js';
 import { openNotices, type Notices } from './notices.js';
+import { AnswerArrivals } from '../batch/answer-arrivals.js';
 import { BatchLifecycle } from '../batch/lifecycle.js';
 import { BatchStore } from '../batch/batch-store.js';
 import { inspectFile, Producer } from '../batch/producer.js';
@@ -23,9 +24,9 @@ import { ensureLogin } from '../provider/ensure-login.js';
 import { createHttpClient } from '../provider/http.js';
 import { login } from '../provider/login.js';
 import { SharedTokenSession } from '../provider/token.js';
-import { jitteredBackoff } from '../queue/backoff.js';
 import { AdaptiveConcurrency } from '../queue/concurrency.js';
 import { inquiryQueueName, openInquiryQueue, queueCeiling, type InquiryJobData } from '../queue/inquiry-queue.js';
+import { adaptTo, holdAfterRateLimit, startInquiryWorker } from '../queue/inquiry-worker.js';
 import { findLostInquiryJobs } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
@@ -33,9 +34,7 @@ import { RateCeiling } from '../queue/rate-ceiling.js';
 import { CallTally, TALLY_FLUSH_MS, type CallField } from '../queue/call-tally.js';
 import { AccountHistory } from '../history/account-history.js';
 import { answerRecorder, answerReuser, type AnswerDependencies } from '../history/answers.js';
-import { isConnectionFailure, isRedisFull } from '../redis/failures.js';
 import { Lease } from '../redis/lease.js';
-import { redisErrors } from '../redis/supervisor.js';
 import { redisKeys, type RedisKeys } from '../redis/keys.js';
 import { DecisionStore } from '../review/decision-store.js';
 import { importReviewFile, type ReviewImport, type ReviewImportRequest } from '../review/review-file.js';
@@ -95,7 +94,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     login: (outcome) => metrics.login(outcome),
     refresh: (reason) => metrics.tokenRefresh(reason),
   });
-  const client = new ProviderClient(http, provider, session);
+  const client = new ProviderClient(http, provider, session, (seconds, kind) => metrics.inquiryLatency(seconds, kind));
   const outages = new OutageBoard(redis, keys, queueName);
   const pacer = new SendPacer(redis, keys.pacer(queueName), config.inquiry.rate);
   // Answers are stored with the account's history around them (src/history): the outcome with the history
@@ -105,13 +104,16 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     history,
     saveOutcome: (...answer) => store.saveOutcome(...answer),
     // One script for the outcome and the history on a standalone Redis; their keys are in different slots of a cluster.
-    saveWithHistory: redis.isCluster ? undefined : (batchId, accountKey, outcome, entry) => store.saveAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(queueName, accountKey, entry)),
+    saveWithHistory: redis.isCluster
+      ? undefined
+      : (batchId, accountKey, outcome, entry, counts) => store.saveAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(queueName, accountKey, entry), counts),
     endpoint: queueName,
     now: () => clock.now(),
   };
   const saveAnswer = answerRecorder(answers);
   const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);
   const loginNow = () => ensureLogin(session, logger, clock);
+  const arrivals = new AnswerArrivals();
 
   const settleDependencies: SettleDependencies = {
     progress: (batchId) => store.progress(batchId),
@@ -125,6 +127,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     },
     findLostJobs: async (batchId, accountKeys) => findLostInquiryJobs(queue, batchId, (await store.get(batchId)).round, accountKeys),
     requeue: async (batchId) => void (await producer.requeueUnanswered(batchId)),
+    answersLanded: (batchId, count, signal) => arrivals.wait(batchId, count, signal),
     clock,
     logger,
   };
@@ -202,22 +205,21 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     // Enough slots for the rate at the work time seen (see AdaptiveConcurrency), set on the worker as answers come.
     const concurrency = new AdaptiveConcurrency(config.inquiry.rate, config.inquiry.concurrency);
     let worker: Worker<InquiryJobData> | undefined;
-    const adapt = (workMs: number) => {
-      concurrency.observe(workMs);
-      const next = concurrency.next();
-      if (worker !== undefined && worker.concurrency !== next) worker.concurrency = next;
-    };
     const processor = createInquiryProcessor({
       preCall: (batchId, accountKey) => pacer.preCall(keys.outcomes(batchId), accountKey),
       sendLeft: (ticket) => pacer.sent(ticket),
-      observeWork: adapt,
+      observeWork: adaptTo(concurrency, () => worker),
       saveOutcome: async (batchId, accountKey, outcome) => {
-        // The counts go out before the outcome on the same connection: a batch is never complete with a call uncounted.
+        // The batch's counts go with its outcome, in the same script: a batch is never complete with a call uncounted.
+        const counts = tally.take(batchId);
         const counted = tally.flush();
         try {
-          await saveAnswer(batchId, accountKey, outcome);
+          await saveAnswer(batchId, accountKey, outcome, counts);
         } catch (error) {
-          if (!(error instanceof BatchNotFoundError)) throw error;
+          if (!(error instanceof BatchNotFoundError)) {
+            tally.putBack(batchId, counts);
+            throw error;
+          }
           // Deleted, or lost by Redis: nothing of it is written again (no key without an expiry), and the job ends.
           if (!goneBatches.has(batchId)) {
             goneBatches.add(batchId);
@@ -225,35 +227,14 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
           }
         }
         await counted;
+        arrivals.landed(batchId);
       },
       countCall: async (batchId, field) => {
         countCallMetric(metrics, field);
         tally.add(batchId, field);
       },
-      inquire: async (account, hooks, batchId) => {
-        // Latency from the call going out (after pacing and the token) to its classified answer.
-        let sentAt = performance.now();
-        const decision = await client.inquire(
-          account,
-          {
-            waitForTurn: () => hooks.waitForTurn(),
-            onSend: async () => {
-              await hooks.onSend();
-              sentAt = performance.now();
-            },
-            onWritten: () => hooks.onWritten(),
-          },
-          batchId,
-        );
-        metrics.inquiryLatency((performance.now() - sentAt) / 1000, decision.kind);
-        return decision;
-      },
-      holdSending: async (ms, ticket) => {
-        const slowDown = await pacer.slowDown(ms, ticket);
-        // Once per hold, not once per 429: the calls paced before the decrease answer for the old rate.
-        if (slowDown.slowed) logger.warn({ retryAfterMs: ms, fromPerSecond: round(slowDown.from), toPerSecond: round(slowDown.to) }, `provider rate limit reached (HTTP 429): every worker holds ${ms} ms, then sends at ${round(slowDown.to)}/s (was ${round(slowDown.from)}/s), climbing back while answers are clean`);
-        else logger.debug({ retryAfterMs: ms }, 'provider rate limit reached (HTTP 429) for a call paced before the last slow-down: holding');
-      },
+      inquire: (account, hooks, batchId) => client.inquire(account, hooks, batchId),
+      holdSending: holdAfterRateLimit(pacer, logger),
       holdEveryWorker: async (ms) => {
         await queue.rateLimit(Math.max(1, Math.round(ms)));
         throw Worker.RateLimitError();
@@ -268,25 +249,14 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       clearOutage: () => outages.clear(),
       logger,
     });
-    worker = new Worker<InquiryJobData>(queue.name, processor, {
+    worker = startInquiryWorker(queue, processor, {
       connection: redis,
-      prefix: keys.bullPrefix(),
-      concurrency: concurrency.next(),
-      // A killed worker's jobs come back after the lock expires; a few stalls are not a reason to give up a
-      // row. Past the limit the job fails and the batch's settle turns it into a FAILED row that says so.
-      maxStalledCount: 10,
-      // Completed/failed counts per minute for BullMQ's own Prometheus export (bullmq_job_*_total).
-      metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
-      settings: { backoffStrategy: (attemptsMade: number) => jitteredBackoff(config.inquiry.backoffMs, attemptsMade) },
-    });
-    const workerErrors = redisErrors(redis, 'inquiry worker', logger);
-    worker.on('error', workerErrors);
-    worker.on('failed', (job, error) => {
-      // A job that failed on Redis itself (gone, full) is the connection's supervisor's to report, once.
-      if (isConnectionFailure(error) || isRedisFull(error)) return workerErrors(error);
-      // A transient failure thrown by the processor always goes back for another attempt (the last one stores FAILED).
-      if (error instanceof TransientInquiryError) metrics.inquiryRetry();
-      else if (error.name !== 'RateLimitError') logger.error({ err: error, jobId: job?.id }, 'inquiry job failed');
+      keys,
+      concurrency,
+      backoffMs: config.inquiry.backoffMs,
+      logger,
+      onRetry: () => metrics.inquiryRetry(),
+      isTransient: (error) => error instanceof TransientInquiryError,
     });
     workers.push(worker);
     concurrencies.push(concurrency);
@@ -339,8 +309,6 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     },
   };
 }
-
-const round = (rate: number): number => Math.round(rate * 100) / 100;
 
 function countCallMetric(metrics: ProductMetrics, field: CallField): void {
   if (field === 'calls') metrics.inquiryCall();

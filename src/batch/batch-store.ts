@@ -8,6 +8,7 @@ import { OUTCOME_VALUE_COUNT, outcomeFromValues, outcomeValues, type InquiryOutc
 import type { DefinitiveOutcome, HistoryEntry, HistoryWrite, PreviousAnswer } from '../history/account-history.js';
 import { decodeHistoryEntry, encodeHistoryEntry } from '../history/entry-codec.js';
 import { BatchNotFoundError } from '../errors.js';
+import type { CallCounts } from '../queue/call-tally.js';
 import { runCommand } from '../redis/commands/define.js';
 import {
   BATCH_APPEND_ROWS,
@@ -300,13 +301,14 @@ export class BatchStore {
 
   /**
    * Stores the first outcome for an account, with `previous` (what the history said before it) when it
-   * is a definitive answer; a job that runs again cannot replace either. Throws BatchNotFoundError, having
-   * written nothing, when the batch is gone.
+   * is a definitive answer; a job that runs again cannot replace either. `counts` (the process's call
+   * counts of the batch) are added in the same script. Throws BatchNotFoundError, having written nothing,
+   * when the batch is gone.
    */
-  async saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer): Promise<boolean> {
+  async saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer, counts: CallCounts = []): Promise<boolean> {
     const reused = previous?.reused === true ? 1 : 0;
     const keys = [this.keys.outcomes(batchId), this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)];
-    return stored(batchId, await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, keys, [accountKey, encodeAnswer({ outcome, previous }), reused, this.retentionMs]));
+    return stored(batchId, await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, keys, [accountKey, encodeAnswer({ outcome, previous }), reused, this.retentionMs, ...counts.flat()]));
   }
 
   /**
@@ -315,7 +317,7 @@ export class BatchStore {
    * as the new entry (BATCH_SAVE_ANSWER). False, and nothing written, when the account had an outcome;
    * BatchNotFoundError, nothing written, when the batch is gone.
    */
-  async saveAnswerWithHistory(batchId: string, accountKey: string, outcome: DefinitiveOutcome, write: HistoryWrite): Promise<boolean> {
+  async saveAnswerWithHistory(batchId: string, accountKey: string, outcome: DefinitiveOutcome, write: HistoryWrite, counts: CallCounts = []): Promise<boolean> {
     return stored(
       batchId,
       await runCommand<number>(this.redis, BATCH_SAVE_ANSWER, [this.keys.outcomes(batchId), write.key, this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)], [
@@ -326,6 +328,7 @@ export class BatchStore {
         write.keepMs,
         write.entry,
         this.retentionMs,
+        ...counts.flat(),
       ]),
     );
   }

@@ -46,6 +46,8 @@ export interface SettleDependencies {
   queueCounts(): Promise<{ active: number; waiting: number; delayed: number }>;
   findLostJobs(batchId: string, accountKeys: string[]): Promise<LostJobs>;
   requeue(batchId: string, accountKeys: string[]): Promise<void>;
+  /** Resolves once `count` more answers of the batch were stored by this process, or when `signal` aborts (AnswerArrivals). */
+  answersLanded?(batchId: string, count: number, signal: AbortSignal): Promise<void>;
   clock: Clock;
   logger: Logger;
 }
@@ -131,7 +133,25 @@ export async function settleBatch(
       lastAudit = now;
       await auditLostJobs(deps, batchId);
     }
-    await clock.sleep(settings.pollMs, options.signal);
+    await nextLook(deps, settings.pollMs, batchId, progress, options.signal);
+  }
+}
+
+/**
+ * Waits for the next look at the batch: the poll interval, or less when the answers it still needs land in
+ * this process (then the report starts as the last answer lands), or when `signal` aborts.
+ */
+async function nextLook(deps: SettleDependencies, pollMs: number, batchId: string, progress: BatchProgress, signal: AbortSignal | undefined): Promise<void> {
+  if (deps.answersLanded === undefined || !progress.produced) return deps.clock.sleep(pollMs, signal);
+  const woken = new AbortController();
+  const wake = () => woken.abort();
+  signal?.addEventListener('abort', wake, { once: true });
+  try {
+    void deps.answersLanded(batchId, progress.accountCount - progress.answered, woken.signal).then(wake);
+    await deps.clock.sleep(pollMs, woken.signal);
+  } finally {
+    wake();
+    signal?.removeEventListener('abort', wake);
   }
 }
 

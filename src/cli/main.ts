@@ -1,24 +1,17 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import {
-  enqueueCommand,
-  exportCommand,
-  resumeCommand,
-  runCommand,
-  sandboxCommand,
-  statusCommand,
-  workerCommand,
-} from './commands.js';
 import { reportError } from './report-error.js';
-import { deleteCommand, pruneCommand } from './retention-commands.js';
-import { decisionsExportCommand, reviewCommand } from './review-commands.js';
-import { scheduleCommand } from './schedule-command.js';
-import { serveCommand } from './serve-command.js';
-import { watchCommand } from './watch-command.js';
 
 /** dist/src/cli/main.js -> the package's own package.json. */
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/**
+ * Each command loads its modules when it runs, not when the program starts: `--version`, `--help` and a
+ * small `run` do not pay for the console (Fastify, bull-board), the workbook reader (exceljs) or BullMQ
+ * where they do not use them (loading every command's modules cost a small file about 470 ms).
+ */
+const commands = () => import('./commands.js');
 
 /** Set by the command that ran; commands return their exit code instead of exiting themselves. */
 let exitCode = 0;
@@ -56,62 +49,62 @@ function buildProgram(): Command {
     .option('--out <path>', 'the reconciliation report: CSV, or a workbook when it ends in .xlsx (default: <file>.reconciled.csv beside the input; OUTPUT_FORMAT)')
     .option('--json', 'print the summary as one JSON document on stdout (progress and logs stay on stderr)')
     .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet')
-    .action(async (file: string, flags) => exitWith(await runCommand(file, flags)));
+    .action(async (file: string, flags) => exitWith(await (await commands()).runCommand(file, flags)));
   reuse(common(columns(program.command('enqueue <file>'))))
     .description('queue a CSV or XLSX file for the workers; prints the batch id')
-    .action(async (file: string, flags) => exitWith(await enqueueCommand(file, flags)));
+    .action(async (file: string, flags) => exitWith(await (await commands()).enqueueCommand(file, flags)));
   metrics(common(program.command('worker')))
     .description('run inquiry workers until stopped (start more processes to scale)')
-    .action(async (flags) => exitWith(await workerCommand(flags)));
+    .action(async (flags) => exitWith(await (await commands()).workerCommand(flags)));
   reuse(common(program.command('resume <batch-id>')))
     .description('ask what a batch is missing (unanswered or FAILED rows), then write its report')
     .option('--out <path>', 'the reconciliation report, CSV or .xlsx (default: beside the source file)')
     .option('--json', 'print the summary as one JSON document on stdout')
     .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet')
-    .action(async (batchId: string, flags) => exitWith(await resumeCommand(batchId, flags)));
+    .action(async (batchId: string, flags) => exitWith(await (await commands()).resumeCommand(batchId, flags)));
   common(program.command('export <batch-id>'))
     .description("write (or re-write) a finished batch's reconciliation CSV")
     .requiredOption('--out <path>', 'the reconciliation report: CSV, or a workbook when it ends in .xlsx')
-    .action(async (batchId: string, flags) => exitWith(await exportCommand(batchId, flags)));
+    .action(async (batchId: string, flags) => exitWith(await (await commands()).exportCommand(batchId, flags)));
   common(program.command('status [batch-id]'))
     .description('progress of one batch, or of the most recent ones')
     .option('--json', 'one JSON document on stdout')
-    .action(async (batchId: string | undefined, flags) => exitWith(await statusCommand(batchId, flags)));
+    .action(async (batchId: string | undefined, flags) => exitWith(await (await commands()).statusCommand(batchId, flags)));
   program
     .command('prune')
     .description('remove finished batches (rows, answers, kept failed jobs), and keys of batches whose record is gone, from Redis; reports on disk stay; unfinished batches are never pruned')
     .option('--older-than <age>', 'only batches finished at least this long ago: 0s, 12h, 30d (default: BATCH_RETENTION)')
-    .action(async (flags) => exitWith(await pruneCommand(flags)));
+    .action(async (flags) => exitWith(await (await import('./retention-commands.js')).pruneCommand(flags)));
   program
     .command('delete <batch-id>')
     .description('remove one batch from Redis (its report on disk stays)')
     .option('--force', 'remove an unfinished batch too, with its queued jobs (it cannot be resumed afterwards)')
-    .action(async (batchId: string, flags) => exitWith(await deleteCommand(batchId, flags)));
+    .action(async (batchId: string, flags) => exitWith(await (await import('./retention-commands.js')).deleteCommand(batchId, flags)));
   columns(program.command('review <reviewed-report>'))
     .description("record the decisions (APPROVED / REJECTED) a person wrote in a reconciliation report's decision column, CSV or XLSX")
     .requiredOption('--by <name>', 'the person who decided (recorded with every decision)')
-    .action(async (file: string, flags) => exitWith(await reviewCommand(file, flags)));
+    .action(async (file: string, flags) => exitWith(await (await import('./review-commands.js')).reviewCommand(file, flags)));
   program
     .command('decisions')
     .description("people's decisions on CLOSE_MATCH / NO_MATCH rows")
     .command('export')
     .description('write the audit trail of every decision and its changes (CSV, or XLSX by the name)')
     .requiredOption('--out <path>', 'the file to write: .csv or .xlsx')
-    .action(async (flags) => exitWith(await decisionsExportCommand(flags)));
+    .action(async (flags) => exitWith(await (await import('./review-commands.js')).decisionsExportCommand(flags)));
   metrics(common(columns(program.command('watch <folder>'))))
     .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/; reviewed reports dropped into <folder>/reviews are recorded')
-    .action(async (folder: string, flags) => exitWith(await watchCommand(folder, flags)));
+    .action(async (folder: string, flags) => exitWith(await (await import('./watch-command.js')).watchCommand(folder, flags)));
   metrics(common(columns(program.command('schedule'))))
     .description('register and run the nightly validation (SCHEDULE_CRON, SCHEDULE_TZ, SCHEDULE_SOURCE, SCHEDULE_OUTBOX)')
     .option('--list', 'show the schedule, the run in progress and the last runs, then exit')
     .option('--remove', 'remove the schedule, then exit')
-    .action(async (flags) => exitWith(await scheduleCommand(flags)));
+    .action(async (flags) => exitWith(await (await import('./schedule-command.js')).scheduleCommand(flags)));
   common(program.command('serve'))
     .description('the operations console: web page, JSON API, queue dashboard (/queues), /metrics, /healthz, /readyz')
     .option('--port <n>', 'port to listen on', '8080')
     .option('--host <address>', 'address to listen on (any but loopback needs CONSOLE_TOKEN)', '127.0.0.1')
     .option('--queue-actions', 'let the queue dashboard retry, remove and pause jobs (read-only otherwise)')
-    .action(async (flags) => exitWith(await serveCommand(flags)));
+    .action(async (flags) => exitWith(await (await import('./serve-command.js')).serveCommand(flags)));
   program
     .command('sandbox')
     .description('run the local provider emulator (login + inquiry) with knobs for latency, limits and faults')
@@ -125,7 +118,7 @@ function buildProgram(): Command {
     .option('--hang-rate <share>', 'share of inquiries never answered, 0..1')
     .option('--username <name>', 'login username', 'sandbox')
     .option('--password <secret>', 'login password', 'sandbox')
-    .action(async (flags) => exitWith(await sandboxCommand(flags)));
+    .action(async (flags) => exitWith(await (await commands()).sandboxCommand(flags)));
   return program;
 }
 

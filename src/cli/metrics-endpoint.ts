@@ -1,5 +1,4 @@
 import type { App } from '../app/app.js';
-import { buildMetricsServer } from '../console/server.js';
 import { UsageError } from '../errors.js';
 
 export interface MetricsFlags {
@@ -22,6 +21,8 @@ export function parsePort(value: string, flag: string): number {
 export async function startMetricsEndpoint(app: App, flags: MetricsFlags): Promise<() => Promise<void>> {
   if (flags.metricsPort === undefined) return async () => undefined;
   const port = parsePort(flags.metricsPort, '--metrics-port');
+  // Loaded only when asked for: Fastify and the console are no part of a command without the endpoint.
+  const { buildMetricsServer } = await import('../console/server.js');
   const server = await buildMetricsServer(app);
   await server.listen({ host: flags.metricsHost ?? '127.0.0.1', port });
   const address = server.server.address();

@@ -1,16 +1,17 @@
 import type { InquiryOutcome } from '../provider/outcome.js';
+import type { CallCounts } from '../queue/call-tally.js';
 import { isDefinitive, type AccountHistory, type DefinitiveOutcome, type HistoryEntry, type PreviousAnswer } from './account-history.js';
 
 /** What storing answers with their history needs, narrowly; the app wires it to Redis. */
 export interface AnswerDependencies {
   history: Pick<AccountHistory, 'getMany' | 'record'>;
   /** Stores the first outcome of an account in a batch, with what the history said before it; false when it had one. */
-  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer): Promise<boolean>;
+  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer, counts?: CallCounts): Promise<boolean>;
   /**
    * A standalone Redis only (the outcome and the history entry are in different cluster slots): steps 1
    * and 2 below in one script, one round trip instead of three (BatchStore.saveAnswerWithHistory). Undefined on a cluster.
    */
-  saveWithHistory?: ((batchId: string, accountKey: string, outcome: DefinitiveOutcome, entry: HistoryEntry) => Promise<boolean>) | undefined;
+  saveWithHistory?: ((batchId: string, accountKey: string, outcome: DefinitiveOutcome, entry: HistoryEntry, counts?: CallCounts) => Promise<boolean>) | undefined;
   /** The provider endpoint the answers come from: the inquiry queue name (environment + base address). */
   endpoint: string;
   now(): number;
@@ -23,14 +24,14 @@ export interface AnswerDependencies {
  * 2. a definitive answer becomes the account's history.
  * A crash between the two leaves the history one answer older (the next batch compares with the answer
  * before), never an outcome without its snapshot (with `saveWithHistory` there is no such crash). A FAILED
- * answer touches no history.
+ * answer touches no history. `counts` (the calls made for the batch, see CallTally) go with the outcome.
  */
 export function answerRecorder(deps: AnswerDependencies) {
-  return async function saveAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<boolean> {
-    if (!isDefinitive(outcome)) return deps.saveOutcome(batchId, accountKey, outcome);
-    if (deps.saveWithHistory !== undefined) return deps.saveWithHistory(batchId, accountKey, outcome, { outcome, batchId, answeredAt: deps.now() });
+  return async function saveAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome, counts?: CallCounts): Promise<boolean> {
+    if (!isDefinitive(outcome)) return deps.saveOutcome(batchId, accountKey, outcome, undefined, counts);
+    if (deps.saveWithHistory !== undefined) return deps.saveWithHistory(batchId, accountKey, outcome, { outcome, batchId, answeredAt: deps.now() }, counts);
     const before = (await deps.history.getMany(deps.endpoint, [accountKey])).get(accountKey) ?? null;
-    const saved = await deps.saveOutcome(batchId, accountKey, outcome, { entry: before, reused: false });
+    const saved = await deps.saveOutcome(batchId, accountKey, outcome, { entry: before, reused: false }, counts);
     if (saved) await deps.history.record(deps.endpoint, accountKey, { outcome, batchId, answeredAt: deps.now() });
     return saved;
   };

@@ -34,6 +34,8 @@ export class ProviderClient {
     private readonly http: HttpClient,
     private readonly provider: ProviderSettings,
     private readonly session: SharedTokenSession,
+    /** Told each decision's latency: from the call going out (after its turn and the token) to its classified answer. */
+    private readonly observeLatency: (seconds: number, kind: InquiryDecision['kind']) => void = () => undefined,
   ) {}
 
   /** `batchId`: the batch the account is asked for, named when its refusal stops that batch. */
@@ -44,9 +46,14 @@ export class ProviderClient {
       await hooks.waitForTurn();
       const token = await this.session.token();
       await hooks.onSend();
+      const sentAt = performance.now();
       const classification = await this.send(account, token, hooks);
+      const latency = (performance.now() - sentAt) / 1000;
       if (classification.kind === 'answer' && classification.unusable !== true) this.session.accepted(token);
-      if (classification.kind !== 'unauthorized') return classification;
+      if (classification.kind !== 'unauthorized') {
+        this.observeLatency(latency, classification.kind);
+        return classification;
+      }
       if (refused === undefined) {
         refused = token;
         await this.session.invalidate(token);
@@ -54,6 +61,7 @@ export class ProviderClient {
       }
       // The second 401 in a row came with a token fetched after the first.
       if (this.session.wasAccepted(refused) || this.session.wasAccepted(token)) {
+        this.observeLatency(latency, 'answer');
         return {
           kind: 'answer',
           unusable: true,

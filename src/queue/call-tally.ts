@@ -1,6 +1,9 @@
 /** The batch's counters of its calls: sent, answered 429, met a bug; and the usable answers they got (see BatchRecord). */
 export type CallField = 'calls' | 'rateLimited' | 'internalErrors' | 'usableAnswers';
 
+/** Call counters of a batch to add with a save (field, by): the counts written with the answer they led to. */
+export type CallCounts = ReadonlyArray<readonly [field: CallField, by: number]>;
+
 /** Adds `by` to one call counter of one batch. */
 export type CountWriter = (batchId: string, field: CallField, by: number) => Promise<unknown>;
 
@@ -9,11 +12,11 @@ export const TALLY_FLUSH_MS = 250;
 
 /**
  * The batch's call counters, counted in the process and written together instead of one Redis round trip
- * per call. A count never waits behind a call: `flush` sends the pending counts at once (ioredis writes
- * commands in the order they are issued on a connection), so flushing right before an outcome is saved
- * puts every call made for it in Redis before the outcome can complete the batch; the summary, read
- * after the last outcome, stays exact. Counts with no outcome after them (429s, retried failures) go
- * out within TALLY_FLUSH_MS, and on close.
+ * per call. A count never waits behind a call. The counts of a batch go with its next outcome (`take`,
+ * written by the same script), so every call made for it is in Redis when the outcome can complete the
+ * batch: the summary, read after the last outcome, stays exact. `flush` sends the pending counts at once
+ * (ioredis writes commands in the order they are issued on a connection). Counts with no outcome after
+ * them (429s, retried failures) go out within TALLY_FLUSH_MS, and on close.
  */
 export class CallTally {
   private pending = new Map<string, Map<CallField, number>>();
@@ -29,6 +32,18 @@ export class CallTally {
     if (counts === undefined) this.pending.set(batchId, (counts = new Map()));
     counts.set(field, (counts.get(field) ?? 0) + 1);
     this.schedule();
+  }
+
+  /** Takes the pending counts of `batchId` for the caller to write (with an outcome); `putBack` returns them when that write failed. */
+  take(batchId: string): Array<[CallField, number]> {
+    const counts = this.pending.get(batchId);
+    if (counts === undefined) return [];
+    this.pending.delete(batchId);
+    return [...counts];
+  }
+
+  putBack(batchId: string, counts: CallCounts): void {
+    for (const [field, by] of counts) this.restore(batchId, field, by);
   }
 
   /** Sends every pending count now (before anything the caller writes next) and resolves when Redis has them. */

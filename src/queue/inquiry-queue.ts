@@ -33,9 +33,16 @@ export const environmentOfQueue = (queueName: string): string => /^inquiries-([a
 export const inquiryJobId = (batchId: string, accountKey: string, round: number): string =>
   `${batchId}.${shortDigest(accountKey)}${round > 0 ? `.r${round}` : ''}`;
 
+/**
+ * The most entries BullMQ's events stream of the queue keeps (about, trimmed as it is written): BullMQ
+ * writes several per job (added, waiting, active, completed, ...) for QueueEvents listeners, which this
+ * product has none of. BullMQ's default, 10,000, kept some 2 MB per queue after every batch was pruned.
+ */
+export const QUEUE_EVENTS_KEPT = 100;
+
 /** With its `error` listener (the connection's supervisor): a queue without one ends the process with a raw stack when Redis goes. */
 export function openInquiryQueue(connection: RedisClient, keys: RedisKeys, queueName: string, logger: Logger): Queue<InquiryJobData> {
-  const queue = new Queue<InquiryJobData>(queueName, { connection, prefix: keys.bullPrefix() });
+  const queue = new Queue<InquiryJobData>(queueName, { connection, prefix: keys.bullPrefix(), streams: { events: { maxLen: QUEUE_EVENTS_KEPT } } });
   queue.on('error', redisErrors(connection, 'inquiry queue', logger));
   return queue;
 }

@@ -5,30 +5,40 @@ import { PACER_CONFIRM_SLOT, PACER_MOVE_RECORD, PACER_PRE_CALL, PACER_READ_RATE,
 import { allowedRate, FLOOR, rateAt, sendsUnpaced, slotInterval, slowedRate, UNPACED_FROM, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
 
 /**
- * The window guard records a send at Redis's now, but the call leaves when the HTTP client has written it
- * to a connection: later by the time this process took to read the reply (a busy event loop) and, on a new
- * connection, by connecting (and a TLS handshake). A send that leaves more than this after it was recorded
- * moves its record to the moment it left (PACER_MOVE_RECORD, sent as it leaves, not waited for). This
+ * The window guard records a send for the time its slot is booked (or, confirmed, at Redis's now), but the
+ * call leaves when the HTTP client has written it to a connection: later by its timer's lateness, the time
+ * this process took to get to it (a busy event loop) and, on a new connection, by connecting (and a TLS
+ * handshake). A send that leaves more than this after the time recorded moves its record to the moment it
+ * left (PACER_MOVE_RECORD, sent as it leaves, not waited for). This
  * bounds the part of the record-to-arrival jitter that is ours; the guard's margin (WINDOW_MARGIN_MS)
  * covers it and the provider's side. Without it, the first calls of a run (each on a new connection, up to
  * 20 ms late on a busy loop) met calls a window later that were not late, closer than the window: a 429.
+ * 3 ms, not the 8 of records made at admission: a booked record counts the timer's lateness too, and at
+ * 8 ms a 10/s run against a provider allowing 10/s met a 429 in 3 of 8 runs on a loaded machine.
  */
-const STALE_RECORD_MS = 8;
+const STALE_RECORD_MS = 3;
 
 /**
- * A slot's reply read later than this after asking is confirmed again before sending (PACER_CONFIRM_SLOT):
- * a hold may have begun meanwhile, and a record older than the window could have been overwritten.
- * Below it, the move as the call leaves is enough, and costs no wait.
+ * A call sends on its booked slot without asking Redis again when this process read the pacer's state
+ * (any reservation's reply, its epoch in it) less than this before, and no hold had begun by then: a
+ * process sending at the rate reads it every few milliseconds. Otherwise (a slow rate, a call that waited
+ * long, a 429 met here) it confirms the slot first (PACER_CONFIRM_SLOT): a hold may have begun meanwhile.
  */
 const LATE_REPLY_MS = 100;
 
-/** No slot further ahead than this is handed out: a rate that changed reaches the waiting calls within it. */
-const RESERVE_HORIZON_MS = 1_000;
+/**
+ * No slot further ahead than this is booked (a call further back asks again when its turn is nearer): a
+ * rate that changed reaches the waiting calls within it, and the window guard judges a booking against
+ * the send a window before it at most this long before that send was due, so a send that left late (and
+ * moved its record) up to a window minus this is seen. With a second (the reservation horizon before
+ * slots were booked), a send 15 ms late was missed by the booking a window after it.
+ */
+const RESERVE_HORIZON_MS = 250;
 const LATER_SPREAD_MS = 50;
 /** How stale the rate may be when calls go out unpaced: a 429's slow-down reaches every process within it. */
 const UNPACED_READ_MS = 1_000;
 
-/** The send record a reply names: its ring position ('' when the guard recorded nothing) and Redis's now. */
+/** The send record a reply names: its ring position ('' when the guard recorded nothing) and the time recorded; `askedAt`: the local time that time stands for. */
 const sendRecord = (ring: string | undefined, at: string | undefined, askedAt: number): SendTicket['record'] =>
   ring === undefined || ring === '' ? undefined : { ring, at: at!, askedAt };
 
@@ -36,7 +46,10 @@ const sendRecord = (ring: string | undefined, at: string | undefined, askedAt: n
 export interface SendTicket {
   rateInForce: number;
   slowedAt: string;
-  /** Where the window guard recorded the send, and when (performance.now()) the command that did was asked. */
+  /**
+   * Where the window guard recorded the send (its booking), and the local time (performance.now()) that
+   * record stands for: when the command that made it was asked, plus the wait to a booked slot.
+   */
   record?: SendRecord & { askedAt: number };
 }
 
@@ -74,9 +87,10 @@ export interface SlowDown {
  * provider answered 429, at the slowed rate climbing back (src/queue/rate-control.ts). Three guards keep
  * a call from reaching the provider when it must not:
  * - a slot is taken on Redis's clock, 1/rate apart, never inside a 429's hold;
- * - a call that waited for its slot confirms it right before sending: a hold that began meanwhile sends
- *   it back for a fresh slot (the calls queued at the old rate do not all fire after a 429);
- * - the last `max` sends are kept: no send makes more than `max` in any window of the rate + a margin.
+ * - a call whose process may not know of a hold begun since its booking confirms it right before sending:
+ *   a hold sends it back for a fresh slot (the calls queued at the old rate do not all fire after a 429);
+ * - the last `max` sends are kept (booked for their slot's time): no send makes more than `max` in any
+ *   window of the rate + a margin.
  * BullMQ's global limiter stays as the outer ceiling and as the hold of the workers after a 429.
  */
 export class SendPacer {
@@ -93,6 +107,11 @@ export class SendPacer {
   private stateReadAt = -Infinity;
   private stateNow = 0;
   private stateRead: Promise<number> | undefined;
+  /** The newest epoch a reply showed, and when (performance.now()) the freshest reply read was asked. */
+  private seenEpoch = 0;
+  private seenAt = -Infinity;
+  /** When (performance.now()) this process last met a 429: every slot booked before it is confirmed first. */
+  private slowedHereAt = -Infinity;
 
   constructor(
     private readonly redis: RedisClient,
@@ -147,16 +166,17 @@ export class SendPacer {
         const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], this.reserveArguments(rateAt(this.state, this.ceiling, this.lastNow)));
         reservation = { reply, askedAt };
       }
-      const [status, wait, epoch, now, slowedTo, climbsFrom, refused, slowedAt, ring] = reservation.reply;
+      const [status, wait, epoch, now, slowedTo, climbsFrom, refused, slowedAt, ring, bookedAt] = reservation.reply;
       this.lastNow = Number(now);
       this.readRate([slowedTo, climbsFrom, refused, slowedAt]);
+      this.sawEpoch(epoch ?? '0', reservation.askedAt);
       if (status === 'later') {
         // Spread out so that the calls told to come back together do not all ask in the same millisecond.
         await sleep(Number(wait) + Math.random() * LATER_SPREAD_MS);
         continue;
       }
       const ticket: SendTicket = { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
-      const confirmed = await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt, sendRecord(ring, now, reservation.askedAt));
+      const confirmed = await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt, sendRecord(ring, bookedAt, reservation.askedAt + Number(wait)));
       if (confirmed !== false) return confirmed === undefined ? ticket : { ...ticket, record: confirmed };
     }
   }
@@ -174,6 +194,7 @@ export class SendPacer {
 
   /** A 429 for a call paced with `ticket`: holds every process for `retryAfterMs` and slows the rate once per hold. */
   async slowDown(retryAfterMs: number, paced: SendTicket | undefined): Promise<SlowDown> {
+    this.slowedHereAt = performance.now();
     const ticket = paced ?? { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
     const [slowed, to] = await runCommand<[number, string]>(this.redis, PACER_SLOW_DOWN, [this.key], [
       retryAfterMs,
@@ -222,24 +243,35 @@ export class SendPacer {
   }
 
   /**
-   * The slot's send record once it may be used (undefined: used without one, false: lost, reserve again):
-   * waited for, with no hold begun since, and recorded by the window guard (a wait of 0 from the command
-   * asked at `askedAt`) no longer than LATE_REPLY_MS before this process read it (a record read too late
-   * is moved to the time of the next confirm, `recorded` says which). A timer that fires late still
-   * confirms: the guard, not the spacing, keeps the window, and giving the slot up for one at the end of
-   * the line lost throughput on a busy event loop.
+   * The slot's send record once it may be used (false: lost, reserve again): waited for, and sent without
+   * asking Redis again when this process knows no hold began since it was booked (LATE_REPLY_MS);
+   * otherwise confirmed (PACER_CONFIRM_SLOT), which keeps the booking or, when the guard had to admit the
+   * send anew and turned it back, waits and confirms again. A timer that fires late still sends: the
+   * guard, not the spacing, keeps the window, and a send that leaves late moves its record (sent()).
    */
-  private async waitAndConfirm(waitMs: number, epoch: string, askedAt: number, recorded: SendTicket['record']): Promise<SendTicket['record'] | false> {
-    let record = recorded;
-    for (let wait = waitMs, asked = askedAt; wait > 0 || performance.now() - asked > LATE_REPLY_MS; ) {
+  private async waitAndConfirm(waitMs: number, epoch: string, bookedAt: number, booked: SendTicket['record']): Promise<SendTicket['record'] | false> {
+    let record = booked;
+    let turnedBack = false;
+    for (let wait = waitMs; ; ) {
       if (wait > 0) await sleep(wait);
-      asked = performance.now();
-      const [next, now, ring] = await runCommand<string[]>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan, record?.ring ?? '', record?.at ?? '']);
+      // Confirmed unless this process knows no hold began since: no 429 met here since the booking (the
+      // hold's epoch may not be in any reply yet), no newer epoch seen, and the pacer's state read lately.
+      if (!turnedBack && bookedAt > this.slowedHereAt && Number(epoch) >= this.seenEpoch && performance.now() - this.seenAt <= LATE_REPLY_MS) return record;
+      const asked = performance.now();
+      const [next, at, ring] = await runCommand<string[]>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan, record?.ring ?? '', record?.at ?? '']);
       wait = Number(next);
       if (wait < 0) return false;
-      record = sendRecord(ring, now, asked);
+      this.sawEpoch(epoch, asked);
+      record = sendRecord(ring, at, asked);
+      if (wait === 0) return record;
+      turnedBack = true;
     }
-    return record;
+  }
+
+  /** A reply asked at `askedAt` showed the pacer at `epoch`: what this process knows of the holds, and since when. */
+  private sawEpoch(epoch: string, askedAt: number): void {
+    this.seenEpoch = Math.max(this.seenEpoch, Number(epoch));
+    this.seenAt = Math.max(this.seenAt, askedAt);
   }
 
   private reserveArguments(rateInForce: number): number[] {

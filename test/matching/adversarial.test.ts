@@ -206,7 +206,7 @@ describe('adversarial pairs: never MATCH', () => {
     ['Ida Bagus Made Suarjana', 'IDA AYU MADE SUARJANI', 'different'],
     ['Fajar Budi Kuncoro', 'FAJAR ADI KUNCORO', 'different'],
     ['Hadi Susanto', 'HARI SUSANTO', 'different'],
-  ] as const)('%s / %s (%s)', (expected, holder) => {
+  ] as const)('%s / %s (%s)', (expected, holder, _label) => {
     const result = compareNames(expected, holder);
     expect(result.verdict, result.notes.join('; ')).not.toBe('MATCH');
   });

@@ -139,8 +139,10 @@ describe('the pre-call command against Redis', () => {
     // The window holds five sends of the last 100 ms, and the next slot is due.
     const recent = Number(now) - 100;
     await redis.hset(w.pacerKey, 'next', String(Number(now) - 50), 'wi', '0', ...[0, 1, 2, 3, 4].flatMap((i) => [`w${i}`, String(recent + i)]));
-    const [status, wait, , guardNow, , , , , ring] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
-    expect([status, ring]).toEqual(['slot', '']);
+    const [status, wait, , guardNow, , , , , ring, bookedAt] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
+    // Booked for the guard's time in the oldest position: the caller sends then without asking again.
+    expect([status, ring]).toEqual(['slot', '0']);
+    expect(Number(bookedAt)).toBeCloseTo(recent + 1015, 0);
     expect(Number(wait)).toBeCloseTo(recent + 1015 - Number(guardNow), 0);
     expect(Number(await redis.hget(w.pacerKey, 'next'))).toBeCloseTo(recent + 1015 + 202, 0);
   });
@@ -169,6 +171,23 @@ describe('the pre-call command against Redis', () => {
     // As if a new connection held it back 50 ms after its record.
     await w.pacer.sent({ ...ticket, record: { ...ticket.record!, askedAt: performance.now() - 50 } });
     expect(Number(await redis.hget(w.pacerKey, 'w0'))).toBeGreaterThan(Number(recordedAt));
+    expect(await redis.hget(w.pacerKey, 'wi')).toBe('1');
+  });
+
+  it('slots are booked in the window guard as they are reserved: in time order, spaced, never more than the rate in a window', async () => {
+    const w = world('5/s');
+    const booked: number[] = [];
+    for (let slot = 0; slot < 6; slot += 1) {
+      const [status, , , , , , , , ring, bookedAt] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 2000]);
+      expect([status, ring]).toEqual(['slot', String(slot % 5)]);
+      booked.push(Number(bookedAt));
+    }
+    for (let i = 1; i < booked.length; i += 1) expect(booked[i]! - booked[i - 1]!).toBeGreaterThanOrEqual(202 - 0.001);
+    // The sixth is a whole window (1,015 ms) after the first: five at most in any window of the rate.
+    expect(booked[5]! - booked[0]!).toBeGreaterThanOrEqual(1015 - 0.001);
+    // Past the horizon nothing is booked: the caller asks again later.
+    const [status, , , , , , , , ring] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 100]);
+    expect([status, ring]).toEqual(['later', '']);
     expect(await redis.hget(w.pacerKey, 'wi')).toBe('1');
   });
 });

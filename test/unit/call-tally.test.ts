@@ -44,4 +44,25 @@ describe('CallTally: call counters written in bulk', () => {
     await tally.flush();
     expect(writes.at(-1)).toEqual(['b1', 'calls', 2]);
   });
+
+  it('hands one batch\'s counts to the write of its outcome, and takes them back when that write failed', async () => {
+    const { tally, writes } = recording();
+    tally.add('b1', 'calls');
+    tally.add('b1', 'usableAnswers');
+    tally.add('b2', 'calls');
+    const counts = tally.take('b1');
+    expect(counts).toEqual([
+      ['calls', 1],
+      ['usableAnswers', 1],
+    ]);
+    expect(tally.take('b1')).toEqual([]);
+    tally.putBack('b1', counts);
+    tally.add('b1', 'calls');
+    await tally.flush();
+    expect(writes).toEqual([
+      ['b2', 'calls', 1],
+      ['b1', 'calls', 2],
+      ['b1', 'usableAnswers', 1],
+    ]);
+  });
 });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { AnswerArrivals } from '../../src/batch/answer-arrivals.js';
 import type { BatchProgress } from '../../src/batch/batch-store.js';
 import { HandedBackError, RejectedByProviderError, settleBatch, type LostJobs, type SettleDependencies, type SettleSettings } from '../../src/batch/settle.js';
 import { LoginUnavailableError } from '../../src/errors.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
 import type { LoginFailureRecord } from '../../src/provider/token.js';
 import type { Outage } from '../../src/queue/outage-board.js';
+import { systemClock } from '../../src/clock/clock.js';
 import { FakeClock, recordingLogger, T0 } from './lifecycle-fakes.js';
 
 const SETTINGS: SettleSettings = { outageBudgetMs: 10_000, pollMs: 250, stallNoticeMs: 2_000, auditAfterMs: 5_000 };
@@ -212,5 +214,41 @@ describe('settleBatch', () => {
       if (clock.now() - T0 >= 2 * SETTINGS.outageBudgetMs) ACCOUNTS.forEach(later.answer);
     };
     expect(await settleBatch(later.deps, SETTINGS, 'b1')).toEqual({ kind: 'complete' });
+  });
+
+  it('wakes as the last answer lands in this process, not at the next poll', async () => {
+    const w = batchWorld();
+    const arrivals = new AnswerArrivals();
+    // A poll interval no test waits out: only the arrivals can end this wait.
+    const settings = { ...SETTINGS, pollMs: 3_600_000 };
+    const settled = settleBatch({ ...w.deps, clock: systemClock, answersLanded: (batchId, count, signal) => arrivals.wait(batchId, count, signal) }, settings, 'b1');
+    for (const account of ACCOUNTS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      w.answer(account);
+      arrivals.landed('b2');
+      arrivals.landed('b1');
+    }
+    expect(await settled).toEqual({ kind: 'complete' });
+  });
+});
+
+describe('AnswerArrivals', () => {
+  it('wakes a wait after its count of answers of its batch, or when its signal aborts, and forgets it', async () => {
+    const arrivals = new AnswerArrivals();
+    let woken = false;
+    const waiting = arrivals.wait('b1', 2, new AbortController().signal).then(() => (woken = true));
+    arrivals.landed('b1');
+    arrivals.landed('b2');
+    await Promise.resolve();
+    expect(woken).toBe(false);
+    arrivals.landed('b1');
+    await waiting;
+    expect(woken).toBe(true);
+
+    const stop = new AbortController();
+    const stopped = arrivals.wait('b1', 5, stop.signal);
+    stop.abort();
+    await stopped;
+    expect((arrivals as unknown as { waiting: Map<string, unknown> }).waiting.size).toBe(0);
   });
 });

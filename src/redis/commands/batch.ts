@@ -140,19 +140,26 @@ if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL'
 return 0`,
 };
 
+/** `addCounts(from)`: the call counts given as ARGV[from..] (field, by pairs) added to the batch hash `record`. */
+const ADD_COUNTS = `
+local function addCounts(record, from) for j = from, #ARGV - 1, 2 do redis.call('HINCRBY', record, ARGV[j], ARGV[j + 1]) end end
+`;
+
 /**
  * Stores an account's first outcome in a batch, with what the history said before it (the snapshot the
  * `change` column compares with) in the same value: one write, so an outcome never exists without the
  * snapshot it was decided against, and a job that runs twice keeps the first of both. A reused answer is
  * counted on the batch. KEYS: the outcomes hash, the batch hash, its rows, its accounts. ARGV: account key,
- * value, reused (1/0), retention ms. Returns 1 when stored, 0 when the account had an outcome, -1 when the
+ * value, reused (1/0), retention ms, then the call counts of the process to add (field, by pairs; added
+ * whether or not the outcome is stored: the calls were made). Returns 1 when stored, 0 when the account had an outcome, -1 when the
  * batch is gone (nothing written).
  */
 export const BATCH_SAVE_OUTCOME: LuaCommand = {
-  name: 'bcBatchSaveOutcomeV2',
+  name: 'bcBatchSaveOutcomeV3',
   numberOfKeys: 4,
-  lua: `${BATCH_GONE}${KEEP_BATCH}
+  lua: `${BATCH_GONE}${KEEP_BATCH}${ADD_COUNTS}
 if batchGone(KEYS[2]) then return -1 end
+addCounts(KEYS[2], 5)
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'reusedAnswers', 1) end
 keepBatch(1, 4, ARGV[4])
@@ -168,14 +175,15 @@ return 1`,
  * snapshot and the history move together, with no crash between them.
  * KEYS: the outcomes hash, the history bucket, the batch hash, its rows, its accounts. ARGV: account key,
  * the outcome's values as a JSON array (the script appends the snapshot and the reused flag 0 as its last
- * two elements, as encodeAnswer does), history field, answeredAt, life ms, the new entry, retention ms.
- * Returns 1 when stored.
+ * two elements, as encodeAnswer does), history field, answeredAt, life ms, the new entry, retention ms,
+ * then the call counts to add (as BATCH_SAVE_OUTCOME). Returns 1 when stored.
  */
 export const BATCH_SAVE_ANSWER: LuaCommand = {
-  name: 'bcBatchSaveAnswerV3',
+  name: 'bcBatchSaveAnswerV4',
   numberOfKeys: 5,
-  lua: `${RECORD_ENTRY}${BATCH_GONE}${KEEP_BATCH}
+  lua: `${RECORD_ENTRY}${BATCH_GONE}${KEEP_BATCH}${ADD_COUNTS}
 if batchGone(KEYS[3]) then return -1 end
+addCounts(KEYS[3], 8)
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
 local before = redis.call('HGET', KEYS[2], ARGV[3])
 local snapshot = 'null'

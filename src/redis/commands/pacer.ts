@@ -5,7 +5,10 @@ import type { LuaCommand } from './define.js';
  *   next      the next free send slot              hold     the end of the last 429's hold
  *   epoch     bumped by each hold: a slot taken under an older epoch must not be used
  *   slowedTo, climbsFrom, refused, slowedAt       the rate after 429s (src/queue/rate-control.ts)
- *   w0..wN-1, wi   a ring of the last N send times (N = the rate's max per window): the window guard
+ *   w0..wN-1, wi   a ring of the last N send times (N = the rate's max per window): the window guard.
+ *             A slot is booked in it when it is reserved, for the time it is due (slots are handed out in
+ *             time order, so the ring stays in send order): the reservation says when to send, and the
+ *             window is kept without asking Redis again at the slot's time.
  * Times are milliseconds on Redis's own clock so that every process on every machine agrees, written to the
  * microsecond (`ms`): Lua's tostring keeps 14 significant digits, a tenth of a millisecond at today's epoch,
  * and rounding every slot to it moved each one by up to 0.05 ms, the same way each time: slots meant to be
@@ -25,16 +28,18 @@ const PACER_IDLE_TTL_MS = 600_000;
  * The window guard's ring of the last `size` sends, every change to it in one place:
  * - `oldest_position(size)`: the position holding the oldest record, the next to be overwritten;
  * - `record_send(i, size)`: records a send at `now` in position `i` (the oldest), which then becomes the newest;
- * - `move_record(i, at)`: a send recorded at `at` in position `i` that left later moves its record to `now`,
- *   false when that position holds another record by now (it was overwritten).
+ * - `move_record(i, at)`: a send recorded at `at` in position `i` that left later moves its record to `now`
+ *   (never earlier than `at`: a booked slot confirmed a moment before its time keeps it) and returns the time
+ *   it holds now, false when that position holds another record by now (it was overwritten).
  */
 const RING = `
 local function oldest_position(size) return tonumber(redis.call('HGET', key, 'wi') or '0') % size end
 local function record_send(i, size) redis.call('HSET', key, 'w' .. i, ms(now), 'wi', tostring((i + 1) % size)) end
 local function move_record(i, at)
   if redis.call('HGET', key, 'w' .. i) ~= at then return false end
-  redis.call('HSET', key, 'w' .. i, ms(now))
-  return true
+  local moved = ms(math.max(now, tonumber(at)))
+  redis.call('HSET', key, 'w' .. i, moved)
+  return moved
 end
 `;
 
@@ -54,39 +59,37 @@ end
 `;
 
 /**
- * Reserves the next free send slot, `ARGV[1]` ms after the previous one and not inside a hold.
- * ARGV[2], ARGV[3]: the window guard's size and span. A slot further away than ARGV[4] ms is not taken
- * ('later': ask again after the wait returned), so that calls waiting behind a slowed rate are spaced at
- * the rate in force when their turn comes, not at the rate of when they started waiting. Returns 'slot'
- * or 'later', the wait in ms ('slot' with 0: go now, the send is recorded at Redis's now), the epoch the
- * slot belongs to, Redis's now, the rate fields, and the ring position of the recorded send ('' if none).
+ * Reserves and books the next free send slot: `ARGV[1]` ms after the previous one, not inside a hold, and
+ * not earlier than the window guard allows (ARGV[2], ARGV[3]: its size and span; the slot is `span` after
+ * the send `size` slots before it). The slot is booked in the guard's ring for its time, so the caller
+ * sends at that time without asking again. A slot further away than ARGV[4] ms is not taken ('later':
+ * ask again after the wait returned), so that calls waiting behind a slowed rate are spaced at the rate in
+ * force when their turn comes, not at the rate of when they started waiting. Returns 'slot' or 'later',
+ * the wait in ms (0: go now), the epoch the slot belongs to, Redis's now, the rate fields, and the ring
+ * position and time of the booking ('' for 'later').
  */
-const RESERVE = `
+const RESERVE = `${RING}
 local f = redis.call('HMGET', key, 'next', 'hold', 'epoch', 'slowedTo', 'climbsFrom', 'refused', 'slowedAt')
 local slot = math.max(now, tonumber(f[1] or '0'), tonumber(f[2] or '0'))
-local interval = tonumber(ARGV[1])
+local size, span = tonumber(ARGV[2]), tonumber(ARGV[3])
+local i = oldest_position(size)
+local oldest = tonumber(redis.call('HGET', key, 'w' .. i) or '')
+-- The guard: the send "size" slots back (booked or sent) must be a whole span before this one. When it
+-- holds a slot back, the spacing goes on from the guard's time.
+if oldest ~= nil and slot < oldest + span then slot = oldest + span end
 local horizon = tonumber(ARGV[4])
-local status = 'later'
-local ring = ''
-local wait = slot - now - horizon
-if wait <= 0 then
-  status = 'slot'
-  wait = slot - now
-  if wait <= 0 then
-    wait, ring = admit(tonumber(ARGV[2]), tonumber(ARGV[3]))
-    -- The guard turned a due slot back: slots before its answer would only be turned back too (each
-    -- a round trip more). The spacing goes on from the guard's time.
-    if wait > 0 then slot = now + wait end
-  end
-  redis.call('HSET', key, 'next', ms(slot + interval))
-  redis.call('PEXPIRE', key, math.ceil(slot - now + interval + ${PACER_IDLE_TTL_MS}))
+if slot - now > horizon then
+  return {'later', ms(slot - now - horizon), f[3] or '0', ms(now), f[4] or '', f[5] or '', f[6] or '', f[7] or '', '', ''}
 end
-return {status, ms(wait), f[3] or '0', ms(now), f[4] or '', f[5] or '', f[6] or '', f[7] or '', ring}`;
+local interval = tonumber(ARGV[1])
+redis.call('HSET', key, 'w' .. i, ms(slot), 'wi', tostring((i + 1) % size), 'next', ms(slot + interval))
+redis.call('PEXPIRE', key, math.ceil(slot - now + interval + ${PACER_IDLE_TTL_MS}))
+return {'slot', ms(slot - now), f[3] or '0', ms(now), f[4] or '', f[5] or '', f[6] or '', f[7] or '', tostring(i), ms(slot)}`;
 
 export const PACER_RESERVE_SLOT: LuaCommand = {
   name: 'bcPacerReserveSlot',
   numberOfKeys: 1,
-  lua: `${NOW}${ADMIT}${RESERVE}`,
+  lua: `${NOW}${RESERVE}`,
 };
 
 /**
@@ -98,26 +101,29 @@ export const PACER_RESERVE_SLOT: LuaCommand = {
 export const PACER_PRE_CALL: LuaCommand = {
   name: 'bcPacerPreCall',
   numberOfKeys: 2,
-  lua: `${NOW}${ADMIT}
+  lua: `${NOW}
 if redis.call('HEXISTS', KEYS[2], ARGV[5]) == 1 then return {'answered'} end${RESERVE}`,
 };
 
 /**
- * Right before sending on a slot reserved earlier: -1 when a hold began since (ARGV[1], the slot's epoch,
- * is old) or is still on (reserve again); otherwise the window guard's answer (0: go, the send is
- * recorded; more: wait that long and confirm again), Redis's now and the ring position of the record.
- * A call whose send was recorded already (ARGV[4]: its ring position, ARGV[5]: the time recorded) but
- * that read the reply too late moves its own record to now instead of taking a second position: the
- * ring keeps one record per send. Safe while that position still holds this record (no admission has
- * overwritten it): the ring holds as many records as before, and a later one only makes the guard stricter.
+ * Before sending on a slot booked earlier, when this process has not read the pacer's state recently
+ * enough to know that no hold began since (SendPacer: LATE_REPLY_MS): -1 when a hold began since (ARGV[1],
+ * the slot's epoch, is old) or is still on (reserve again); otherwise the booking stands: its record
+ * (ARGV[4]: ring position, ARGV[5]: the time booked) moves to now if that is later, and 0 is returned with
+ * the time it holds and its position. A booking overwritten meanwhile (it can be only a window later) is
+ * no licence: the window guard admits the send anew (0: go, recorded now; more: wait that long and
+ * confirm again). Returns the wait, the record's time and its ring position.
  */
 export const PACER_CONFIRM_SLOT: LuaCommand = {
-  name: 'bcPacerConfirmSlotV2',
+  name: 'bcPacerConfirmSlotV3',
   numberOfKeys: 1,
   lua: `${NOW}${ADMIT}
 local f = redis.call('HMGET', key, 'epoch', 'hold')
 if (f[1] or '0') ~= ARGV[1] or now < tonumber(f[2] or '0') then return {'-1', '', ''} end
-if ARGV[4] ~= '' and move_record(ARGV[4], ARGV[5]) then return {'0', ms(now), ARGV[4]} end
+if ARGV[4] ~= '' then
+  local moved = move_record(ARGV[4], ARGV[5])
+  if moved then return {'0', moved, ARGV[4]} end
+end
 local wait, ring = admit(tonumber(ARGV[2]), tonumber(ARGV[3]))
 return {ms(wait), ms(now), ring}`,
 };
@@ -159,7 +165,8 @@ if (f[1] or '') == ARGV[2] then
   local sent = 0
   for i = 0, size - 1 do
     local at = tonumber(redis.call('HGET', key, 'w' .. i) or '')
-    if at ~= nil and at > now - window then sent = sent + 1 end
+    -- Sends, not bookings still ahead.
+    if at ~= nil and at > now - window and at <= now then sent = sent + 1 end
   end
   -- The refused call is among the sends counted: the window took one fewer.
   if sent > 1 then to = math.max(tonumber(ARGV[7]), math.min(to, (sent - 1) * 1000 / window)) end

@@ -1,0 +1,81 @@
+import { MetricsTime, Worker, type Job, type Processor, type Queue } from 'bullmq';
+import type { Logger } from '../logging/logger.js';
+import type { RedisClient } from '../redis/connection.js';
+import { isConnectionFailure, isRedisFull } from '../redis/failures.js';
+import type { RedisKeys } from '../redis/keys.js';
+import { redisErrors } from '../redis/supervisor.js';
+import { jitteredBackoff } from './backoff.js';
+import type { AdaptiveConcurrency } from './concurrency.js';
+import type { InquiryJobData } from './inquiry-queue.js';
+import type { SendPacer, SendTicket } from './pacer.js';
+
+/** What an inquiry worker needs besides its job's processor (jobs/inquiry.ts, given by the composition root). */
+export interface InquiryWorkerSettings {
+  connection: RedisClient;
+  keys: RedisKeys;
+  concurrency: AdaptiveConcurrency;
+  /** The first retry delay (INQUIRY_BACKOFF_MS), doubled per attempt with jitter. */
+  backoffMs: number;
+  logger: Logger;
+  /** A job failed with a transient error and goes back for another attempt (a metric). */
+  onRetry(): void;
+  /** Tells whether a failed job's error is a transient one (the processor's TransientInquiryError). */
+  isTransient(error: Error): boolean;
+}
+
+/** An inquiry worker on `queue` running `processor`, its concurrency following `settings.concurrency` (see `adaptTo`). */
+export function startInquiryWorker(queue: Queue<InquiryJobData>, processor: Processor<InquiryJobData>, settings: InquiryWorkerSettings): Worker<InquiryJobData> {
+  const worker = new Worker<InquiryJobData>(queue.name, processor, {
+    connection: settings.connection,
+    prefix: settings.keys.bullPrefix(),
+    concurrency: settings.concurrency.next(),
+    // A killed worker's jobs come back after the lock expires; a few stalls are not a reason to give up a
+    // row. Past the limit the job fails and the batch's settle turns it into a FAILED row that says so.
+    maxStalledCount: 10,
+    // Completed/failed counts per minute for BullMQ's own Prometheus export (bullmq_job_*_total).
+    metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
+    settings: { backoffStrategy: (attemptsMade: number) => jitteredBackoff(settings.backoffMs, attemptsMade) },
+  });
+  const workerErrors = redisErrors(settings.connection, 'inquiry worker', settings.logger);
+  worker.on('error', workerErrors);
+  worker.on('failed', (job: Job<InquiryJobData> | undefined, error: Error) => {
+    // A job that failed on Redis itself (gone, full) is the connection's supervisor's to report, once.
+    if (isConnectionFailure(error) || isRedisFull(error)) return workerErrors(error);
+    // A transient failure thrown by the processor always goes back for another attempt (the last one stores FAILED).
+    if (settings.isTransient(error)) settings.onRetry();
+    else if (error.name !== 'RateLimitError') settings.logger.error({ err: error, jobId: job?.id }, 'inquiry job failed');
+  });
+  return worker;
+}
+
+/**
+ * Feeds one answered job's work time to `concurrency` and sets the worker's concurrency to what it says
+ * (enough slots for the rate at the work time seen). The worker is looked up when a time comes: the
+ * processor that observes exists before its worker.
+ */
+export function adaptTo(concurrency: AdaptiveConcurrency, worker: () => Worker<InquiryJobData> | undefined): (workMs: number) => void {
+  return (workMs) => {
+    concurrency.observe(workMs);
+    const next = concurrency.next();
+    const current = worker();
+    if (current !== undefined && current.concurrency !== next) current.concurrency = next;
+  };
+}
+
+const round = (rate: number): number => Math.round(rate * 100) / 100;
+
+/**
+ * A 429: every process holds `ms` and the shared rate slows down (SendPacer.slowDown); said once per hold,
+ * not once per 429 (the calls paced before the decrease answer for the old rate).
+ */
+export function holdAfterRateLimit(pacer: SendPacer, logger: Logger): (ms: number, ticket: SendTicket | undefined) => Promise<void> {
+  return async (ms, ticket) => {
+    const slowDown = await pacer.slowDown(ms, ticket);
+    if (slowDown.slowed) {
+      logger.warn(
+        { retryAfterMs: ms, fromPerSecond: round(slowDown.from), toPerSecond: round(slowDown.to) },
+        `provider rate limit reached (HTTP 429): every worker holds ${ms} ms, then sends at ${round(slowDown.to)}/s (was ${round(slowDown.from)}/s), climbing back while answers are clean`,
+      );
+    } else logger.debug({ retryAfterMs: ms }, 'provider rate limit reached (HTTP 429) for a call paced before the last slow-down: holding');
+  };
+}
