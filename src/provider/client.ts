@@ -35,7 +35,7 @@ export class ProviderClient {
     private readonly provider: ProviderSettings,
     private readonly session: SharedTokenSession,
     /** Told each decision's latency: from the call going out (after its turn and the token) to its classified answer. */
-    private readonly observeLatency: (seconds: number, kind: InquiryDecision['kind']) => void = () => undefined,
+    private readonly observeLatency: (seconds: number, kind: ClientClassification['kind']) => void = () => undefined,
   ) {}
 
   /** `batchId`: the batch the account is asked for, named when its refusal stops that batch. */
