@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
+import { cutLastValue } from '../csv/reader.js';
 import { readInputColumns, type ColumnOverrides, type InputColumns } from '../csv/columns.js';
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { InputFileError } from '../errors.js';
@@ -34,10 +35,18 @@ export interface InspectedFile extends InputColumns {
   file: InputFileInfo;
 }
 
-/** First pass: the file parses to the end, its columns are found (usage errors surface here, before anything is queued). */
+/**
+ * First pass: the file parses to the end, its columns are found (usage errors surface here, before anything
+ * is queued), and a file that may have been cut inside a value the check reads is refused (see cutLastValue).
+ */
 export async function inspectFile(path: string, columns: ColumnOverrides): Promise<InspectedFile> {
   const file = await inspectInputFile(resolve(path));
-  return { file, ...readInputColumns(file.header, columns) };
+  const inputColumns = readInputColumns(file.header, columns);
+  const { mapping, positions } = inputColumns;
+  const read = [mapping.bankCode, mapping.accountNumber, ...(mapping.expectedName === undefined ? [] : [mapping.expectedName])].map((index) => positions[index]!);
+  const cut = cutLastValue(file, read);
+  if (cut !== undefined) throw cut;
+  return { file, ...inputColumns };
 }
 
 /**
