@@ -9,10 +9,12 @@ import type { DefinitiveOutcome, HistoryEntry, HistoryWrite, PreviousAnswer } fr
 import { decodeHistoryEntry, encodeHistoryEntry } from '../history/entry-codec.js';
 import { BatchNotFoundError } from '../errors.js';
 import { runCommand } from '../redis/commands/define.js';
+import { newJobSealKey } from '../queue/job-seal.js';
 import {
   BATCH_APPEND_ROWS,
   BATCH_COMMIT_REVIEW_ROWS,
   BATCH_COUNT,
+  BATCH_JOB_SEAL,
   BATCH_MARK_PRODUCED,
   BATCH_MARK_REPORTED,
   BATCH_SAVE_ANSWER,
@@ -383,6 +385,12 @@ export class BatchStore {
   }
 
   /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally); nothing once the batch is gone. */
+  /** The batch's key for the account numbers of its queued jobs (see job-seal.ts), made on first use; undefined when the batch is gone. */
+  async jobSeal(batchId: string): Promise<string | undefined> {
+    const key = await runCommand<string | null>(this.redis, BATCH_JOB_SEAL, [this.keys.batch(batchId)], [newJobSealKey()]);
+    return key ?? undefined;
+  }
+
   async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors' | 'usableAnswers', by: number): Promise<void> {
     await runCommand<number>(this.redis, BATCH_COUNT, [this.keys.batch(batchId)], [field, by]);
   }
