@@ -410,6 +410,16 @@ export class Watcher {
     if (first !== undefined) {
       await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`), `${shownName(claim.original)}: ${duplicateNote(first)}\n`);
     }
+    if (checked.gaveUp !== undefined) {
+      // As `run` exits 1: a batch the provider gave no usable answer for is no success, whatever was written.
+      await this.moveToFailed(claim, checked.gaveUp, 'inbox', {
+        headline: `${shownName(claim.original)} was checked, but not answered: ${checked.gaveUp}`,
+        advice: `Its report, the rows without an answer FAILED, is ${reportPath}. Drop the file into inbox/ again once the provider answers: only those rows are asked again.`,
+      });
+      await this.dropClaim(claim);
+      this.log.error({ ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts }, `not answered: ${checked.gaveUp}; input moved to failed/`);
+      return;
+    }
     await rename(claim.path, archivePath);
     await this.dropClaim(claim);
     this.log.info({ ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts }, first ? 'duplicate: report repeats the first file' : 'report written, input archived');
@@ -422,14 +432,14 @@ export class Watcher {
   }
 
   /** `folder`: where the note tells people to drop the fixed file. */
-  private async moveToFailed(claim: Claim, reason: string, folder = 'inbox'): Promise<void> {
+  private async moveToFailed(claim: Claim, reason: string, folder = 'inbox', wording: { headline?: string; advice?: string } = {}): Promise<void> {
     const name = await freeName(this.folders.failed, stemOf(claim.original), extname(claim.original), claim.id);
     const note = [
-      `${shownName(claim.original)} was not checked: ${reason}`,
+      wording.headline ?? `${shownName(claim.original)} was not checked: ${reason}`,
       '',
       `received: ${new Date(claim.claimedAt).toISOString()}`,
       `refused:  ${new Date().toISOString()}`,
-      `Fix the file and drop it into ${folder}/ again.`,
+      wording.advice ?? `Fix the file and drop it into ${folder}/ again.`,
       '',
     ].join('\n');
     // The note first, then the move: a crash in between refuses the file again, to the same names.

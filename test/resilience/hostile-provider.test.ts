@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +145,30 @@ describe('a provider (or a captive proxy) answering 200 with HTML to everything'
     expect(rows[0]!.reason).toMatch(/not JSON \(text\/html/);
     const summary = JSON.parse(await readFile(out.replace(/\.csv$/, '.summary.json'), 'utf8')) as { incomplete?: string };
     expect(summary.incomplete).toContain('the provider gave no usable answer');
+  });
+
+  it('watch moves the file to failed/ with that reason, not to archive/ as a success', async () => {
+    provider.answerWith((_inquiry, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<!doctype html><html><body>Please sign in to the hotel Wi-Fi</body></html>');
+    });
+    const folder = join(workDir, 'watched-html');
+    const watcher = startCli(['watch', folder], environment({ INQUIRY_ATTEMPTS: '2', WATCH_STABLE_SECONDS: '1', WATCH_POLL_MS: '100' }));
+    try {
+      await waitFor(async () => (await readdir(folder).catch(() => [])).includes('inbox'), 30_000, 'the watched folders');
+      const { file } = await beneficiaries('html-watched');
+      await writeFile(join(folder, 'inbox', 'payouts.csv.part'), await readFile(file));
+      await rename(join(folder, 'inbox', 'payouts.csv.part'), join(folder, 'inbox', 'payouts.csv'));
+      await waitFor(async () => (await readdir(join(folder, 'failed'))).includes('payouts.error.txt'), 60_000, 'the file in failed/');
+      const note = await readFile(join(folder, 'failed', 'payouts.error.txt'), 'utf8');
+      expect(note).toContain('payouts.csv was checked, but not answered: the provider gave no usable answer');
+      expect(note).toContain(join(folder, 'outbox', 'payouts.reconciled.csv'));
+      expect(await readdir(join(folder, 'failed'))).toContain('payouts.csv');
+      expect(await readdir(join(folder, 'archive'))).toEqual([]);
+    } finally {
+      watcher.kill('SIGTERM');
+      await waitForExit(watcher);
+    }
   });
 });
 
