@@ -219,6 +219,20 @@ describe('a provider answering huge bodies', () => {
 });
 
 describe('answers that look verified but are not', () => {
+  it('a holder name of punctuation only is no answer: FAILED, never compared', async () => {
+    provider.answerWith((inquiry, response) => answerSuccess(response, inquiry, inquiry.accountNumber === ACCOUNTS[0] ? '-' : inquiry.accountNumber === ACCOUNTS[1] ? '.' : 'BUDI SANTOSO'));
+    const { file, out } = await beneficiaries('punctuation-holder');
+    const result = await runCli(['run', file, '--out', out], environment());
+    const rows = await reportRows(out);
+    expect(rows.map((row) => [row.result, row.account_holder, row.name_score])).toEqual([
+      ['FAILED', '', ''],
+      ['FAILED', '', ''],
+      ['MATCH', 'BUDI SANTOSO', '100'],
+    ]);
+    expect(rows[0]!.reason).toContain('no account holder name (no letter in it');
+    expect(result.code).toBe(0);
+  });
+
   it('never shows the holder or a SUCCESS status of a rejected answer, and an invisible holder name is no answer', async () => {
     const record = (inquiry: ReceivedInquiry, extra: Record<string, unknown>) => ({
       id: 9,
