@@ -315,12 +315,14 @@ export class BatchLifecycle {
     lease.keepAlive((error) => deps.logger.error({ file: target.inputPath }, `${error.message}: production stops`));
     try {
       const continuation = await this.decide(target);
-      const stop = request.signal === undefined ? lease.signal : AbortSignal.any([lease.signal, request.signal]);
-      const login = request.loginFirst === false ? async () => undefined : () => untilStopped(deps.login(), stop, 'stopped while logging in to the provider');
+      // A stop does not wait for a login that hangs; a lease lost meanwhile is seen after it (a take-over, retried).
+      const { signal } = request;
+      const login = request.loginFirst === false ? async () => undefined : signal === undefined ? deps.login : () => untilStopped(deps.login(), signal, 'stopped while logging in to the provider');
       const batchId = continuation.kind === 'new' ? await this.create(target, login) : continuation.batchId;
       // Before production: workers answer while rows are still being stored, and those calls are this run's.
       const batch = await deps.store.get(batchId);
       await request.onDecided?.();
+      const stop = signal === undefined ? lease.signal : AbortSignal.any([lease.signal, signal]);
       await this.prepare(batchId, continuation, target, stop, login);
       return { batchId, continuation, batch };
     } finally {
