@@ -21,6 +21,7 @@ import { keepHeapNearLiveSize } from './heap.js';
 import { createProgressDisplay } from './progress.js';
 import { runUntilStopped, serveUntilStopped } from './lifetime.js';
 import { onStopSignal, SIGNAL_EXIT_CODES, stoppedExitCode } from './signals.js';
+import { notice } from '../logging/logger.js';
 
 export interface CommonFlags {
   rate?: string;
@@ -44,8 +45,6 @@ export const columnsFrom = (flags: ColumnFlags): ColumnOverrides => ({
 /** `data/partners.csv` -> `data/partners.reconciled.csv` (`.xlsx` with OUTPUT_FORMAT=xlsx). */
 export const defaultReportPath = (inputPath: string, format: OutputFormat): string =>
   join(dirname(resolve(inputPath)), `${basename(inputPath, extname(inputPath))}.reconciled.${format}`);
-
-const notice = (message: string) => process.stderr.write(`${message}\n`);
 
 /** Exit code of `run` when rows of a kind named by `--fail-on` exist. */
 export const FAIL_ON_EXIT_CODE = 3;

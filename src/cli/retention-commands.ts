@@ -1,12 +1,13 @@
 import { BatchRetention, parseDuration, type RemovedBatch } from '../batch/retention.js';
 import { openRuntime } from '../app/runtime.js';
+import { maskDigitRuns } from '../logging/logger.js';
 import type { CommonFlags } from './commands.js';
 
 const isOrphan = (batch: RemovedBatch): boolean => batch.orphanedKeys !== undefined || batch.orphanedJobs !== undefined;
 
 function describeRemoved(batch: RemovedBatch): string {
   if (!isOrphan(batch)) {
-    return `removed ${batch.batchId}  ${batch.sourceName}  ${batch.rows} rows  ${batch.finishedAt === undefined ? 'unfinished' : `finished ${new Date(batch.finishedAt).toISOString()}`}\n`;
+    return `removed ${batch.batchId}  ${maskDigitRuns(batch.sourceName)}  ${batch.rows} rows  ${batch.finishedAt === undefined ? 'unfinished' : `finished ${new Date(batch.finishedAt).toISOString()}`}\n`;
   }
   const parts = [
     ...(batch.orphanedKeys === undefined ? [] : [`${batch.orphanedKeys} key(s) left without their batch record (Redis lost the batch while it was worked on)`]),
