@@ -384,13 +384,13 @@ export class BatchStore {
     return Number((await this.redis.hget(this.keys.batch(batchId), 'reusedAnswers')) ?? 0);
   }
 
-  /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally); nothing once the batch is gone. */
   /** The batch's key for the account numbers of its queued jobs (see job-seal.ts), made on first use; undefined when the batch is gone. */
   async jobSeal(batchId: string): Promise<string | undefined> {
     const key = await runCommand<string | null>(this.redis, BATCH_JOB_SEAL, [this.keys.batch(batchId)], [newJobSealKey()]);
     return key ?? undefined;
   }
 
+  /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally); nothing once the batch is gone. */
   async countCalls(batchId: string, field: 'calls' | 'rateLimited' | 'internalErrors' | 'usableAnswers', by: number): Promise<void> {
     await runCommand<number>(this.redis, BATCH_COUNT, [this.keys.batch(batchId)], [field, by]);
   }
