@@ -4,13 +4,15 @@ import { maskAccountKey, type Logger } from '../src/logging/logger.js';
 import type { CircuitBreaker } from '../src/provider/circuit-breaker.js';
 import type { ClientClassification, SendHooks } from '../src/provider/client.js';
 import type { InquiryOutcome } from '../src/provider/outcome.js';
-import type { AccountQuery } from '../src/csv/validation.js';
 import type { CallField } from '../src/queue/call-tally.js';
-import { accountOf, type InquiryJobData } from '../src/queue/inquiry-queue.js';
+import { parseAccountKey, type AccountQuery } from '../src/csv/validation.js';
+import type { InquiryJobData } from '../src/queue/inquiry-queue.js';
 import type { PreCall, SendTicket } from '../src/queue/pacer.js';
 
 /** What an inquiry job is given: narrow functions, not the world. */
 export interface InquiryJobDependencies {
+  /** The account key a job carries sealed (see job-seal.ts); undefined when its batch, and with it the key, is gone. */
+  openAccount(data: InquiryJobData): Promise<string | undefined>;
   /**
    * Whether the account already has an answer in the batch (a job that runs twice asks once) and, when it
    * has none, the call's evenly spaced send slot among every worker of every process (one round trip).
@@ -112,8 +114,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
   let rateLimitedSince: number | undefined;
   const bugsLogged = new Set<string>();
 
-  const reportBug = async (job: Job<InquiryJobData>, error: unknown): Promise<void> => {
-    const { batchId, accountKey } = job.data;
+  const reportBug = async (job: Job<InquiryJobData>, accountKey: string, error: unknown): Promise<void> => {
+    const { batchId } = job.data;
     const message = error instanceof Error ? error.message : String(error);
     if (!bugsLogged.has(message)) {
       bugsLogged.add(message);
@@ -126,8 +128,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     });
   };
 
-  const ask = async (job: Job<InquiryJobData>, lockToken: string | undefined, stop: AbortSignal | undefined): Promise<void> => {
-    const { batchId, accountKey } = job.data;
+  const ask = async (job: Job<InquiryJobData>, accountKey: string, lockToken: string | undefined, stop: AbortSignal | undefined): Promise<void> => {
+    const { batchId } = job.data;
     const started = performance.now();
     const pre = await deps.preCall(batchId, accountKey);
     if (pre.answered) return;
@@ -142,7 +144,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     let pacedMs = 0;
     try {
       classification = await deps.inquire(
-        accountOf(job.data),
+        parseAccountKey(accountKey),
         {
           waitForTurn: async () => {
             const waitFrom = performance.now();
@@ -221,12 +223,18 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
 
   /** BullMQ's processor: `lockToken` and `stop` (aborted by Worker.cancelAllJobs when the worker stops) are its own arguments. */
   return async function processInquiry(job: Job<InquiryJobData>, lockToken?: string, stop?: AbortSignal): Promise<void> {
+    const accountKey = await deps.openAccount(job.data);
+    if (accountKey === undefined) {
+      // Its batch expired, was lost or deleted: nothing to ask for, nothing to store; the job completes and goes.
+      logger.debug({ jobId: job.id, batchId: job.data.batchId }, 'inquiry job of a batch that is gone: dropped');
+      return;
+    }
     try {
-      await ask(job, lockToken, stop);
+      await ask(job, accountKey, lockToken, stop);
     } catch (error) {
       // BullMQ's own control flow (the rate-limit hand-back, a delay) and retries pass through; Redis failures are retried.
       if (error instanceof TransientInquiryError || (error instanceof Error && HANDED_BACK.has(error.name)) || isRedisFailure(error)) throw error;
-      await reportBug(job, error);
+      await reportBug(job, accountKey, error);
     }
   };
 }

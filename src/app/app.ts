@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { DelayedError, Worker, type Job, type Queue } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
+import { openAccount } from '../queue/job-seal.js';
 import { createMetrics, type ProductMetrics } from '../metrics/metrics.js';
 import { openNotices, type Notices } from './notices.js';
 import { AnswerArrivals } from '../batch/answer-arrivals.js';
@@ -76,6 +77,9 @@ export interface App {
   clock: Clock;
   close(): Promise<void>;
 }
+
+/** Batch keys a process keeps for opening its jobs' accounts: a few batches are worked at a time. */
+const SEAL_KEYS_KEPT = 256;
 
 /**
  * The composition root: wires the building blocks from the configuration, and is the only place that
@@ -177,6 +181,21 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
       request,
     );
 
+  /** Batches' keys for their jobs' account numbers (see job-seal.ts), read once per batch by this process. */
+  const sealKeys = new Map<string, string>();
+  const openJobAccount = async (data: InquiryJobData): Promise<string | undefined> => {
+    // A job queued before jobs were sealed carries its account in clear.
+    const legacy = (data as { accountKey?: unknown }).accountKey;
+    if (typeof legacy === 'string') return legacy;
+    let key = sealKeys.get(data.batchId);
+    if (key === undefined) {
+      key = await store.jobSeal(data.batchId);
+      if (key === undefined) return undefined;
+      if (sealKeys.size >= SEAL_KEYS_KEPT) sealKeys.delete(sealKeys.keys().next().value!);
+      sealKeys.set(data.batchId, key);
+    }
+    return openAccount(key, data.batchId, data.sealedAccount);
+  };
   const workers: Worker<InquiryJobData>[] = [];
   // The batch's call counters, added to in bulk rather than one round trip per call.
   const tally = new CallTally((batchId, field, by) => store.countCalls(batchId, field, by));
@@ -206,6 +225,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     const concurrency = new AdaptiveConcurrency(config.inquiry.rate, config.inquiry.concurrency);
     let worker: Worker<InquiryJobData> | undefined;
     const processor = createInquiryProcessor({
+      openAccount: (data) => openJobAccount(data),
       preCall: (batchId, accountKey) => pacer.preCall(keys.outcomes(batchId), accountKey),
       sendLeft: (ticket) => pacer.sent(ticket),
       observeWork: adaptTo(concurrency, () => worker),

@@ -2,7 +2,7 @@ import { DEFAULT_REDIS_URL, loadConfig, rateSetting, requireProvider, type Confi
 import { environmentWithEnvFile } from '../config/env-file.js';
 import { ConfigError } from '../errors.js';
 import type { DestinationStream } from 'pino';
-import { createLogger, type Logger } from '../logging/logger.js';
+import { createLogger, notice, type Logger } from '../logging/logger.js';
 import { connectRedis, describeRedis, redisAnswers, type RedisTarget } from '../redis/connection.js';
 import { startPrivateRedis } from '../redis/private-server.js';
 import { superviseRedis, type RedisHealth } from '../redis/supervisor.js';
@@ -50,9 +50,6 @@ export interface Runtime {
    */
   workerEnvironment: () => NodeJS.ProcessEnv;
 }
-
-/** Tells the user what was started on their behalf, on stderr beside the logs. */
-const notice = (message: string) => process.stderr.write(`${message}\n`);
 
 /**
  * The edge: reads and validates the configuration once (environment over the env file), then opens what a

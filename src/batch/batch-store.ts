@@ -10,10 +10,12 @@ import { decodeHistoryEntry, encodeHistoryEntry } from '../history/entry-codec.j
 import { BatchNotFoundError } from '../errors.js';
 import type { CallCounts } from '../queue/call-tally.js';
 import { runCommand } from '../redis/commands/define.js';
+import { newJobSealKey } from '../queue/job-seal.js';
 import {
   BATCH_APPEND_ROWS,
   BATCH_COMMIT_REVIEW_ROWS,
   BATCH_COUNT,
+  BATCH_JOB_SEAL,
   BATCH_MARK_PRODUCED,
   BATCH_MARK_REPORTED,
   BATCH_SAVE_ANSWER,
@@ -383,6 +385,12 @@ export class BatchStore {
   /** Accounts of the batch answered from history instead of asked: inquiry calls saved. */
   async reusedAnswers(batchId: string): Promise<number> {
     return Number((await this.redis.hget(this.keys.batch(batchId), 'reusedAnswers')) ?? 0);
+  }
+
+  /** The batch's key for the account numbers of its queued jobs (see job-seal.ts), made on first use; undefined when the batch is gone. */
+  async jobSeal(batchId: string): Promise<string | undefined> {
+    const key = await runCommand<string | null>(this.redis, BATCH_JOB_SEAL, [this.keys.batch(batchId)], [newJobSealKey()]);
+    return key ?? undefined;
   }
 
   /** Adds `by` calls to one counter of the batch (the workers add them in bulk, see CallTally); nothing once the batch is gone. */

@@ -189,7 +189,9 @@ export class BatchLifecycle {
           batch,
         };
       } catch (error) {
-        if (request.signal?.aborted) throw new HandedBackError(`stopped while starting the batch of ${target.inputPath}`, { cause: error });
+        if (request.signal?.aborted) {
+          throw error instanceof HandedBackError ? error : new HandedBackError(`stopped while starting the batch of ${target.inputPath}`, { cause: error });
+        }
         if (!isTakeOver(error)) throw vanishedFromRedis(error);
         if (attempt >= TAKEOVER_RETRIES) throw new WorkTakenOverError(`producing the batch of ${target.inputPath} was taken over by another process ${attempt + 1} times; run it again`);
         deps.logger.warn({ file: target.inputPath }, 'another process took over producing this content: waiting for it, then joining');
@@ -313,12 +315,14 @@ export class BatchLifecycle {
     lease.keepAlive((error) => deps.logger.error({ file: target.inputPath }, `${error.message}: production stops`));
     try {
       const continuation = await this.decide(target);
-      const login = request.loginFirst === false ? async () => undefined : deps.login;
+      // A stop does not wait for a login that hangs; a lease lost meanwhile is seen after it (a take-over, retried).
+      const { signal } = request;
+      const login = request.loginFirst === false ? async () => undefined : signal === undefined ? deps.login : () => untilStopped(deps.login(), signal, 'stopped while logging in to the provider');
       const batchId = continuation.kind === 'new' ? await this.create(target, login) : continuation.batchId;
       // Before production: workers answer while rows are still being stored, and those calls are this run's.
       const batch = await deps.store.get(batchId);
       await request.onDecided?.();
-      const stop = request.signal === undefined ? lease.signal : AbortSignal.any([lease.signal, request.signal]);
+      const stop = signal === undefined ? lease.signal : AbortSignal.any([lease.signal, signal]);
       await this.prepare(batchId, continuation, target, stop, login);
       return { batchId, continuation, batch };
     } finally {
@@ -438,3 +442,22 @@ interface Target {
 
 /** Production stopped because another process took it over (this one's lease was lost, or its generation replaced). */
 const isTakeOver = (error: unknown): boolean => error instanceof ProductionFencedError || error instanceof LeaseLostError;
+
+/**
+ * `work`, unless `signal` stops the wait first: then a HandedBackError with `what` (the work itself is left
+ * to end on its own). A login that hangs (a provider that never answers it) must not hold a stop, which has
+ * SHUTDOWN_TIMEOUT: the batch is handed back as at any other point before its report.
+ */
+async function untilStopped<T>(work: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
+  if (signal.aborted) throw new HandedBackError(what);
+  let onAbort: () => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new HandedBackError(what));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, stopped]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
+import { cutLastValue } from '../csv/reader.js';
 import { readInputColumns, type ColumnOverrides, type InputColumns } from '../csv/columns.js';
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
-import { InputFileError } from '../errors.js';
+import { BatchNotFoundError, InputFileError } from '../errors.js';
 import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
 import { ROWS_PER_BLOCK, type BatchStore, type StoredRow } from './batch-store.js';
 import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
@@ -34,10 +35,18 @@ export interface InspectedFile extends InputColumns {
   file: InputFileInfo;
 }
 
-/** First pass: the file parses to the end, its columns are found (usage errors surface here, before anything is queued). */
+/**
+ * First pass: the file parses to the end, its columns are found (usage errors surface here, before anything
+ * is queued), and a file that may have been cut inside a value the check reads is refused (see cutLastValue).
+ */
 export async function inspectFile(path: string, columns: ColumnOverrides): Promise<InspectedFile> {
   const file = await inspectInputFile(resolve(path));
-  return { file, ...readInputColumns(file.header, columns) };
+  const inputColumns = readInputColumns(file.header, columns);
+  const { mapping, positions } = inputColumns;
+  const read = [mapping.bankCode, mapping.accountNumber, ...(mapping.expectedName === undefined ? [] : [mapping.expectedName])].map((index) => positions[index]!);
+  const cut = cutLastValue(file, read);
+  if (cut !== undefined) throw cut;
+  return { file, ...inputColumns };
 }
 
 /**
@@ -69,12 +78,13 @@ export class Producer {
     const hash = createHash('sha256');
     let slice: StoredRow[] = [];
     let invalidCount = 0;
+    const sealKey = await this.sealKey(batchId);
     const flush = async () => {
       await this.waitForRoom(signal);
       const firstSeen = await this.store.appendRows(batchId, generation, slice);
       const outcomes = await this.store.getOutcomes(batchId, firstSeen);
       const unanswered = firstSeen.filter((key) => !outcomes.has(key));
-      await addInquiryJobs(this.queue, batchId, round, await this.reuse(batchId, unanswered), this.attempts);
+      await addInquiryJobs(this.queue, batchId, round, await this.reuse(batchId, unanswered), this.attempts, sealKey);
       slice = [];
     };
     for await (const record of readInputRecords(file, (chunk) => hash.update(chunk))) {
@@ -103,14 +113,22 @@ export class Producer {
   /** Queues a job for every account without an outcome; jobs still queued are left as they are. Returns how many. */
   async requeueUnanswered(batchId: string): Promise<number> {
     const { round } = await this.store.get(batchId);
+    const sealKey = await this.sealKey(batchId);
     let queued = 0;
     for await (const missing of this.store.unansweredAccounts(batchId)) {
       await this.waitForRoom();
       const toAsk = await this.reuse(batchId, missing);
-      await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts);
+      await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts, sealKey);
       queued += toAsk.length;
     }
     return queued;
+  }
+
+  /** The batch's key for its jobs' account numbers (see job-seal.ts). */
+  private async sealKey(batchId: string): Promise<string> {
+    const key = await this.store.jobSeal(batchId);
+    if (key === undefined) throw new BatchNotFoundError(batchId);
+    return key;
   }
 
   /** Backpressure (see Backlog); `signal` ends the wait (a lost lease, a stop) with its reason. */

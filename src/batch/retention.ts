@@ -24,6 +24,8 @@ export interface RemovedBatch {
   finishedAt: number | undefined;
   /** Set for keys of a batch whose record was gone (an orphan): how many keys were removed. */
   orphanedKeys?: number;
+  /** Set for queued jobs of a batch whose record was gone (expired, lost, deleted): how many were removed. */
+  orphanedJobs?: number;
 }
 
 /** The index fields a removal needs, read for every listed batch in one pass. */
@@ -33,9 +35,11 @@ interface IndexedBatch extends RemovedBatch {
   throwAwayQueue: boolean;
 }
 
-/** Job states a batch's jobs are removed from: a finished batch has only kept failed jobs; an unfinished one (forced) may have any waiting. */
-const FINISHED_JOB_STATES: JobType[] = ['failed'];
-const UNFINISHED_JOB_STATES: JobType[] = ['failed', 'wait', 'delayed', 'prioritized', 'waiting-children'];
+/**
+ * Job states a batch's jobs are removed from: every one but active (a job a worker holds finishes on its
+ * own). A finished batch may have jobs still queued too: a run that gave up wrote its report with FAILED rows.
+ */
+const JOB_STATES: JobType[] = ['failed', 'wait', 'delayed', 'prioritized', 'waiting-children'];
 /** Job ids and keys are read and removed in slices, so that no single command holds Redis up. */
 const SLICE = 1_000;
 
@@ -61,11 +65,12 @@ export class BatchRetention {
     const removable = batches.filter((batch) => batch.finishedAt !== undefined && batch.finishedAt <= now - olderThanMs);
     const removed: RemovedBatch[] = [];
     for (const batch of removable) {
-      await this.remove(batch, FINISHED_JOB_STATES);
+      await this.remove(batch);
       removed.push(removedView(batch));
     }
     await this.dropThrowAwayQueues(removable, batches);
     for (const [batchId, keys] of await this.orphans()) removed.push(await this.removeOrphan(batchId, keys));
+    removed.push(...(await this.removeOrphanedJobs()));
     return removed;
   }
 
@@ -75,7 +80,9 @@ export class BatchRetention {
     const batch = batches.find((candidate) => candidate.batchId === batchId) ?? (await this.readBatch(batchId));
     if (batch === undefined) {
       const orphaned = (await this.orphans()).get(batchId);
-      if (orphaned !== undefined) return this.removeOrphan(batchId, orphaned);
+      const jobs = (await this.removeOrphanedJobs(batchId))[0];
+      if (orphaned !== undefined) return { ...(await this.removeOrphan(batchId, orphaned)), ...(jobs !== undefined && { orphanedJobs: jobs.orphanedJobs }) };
+      if (jobs !== undefined) return jobs;
       throw new BatchNotFoundError(batchId);
     }
     if (batch.finishedAt === undefined && !options.force) {
@@ -83,7 +90,7 @@ export class BatchRetention {
         `batch ${batchId} is not finished (no report with every row answered yet): \`resume ${batchId}\` to finish it, or \`delete ${batchId} --force\` to remove it with its queued jobs`,
       );
     }
-    await this.remove(batch, batch.finishedAt === undefined ? UNFINISHED_JOB_STATES : FINISHED_JOB_STATES);
+    await this.remove(batch);
     await this.dropThrowAwayQueues([batch], batches);
     return removedView(batch);
   }
@@ -150,8 +157,8 @@ export class BatchRetention {
     };
   }
 
-  private async remove(batch: IndexedBatch, jobStates: JobType[]): Promise<void> {
-    await this.removeJobs(batch, jobStates);
+  private async remove(batch: IndexedBatch): Promise<void> {
+    await this.removeJobs(batch.queueName, batch.batchId);
     // One UNLINK of keys in one slot (one hash tag): the big ones are freed by a background thread.
     await this.redis.unlink(...batchKeyNames(this.keys, batch.batchId));
     await this.redis.zrem(this.keys.batches(), batch.batchId);
@@ -159,22 +166,62 @@ export class BatchRetention {
     this.logger.debug({ batchId: batch.batchId }, 'batch removed from Redis');
   }
 
-  /** The batch's jobs (ids `${batchId}.…`) through BullMQ's own API, so its indexes stay consistent. */
-  private async removeJobs(batch: IndexedBatch, states: JobType[]): Promise<void> {
-    const queue = openInquiryQueue(this.redis, this.keys, batch.queueName, this.logger);
+  /** The batch's jobs (ids `${batchId}.…`) through BullMQ's own API, so its indexes stay consistent. Returns how many went. */
+  private async removeJobs(queueName: string, batchId: string): Promise<number> {
+    const ids = (await this.queuedJobs(queueName)).get(batchId) ?? [];
+    return this.removeJobIds(queueName, ids);
+  }
+
+  private async removeJobIds(queueName: string, ids: string[]): Promise<number> {
+    const queue = openInquiryQueue(this.redis, this.keys, queueName, this.logger);
     try {
-      const ownPrefix = `${batch.batchId}.`;
-      const own: string[] = [];
-      for (let start = 0; ; start += SLICE) {
-        const ids = await queue.getRanges(states, start, start + SLICE - 1, true);
-        own.push(...ids.filter((id) => id.startsWith(ownPrefix)));
-        if (ids.length < SLICE) break;
-      }
+      let removed = 0;
       // A job a worker holds right now cannot be removed (remove answers 0): it finishes on its own.
-      for (const id of own) await queue.remove(id);
+      for (const id of ids) removed += await queue.remove(id);
+      return removed;
     } finally {
       await queue.close();
     }
+  }
+
+  /** The ids of a queue's jobs in JOB_STATES, by batch id (a job id is `${batchId}.…`). */
+  private async queuedJobs(queueName: string): Promise<Map<string, string[]>> {
+    const queue = openInquiryQueue(this.redis, this.keys, queueName, this.logger);
+    try {
+      const byBatch = new Map<string, string[]>();
+      for (let start = 0; ; start += SLICE) {
+        const ids = await queue.getRanges(JOB_STATES, start, start + SLICE - 1, true);
+        for (const id of ids) {
+          const batchId = id.slice(0, id.indexOf('.'));
+          byBatch.set(batchId, [...(byBatch.get(batchId) ?? []), id]);
+        }
+        if (ids.length < SLICE) break;
+      }
+      return byBatch;
+    } finally {
+      await queue.close();
+    }
+  }
+
+  /**
+   * Queued jobs of batches whose record is gone (expired after the retention, lost by a Redis restart,
+   * deleted while a worker held them), in every inquiry queue; only `onlyBatchId`'s when given. Their account
+   * numbers are sealed with the batch's key, gone with the record: unreadable, but removed all the same.
+   */
+  private async removeOrphanedJobs(onlyBatchId?: string): Promise<RemovedBatch[]> {
+    const counts = new Map<string, number>();
+    for await (const found of scanKeys(this.redis, this.keys.inquiryQueueMetaPattern(), SLICE)) {
+      for (const metaKey of found) {
+        const queueName = this.keys.inquiryQueueOfMeta(metaKey);
+        if (queueName === undefined) continue;
+        for (const [batchId, ids] of await this.queuedJobs(queueName)) {
+          if (onlyBatchId !== undefined && batchId !== onlyBatchId) continue;
+          if ((await this.redis.hexists(this.keys.batch(batchId), 'batchId')) === 1) continue;
+          counts.set(batchId, (counts.get(batchId) ?? 0) + (await this.removeJobIds(queueName, ids)));
+        }
+      }
+    }
+    return [...counts].map(([batchId, orphanedJobs]) => ({ batchId, sourceName: '', rows: 0, finishedAt: undefined, orphanedJobs }));
   }
 
   /** Throw-away emulator queues no remaining batch uses: obliterated, with their pacer, outage and history keys. */

@@ -19,7 +19,9 @@ import { loadSandboxAccounts, startSandbox } from '../sandbox/index.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
 import { keepHeapNearLiveSize } from './heap.js';
 import { createProgressDisplay } from './progress.js';
-import { onShutdownSignal, onStopSignal, SIGNAL_EXIT_CODES } from './signals.js';
+import { runUntilStopped, serveUntilStopped } from './lifetime.js';
+import { onStopSignal, SIGNAL_EXIT_CODES, stoppedExitCode } from './signals.js';
+import { notice } from '../logging/logger.js';
 
 export interface CommonFlags {
   rate?: string;
@@ -43,8 +45,6 @@ export const columnsFrom = (flags: ColumnFlags): ColumnOverrides => ({
 /** `data/partners.csv` -> `data/partners.reconciled.csv` (`.xlsx` with OUTPUT_FORMAT=xlsx). */
 export const defaultReportPath = (inputPath: string, format: OutputFormat): string =>
   join(dirname(resolve(inputPath)), `${basename(inputPath, extname(inputPath))}.reconciled.${format}`);
-
-const notice = (message: string) => process.stderr.write(`${message}\n`);
 
 /** Exit code of `run` when rows of a kind named by `--fail-on` exist. */
 export const FAIL_ON_EXIT_CODE = 3;
@@ -99,95 +99,99 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
   const failOn = parseFailOn(flags.failOn);
   keepHeapNearLiveSize();
   const display = createProgressDisplay();
-  const { app, shutdown, privateRedis, guard, workerEnvironment } = await openRuntime(flags, { provider, ...(display.logDestination !== undefined && { logDestination: display.logDestination }) });
-  const stop = new AbortController();
-  let workerProcesses: WorkerProcesses | undefined;
-  let accountsRemain = true;
-  const stoppedBy = onStopSignal((signal) => {
-    notice(`${signal}: stopping (send it again to exit at once)`);
-    stop.abort();
-    // No new inquiry from here; the ones in flight get SHUTDOWN_TIMEOUT, counted from the signal.
-    // A failure to close is thrown again by the shutdown below, which awaits the same stop.
-    void app.stopWorkers().catch(() => undefined);
-    void workerProcesses?.stop();
-  });
-  // The NO_MATCH and FAILED counts so far: a running tally, advanced at most once a second (see RowTally).
-  let tally: RowTally | undefined;
-  let advancing: Promise<unknown> | undefined;
-  let lastAdvance = 0;
-  let tallyWarned = false;
-  const onProgress = (report: ProgressReport) => {
-    if (tally !== undefined && advancing === undefined && Date.now() - lastAdvance >= TALLY_EVERY_MS) {
-      lastAdvance = Date.now();
-      advancing = tally
-        .advance()
-        .catch((error: unknown) => {
-          if (!tallyWarned) app.logger.warn({ err: error }, `counts so far not updated: ${describeError(error)}`);
-          tallyWarned = true;
-        })
-        .finally(() => (advancing = undefined));
-    }
-    accountsRemain = !report.progress.complete;
-    display.update(report, tally?.snapshot);
-  };
-  const startWorkers = async () => {
-    await app.startWorkers();
-    workerProcesses = startWorkerProcesses({
-      cli: process.argv[1]!,
-      env: workerEnvironment(),
-      choice: app.config.runWorkerProcesses,
-      concurrencyGiven: app.config.inquiry.concurrencyGiven,
-      shutdownTimeoutMs: app.config.shutdownTimeoutMs,
-      workRemains: () => accountsRemain,
-      writeLine: (line) => void (display.logDestination ?? process.stderr).write(`${line}\n`),
-      logger: app.logger,
-    });
-  };
-  const summaryExtras = () => ({ workerConcurrency: app.concurrencyReached(), workerProcesses: workerProcesses?.started() ?? 0 });
-  try {
-    const checked = await guard(
-      check({
-        signal: stop.signal,
-        app,
-        startWorkers,
-        onSettled: async () => await workerProcesses?.stop(),
-        summaryExtras,
-        onProgress,
-        onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatching)),
-      }),
-    );
-    display.done();
-    const started = workerProcesses?.started() ?? 0;
-    process.stdout.write(
-      flags.json
-        ? `${JSON.stringify({ ...checked.summary, ...summaryExtras() }, null, 2)}\n`
-        : `${formatSummary(checked.summary)}\n${started > 0 ? `worker processes: ${started} beside this one (RUN_WORKER_PROCESSES)\n` : ''}`,
-    );
-    await awaitOwnNotices(app, privateRedis);
-    if (checked.gaveUp !== undefined) {
-      notice(`stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those`);
-      return 1;
-    }
-    const flagged = failOn.filter((value) => failOnCount(checked.summary, value) > 0);
-    if (flagged.length > 0) {
-      notice(`--fail-on: ${flagged.map((value) => `${failOnCount(checked.summary, value)} ${value}`).join(', ')}: exit ${FAIL_ON_EXIT_CODE}`);
-      return FAIL_ON_EXIT_CODE;
-    }
-    return 0;
-  } catch (error) {
-    display.done();
-    const signal = stoppedBy();
-    if (signal === undefined || !(error instanceof HandedBackError)) throw error;
-    notice(
-      privateRedis
-        ? 'the private Redis of this run keeps nothing: the next run starts the file anew'
-        : 'stopped before the report was written: the batch stays in Redis; run the same command again to continue where it stopped',
-    );
-    return SIGNAL_EXIT_CODES[signal];
-  } finally {
-    await workerProcesses?.stop();
-    await shutdown();
-  }
+  const options = { provider, ...(display.logDestination !== undefined && { logDestination: display.logDestination }) };
+  return runUntilStopped(
+    flags,
+    options,
+    async ({ app, privateRedis, guard, workerEnvironment }, { stopping, stoppedBy }) => {
+      let workerProcesses: WorkerProcesses | undefined;
+      let accountsRemain = true;
+      stopping.addEventListener('abort', () => {
+        // No new inquiry from here; the ones in flight get SHUTDOWN_TIMEOUT, counted from the signal.
+        // A failure to close is thrown again by the shutdown below, which awaits the same stop.
+        void app.stopWorkers().catch(() => undefined);
+        void workerProcesses?.stop();
+      });
+      // The NO_MATCH and FAILED counts so far: a running tally, advanced at most once a second (see RowTally).
+      let tally: RowTally | undefined;
+      let advancing: Promise<unknown> | undefined;
+      let lastAdvance = 0;
+      let tallyWarned = false;
+      const onProgress = (report: ProgressReport) => {
+        if (tally !== undefined && advancing === undefined && Date.now() - lastAdvance >= TALLY_EVERY_MS) {
+          lastAdvance = Date.now();
+          advancing = tally
+            .advance()
+            .catch((error: unknown) => {
+              if (!tallyWarned) app.logger.warn({ err: error }, `counts so far not updated: ${describeError(error)}`);
+              tallyWarned = true;
+            })
+            .finally(() => (advancing = undefined));
+        }
+        accountsRemain = !report.progress.complete;
+        display.update(report, tally?.snapshot);
+      };
+      const startWorkers = async () => {
+        await app.startWorkers();
+        workerProcesses = startWorkerProcesses({
+          cli: process.argv[1]!,
+          env: workerEnvironment(),
+          choice: app.config.runWorkerProcesses,
+          concurrencyGiven: app.config.inquiry.concurrencyGiven,
+          shutdownTimeoutMs: app.config.shutdownTimeoutMs,
+          workRemains: () => accountsRemain,
+          writeLine: (line) => void (display.logDestination ?? process.stderr).write(`${line}\n`),
+          logger: app.logger,
+        });
+      };
+      const summaryExtras = () => ({ workerConcurrency: app.concurrencyReached(), workerProcesses: workerProcesses?.started() ?? 0 });
+      try {
+        const checked = await guard(
+          check({
+            signal: stopping,
+            app,
+            startWorkers,
+            onSettled: async () => await workerProcesses?.stop(),
+            summaryExtras,
+            onProgress,
+            onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatching)),
+          }),
+        );
+        display.done();
+        const started = workerProcesses?.started() ?? 0;
+        process.stdout.write(
+          flags.json
+            ? `${JSON.stringify({ ...checked.summary, ...summaryExtras() }, null, 2)}\n`
+            : `${formatSummary(checked.summary)}\n${started > 0 ? `worker processes: ${started} beside this one (RUN_WORKER_PROCESSES)\n` : ''}`,
+        );
+        await awaitOwnNotices(app, privateRedis);
+        if (checked.gaveUp !== undefined) {
+          notice(`stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those`);
+          return 1;
+        }
+        const flagged = failOn.filter((value) => failOnCount(checked.summary, value) > 0);
+        if (flagged.length > 0) {
+          notice(`--fail-on: ${flagged.map((value) => `${failOnCount(checked.summary, value)} ${value}`).join(', ')}: exit ${FAIL_ON_EXIT_CODE}`);
+          return FAIL_ON_EXIT_CODE;
+        }
+        return 0;
+      } catch (error) {
+        display.done();
+        const signal = stoppedBy();
+        if (signal === undefined || !(error instanceof HandedBackError)) throw error;
+        notice(
+          `${error.message}: ` +
+            (privateRedis
+              ? 'the private Redis of this run keeps nothing: the next run starts the file anew'
+              : 'stopped before the report was written: what was stored stays in Redis; run the same command again to continue where it stopped'),
+        );
+        return SIGNAL_EXIT_CODES[signal];
+      } finally {
+        await workerProcesses?.stop();
+      }
+    },
+    (signal) => `${signal}: stopping (send it again to exit at once)`,
+  );
 }
 
 /**
@@ -268,26 +272,19 @@ export async function enqueueCommand(file: string, flags: CommonFlags & ColumnFl
  * fail again).
  */
 export async function workerCommand(flags: CommonFlags & MetricsFlags): Promise<number> {
-  const { app, shutdown, guard } = await openRuntime(flags, { provider: 'required', service: true });
-  let closeMetrics: () => Promise<void> = async () => undefined;
-  try {
-    return await guard(
-      (async () => {
-        await app.startWorkers();
-        closeMetrics = await startMetricsEndpoint(app, flags);
-        app.logger.info({ queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency }, 'worker started');
-        // Closing the app closes its workers: they finish their active inquiries first.
-        onShutdownSignal(async () => {
-          await closeMetrics();
-          await shutdown();
-        }, app.config.shutdownTimeoutMs);
-        return new Promise<never>(() => undefined);
-      })(),
-    );
-  } finally {
-    await closeMetrics();
-    await shutdown();
-  }
+  return runUntilStopped(flags, { provider: 'required', service: true }, async (runtime, lifetime) => {
+    const { app, guard } = runtime;
+    let closeMetrics: () => Promise<void> = async () => undefined;
+    try {
+      await guard(app.startWorkers());
+      closeMetrics = await startMetricsEndpoint(app, flags);
+      app.logger.info({ queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency }, 'worker started');
+      // The workers finish their active inquiries within the timeout (then closing the app closes them).
+      return await serveUntilStopped(runtime, lifetime);
+    } finally {
+      await closeMetrics();
+    }
+  });
 }
 
 /** `export`: (re)writes a finished batch's report; needs only Redis. */
@@ -375,7 +372,5 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<number> {
       `use: H2H_BASE_URL=${sandbox.url} H2H_USERNAME=${flags.username} H2H_PASSWORD=<the password>\n` +
       `control: GET ${sandbox.url}/__sandbox/stats, POST ${sandbox.url}/__sandbox/knobs, POST ${sandbox.url}/__sandbox/accounts, POST ${sandbox.url}/__sandbox/revoke-tokens\n`,
   );
-  onShutdownSignal(() => sandbox.close());
-  await new Promise(() => undefined);
-  return 0;
+  return new Promise<number>((resolve) => onStopSignal((signal) => void sandbox.close().finally(() => resolve(stoppedExitCode(signal)))));
 }

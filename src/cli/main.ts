@@ -28,7 +28,8 @@ function buildProgram(): Command {
     command
       .option('--rate <rate>', 'inquiries ceiling across all workers, e.g. 20/s or 600/min (INQUIRY_RATE)')
       .option('--concurrency <n>', 'most concurrent inquiries per process (INQUIRY_CONCURRENCY; default: 16 to 256, adapted to the provider latency)')
-      .addOption(new Option('--env <environment>', 'provider environment (H2H_ENV)').choices(['sandbox', 'production']));
+      // Read as H2H_ENV is (any case), and checked with it: one rule, one message.
+      .addOption(new Option('--env <environment>', 'provider environment, sandbox or production, in any case (H2H_ENV)'));
   const columns = (command: Command) =>
     command
       .option('--bank-column <name>', 'the bank code column, when its name is not one of the known aliases')

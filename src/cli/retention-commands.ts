@@ -1,11 +1,20 @@
 import { BatchRetention, parseAge, type RemovedBatch } from '../batch/retention.js';
 import { openRuntime } from '../app/runtime.js';
+import { maskDigitRuns } from '../logging/logger.js';
 import type { CommonFlags } from './commands.js';
 
-const describeRemoved = (batch: RemovedBatch): string =>
-  batch.orphanedKeys !== undefined
-    ? `removed ${batch.batchId}  orphaned: ${batch.orphanedKeys} key(s) left without their batch record (Redis lost the batch while it was worked on)\n`
-    : `removed ${batch.batchId}  ${batch.sourceName}  ${batch.rows} rows  ${batch.finishedAt === undefined ? 'unfinished' : `finished ${new Date(batch.finishedAt).toISOString()}`}\n`;
+const isOrphan = (batch: RemovedBatch): boolean => batch.orphanedKeys !== undefined || batch.orphanedJobs !== undefined;
+
+function describeRemoved(batch: RemovedBatch): string {
+  if (!isOrphan(batch)) {
+    return `removed ${batch.batchId}  ${maskDigitRuns(batch.sourceName)}  ${batch.rows} rows  ${batch.finishedAt === undefined ? 'unfinished' : `finished ${new Date(batch.finishedAt).toISOString()}`}\n`;
+  }
+  const parts = [
+    ...(batch.orphanedKeys === undefined ? [] : [`${batch.orphanedKeys} key(s) left without their batch record (Redis lost the batch while it was worked on)`]),
+    ...(batch.orphanedJobs === undefined ? [] : [`${batch.orphanedJobs} queued job(s) left without their batch record (it expired, was lost or deleted)`]),
+  ];
+  return `removed ${batch.batchId}  orphaned: ${parts.join('; ')}\n`;
+}
 
 /**
  * `prune [--older-than 30d]`: removes finished batches whose last report is older than that (default
@@ -20,11 +29,11 @@ export async function pruneCommand(flags: CommonFlags & { olderThan?: string }):
     const age = olderThanMs ?? app.config.retention.batchMs;
     const removed = await guard(new BatchRetention(app.redis, app.keys, app.logger).prune(age, Date.now()));
     for (const batch of removed) process.stdout.write(describeRemoved(batch));
-    const finished = removed.filter((batch) => batch.orphanedKeys === undefined);
+    const finished = removed.filter((batch) => !isOrphan(batch));
     const orphans = removed.length - finished.length;
     const rows = finished.reduce((sum, batch) => sum + batch.rows, 0);
     process.stdout.write(`${finished.length} finished batch(es) finished ${flags.olderThan ?? `${age / 86_400_000}d`} ago or more removed (${rows} rows); unfinished batches are never pruned\n`);
-    if (orphans > 0) process.stdout.write(`${orphans} orphaned batch(es) removed: keys whose batch record was gone\n`);
+    if (orphans > 0) process.stdout.write(`${orphans} orphaned batch(es) removed: keys or queued jobs whose batch record was gone\n`);
     // Decisions are records, not batches: --older-than never removes them; only their own retention does.
     const expired = await guard(app.decisions.sweep());
     if (expired > 0) process.stdout.write(`${expired} decision(s) older than DECISION_RETENTION removed, with their audit entries\n`);

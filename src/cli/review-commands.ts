@@ -4,8 +4,7 @@ import { localTime } from '../clock/local-time.js';
 import { describeReviewImport } from '../review/review-file.js';
 import { exportTrail } from '../review/trail-export.js';
 import { columnsFrom, FAIL_ON_EXIT_CODE, type ColumnFlags, type CommonFlags } from './commands.js';
-
-const notice = (message: string) => process.stderr.write(`${message}\n`);
+import { notice } from '../logging/logger.js';
 
 /**
  * `review <reviewed-report> --by NAME`: records the decisions written in a report's `decision` column. Needs

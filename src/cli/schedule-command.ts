@@ -5,7 +5,7 @@ import { openScheduleQueue, registerSchedule, RunHistory, runInProgress, SCHEDUL
 import type { RedisClient } from '../redis/connection.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
-import { onShutdownSignal, stopInTurn } from './signals.js';
+import { runUntilStopped, serveUntilStopped } from './lifetime.js';
 
 export interface ScheduleFlags extends CommonFlags, ColumnFlags, MetricsFlags {
   list?: boolean;
@@ -20,15 +20,9 @@ export interface ScheduleFlags extends CommonFlags, ColumnFlags, MetricsFlags {
  */
 export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   const readOnly = flags.list === true || flags.remove === true;
-  const { app, shutdown, guard } = await openRuntime(flags, { provider: readOnly ? 'none' : 'required', service: !readOnly });
-  const queue = openScheduleQueue(app.redis, app.keys, app.logger);
-  let closeMetrics: () => Promise<void> = async () => undefined;
-  const closeAll = async () => {
-    await closeMetrics();
-    await queue.close();
-    await shutdown();
-  };
   if (readOnly) {
+    const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
+    const queue = openScheduleQueue(app.redis, app.keys, app.logger);
     try {
       if (flags.remove) {
         const removed = await guard(queue.removeJobScheduler(SCHEDULER_ID));
@@ -39,33 +33,34 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
       await guard(printSchedule(queue, app.redis, app.keys.scheduleLock(), new RunHistory(app.redis, app.keys.scheduleRuns())));
       return 0;
     } finally {
-      await closeAll();
+      await queue.close();
+      await shutdown();
     }
   }
 
-  try {
-    const settings = app.config.schedule;
-    const target = await scheduleTarget(settings);
-    const next = await guard(registerSchedule(queue, settings, target));
-    await guard(app.startWorkers());
-    closeMetrics = await startMetricsEndpoint(app, flags);
-    const handBack = new AbortController();
-    const worker = startNightlyWorker(app, { columns: columnsFrom(flags), handBack: handBack.signal });
-    app.logger.info(
-      { scheduler: SCHEDULER_ID, pattern: settings.cron, tz: settings.timeZone, source: target.source, outbox: target.outbox },
-      `nightly validation scheduled; next run ${new Date(next).toISOString()} (${stampIn(settings.timeZone, next)} ${settings.timeZone})`,
-    );
-    onShutdownSignal(async () => {
+  return runUntilStopped(flags, { provider: 'required', service: true }, async (runtime, lifetime) => {
+    const { app, guard } = runtime;
+    const queue = openScheduleQueue(app.redis, app.keys, app.logger);
+    let closeMetrics: () => Promise<void> = async () => undefined;
+    try {
+      const settings = app.config.schedule;
+      const target = await scheduleTarget(settings);
+      const next = await guard(registerSchedule(queue, settings, target));
+      await guard(app.startWorkers());
+      closeMetrics = await startMetricsEndpoint(app, flags);
+      const handBack = new AbortController();
+      const worker = startNightlyWorker(app, { columns: columnsFrom(flags), handBack: handBack.signal });
+      app.logger.info(
+        { scheduler: SCHEDULER_ID, pattern: settings.cron, tz: settings.timeZone, source: target.source, outbox: target.outbox },
+        `nightly validation scheduled; next run ${new Date(next).toISOString()} (${stampIn(settings.timeZone, next)} ${settings.timeZone})`,
+      );
       // Stop taking runs; a run in progress may finish within the timeout, else it is handed back.
-      await stopInTurn(app.config.shutdownTimeoutMs, (timeoutMs) => finishOrHandBack(worker.close(), timeoutMs, () => handBack.abort()), (withinMs) => app.stopWorkers(withinMs));
-      await closeAll();
-    });
-    // Runs until a signal; or until Redis refuses writes (full): its typed error ends the scheduler.
-    return await guard(new Promise<never>(() => undefined));
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+      return await serveUntilStopped(runtime, lifetime, (timeoutMs) => finishOrHandBack(worker.close(), timeoutMs, () => handBack.abort()));
+    } finally {
+      await closeMetrics();
+      await queue.close();
+    }
+  });
 }
 
 async function printSchedule(queue: ReturnType<typeof openScheduleQueue>, redis: RedisClient, leaseKey: string, history: RunHistory): Promise<void> {

@@ -1,9 +1,8 @@
-import { openRuntime } from '../app/runtime.js';
 import { localTime } from '../clock/local-time.js';
 import { Watcher } from '../watch/watcher.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
-import { onShutdownSignal, stopInTurn } from './signals.js';
+import { runUntilStopped, serveUntilStopped } from './lifetime.js';
 
 /**
  * `watch <folder>`: long-running. Runs in-process workers (like `run`), so one watcher works alone;
@@ -15,50 +14,44 @@ import { onShutdownSignal, stopInTurn } from './signals.js';
  * folder); a full Redis stops the watcher with exit 1.
  */
 export async function watchCommand(folder: string, flags: CommonFlags & ColumnFlags & MetricsFlags): Promise<number> {
-  const { app, shutdown: closeRuntime, guard } = await openRuntime(flags, { provider: 'required', service: true });
-  let closeMetrics: () => Promise<void> = async () => undefined;
-  const shutdown = async () => {
-    await closeMetrics();
-    await closeRuntime();
-  };
-  try {
+  return runUntilStopped(flags, { provider: 'required', service: true }, async (runtime, lifetime) => {
+    const { app, guard } = runtime;
     await guard(app.startWorkers());
-    closeMetrics = await startMetricsEndpoint(app, flags);
-    const watcher = new Watcher(
-      {
-        lifecycle: app.lifecycle,
-        redis: app.redis,
-        keys: app.keys,
-        logger: app.logger,
-        settings: app.config.watch,
-        outputFormat: app.config.outputFormat,
-        columns: columnsFrom(flags),
-        importReview: (request) => app.importReview({ ...request, columns: columnsFrom(flags) }),
-        showTime: (at) => localTime(at, app.config.displayTimeZone),
-        onRegistrationLost: () => {
-          void watcher
-            .done()
-            .then(shutdown)
-            .finally(() => process.exit(1));
+    const closeMetrics = await startMetricsEndpoint(app, flags);
+    try {
+      let registrationLost: () => void = () => undefined;
+      const lost = new Promise<void>((resolve) => (registrationLost = resolve));
+      const watcher = new Watcher(
+        {
+          lifecycle: app.lifecycle,
+          redis: app.redis,
+          keys: app.keys,
+          logger: app.logger,
+          settings: app.config.watch,
+          outputFormat: app.config.outputFormat,
+          columns: columnsFrom(flags),
+          importReview: (request) => app.importReview({ ...request, columns: columnsFrom(flags) }),
+          showTime: (at) => localTime(at, app.config.displayTimeZone),
+          onRegistrationLost: () => registrationLost(),
         },
-      },
-      folder,
-    );
-    onShutdownSignal(async () => {
-      await stopInTurn(app.config.shutdownTimeoutMs, (timeoutMs) => watcher.stop(timeoutMs), (withinMs) => app.stopWorkers(withinMs));
-      await shutdown();
-    });
-    // The loop only ends through stop() or a lost registration, whose handlers exit the process; or with
-    // the typed error of a Redis that refuses writes (full).
-    return await guard(
-      (async () => {
-        await watcher.start();
+        folder,
+      );
+      // The loop only ends through stop() or a lost registration; or with the typed error of a Redis that
+      // refuses writes (full).
+      const watching = guard(
+        (async () => {
+          await watcher.start();
+          await watcher.done();
+          return new Promise<never>(() => undefined);
+        })(),
+      );
+      const handedBack = lost.then(async () => {
         await watcher.done();
-        return new Promise<never>(() => undefined);
-      })(),
-    );
-  } catch (error) {
-    await shutdown();
-    throw error;
-  }
+        return 1;
+      });
+      return await Promise.race([watching, handedBack, serveUntilStopped(runtime, lifetime, (timeoutMs) => watcher.stop(timeoutMs))]);
+    } finally {
+      await closeMetrics();
+    }
+  });
 }

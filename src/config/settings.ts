@@ -164,7 +164,7 @@ export const SETTINGS = {
   REDIS_UNAVAILABLE_TIMEOUT: duration('positive', { section: 'Redis', default: '30s', replaces: { name: 'REDIS_UNAVAILABLE_TIMEOUT_S', unit: 's' }, help: 'how long Redis may stay unreachable during work: one-shot commands then stop with exit 1, services keep retrying and say so' }),
   BC_KEY_PREFIX: text({ section: 'Redis', default: 'bc', help: 'prefix of every Redis key (several deployments or test runs in one Redis)' }),
   // Provider
-  H2H_ENV: choice(['sandbox', 'production'], { section: 'Provider', default: 'sandbox', help: 'the provider environment; production must be chosen explicitly (`--env` overrides)', example: 'sandbox' }),
+  H2H_ENV: choice(['sandbox', 'production'], { section: 'Provider', default: 'sandbox', help: 'the provider environment, in any case; production must be chosen explicitly (`--env` overrides)', example: 'sandbox' }),
   H2H_BASE_URL: { section: 'Provider', type: 'http(s) address', example: 'http://sandbox:8080', help: 'provider base address; required by the commands that call the provider (in the sandbox without it, `run` uses the built-in emulator)', parse: (value: string, name: string) => normaliseBaseAddress(httpAddress(value, name)) } satisfies SettingSpec<string>,
   H2H_USERNAME: text({ section: 'Provider', help: 'login user (required with `H2H_BASE_URL`)', example: 'sandbox' }),
   H2H_PASSWORD: text({ section: 'Provider', help: 'login password (required with `H2H_BASE_URL`); also the key the shared token is sealed with in Redis', example: 'sandbox' }, 'secret'),

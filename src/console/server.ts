@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Queue } from 'bullmq';
 import type { App } from '../app/app.js';
+import { HandedBackError } from '../batch/settle.js';
 import { summaryPathFor } from '../batch/summary.js';
 import type { ConsoleSettings } from '../config/index.js';
 import { BatchNotFoundError, describeError, MissingColumnsError, SystemicError, UsageError } from '../errors.js';
@@ -230,7 +231,8 @@ function statusFor(error: unknown): number {
   if (error instanceof UploadRefusedError || error instanceof DecisionRefusedError) return error.statusCode;
   if (error instanceof BatchNotFoundError || error instanceof ReportNotFoundError) return 404;
   if (error instanceof UsageError) return 422;
-  if (error instanceof SystemicError) return 503;
+  // The console is stopping: the upload is not checked now (nothing of it was stored before its batch started).
+  if (error instanceof SystemicError || error instanceof HandedBackError) return 503;
   const code = (error as { statusCode?: number }).statusCode;
   return typeof code === 'number' && code >= 400 && code < 600 ? code : 500;
 }

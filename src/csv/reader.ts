@@ -15,6 +15,12 @@ export interface CsvRecord {
   line: number;
 }
 
+/** The last row of a file with no line end after it: how many fields it was written with (before padding). */
+export interface UnterminatedRow {
+  line: number;
+  fieldCount: number;
+}
+
 /** How to read a file again after inspection; JSON-serialisable, stored with the batch. */
 export interface CsvLayout {
   delimiter: Delimiter;
@@ -32,6 +38,8 @@ export interface CsvFileInfo extends CsvLayout {
   rowCount: number;
   /** SHA-256 of the bytes: the same content dropped again is recognised whatever its name. */
   contentHash: string;
+  /** Set when the file does not end with a line end: its last value may have been cut (see `cutLastValue`). */
+  unterminatedRow?: UnterminatedRow;
 }
 
 /**
@@ -82,13 +90,21 @@ export function headerLayout(text: string): Pick<CsvLayout, 'delimiter' | 'sepLi
   return { delimiter: named, sepLine: true };
 }
 
-/** UTF-8 that refuses an invalid byte instead of writing U+FFFD: a name is never silently mangled. */
-class StrictUtf8Decoder extends Transform {
-  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+/**
+ * UTF-8 or UTF-16 that refuses an invalid byte instead of writing U+FFFD: a name is never silently mangled,
+ * and a UTF-16 file with an odd number of bytes (half a character at its end: a file cut short) is refused
+ * rather than read without its last byte.
+ */
+class StrictDecoder extends Transform {
+  private readonly decoder: InstanceType<typeof TextDecoder>;
   private offset = 0;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    private readonly encoding: 'utf-8' | 'utf-16le' | 'utf-16be',
+  ) {
     super({ readableObjectMode: false, decodeStrings: true });
+    this.decoder = new TextDecoder(encoding, { fatal: true });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -105,17 +121,22 @@ class StrictUtf8Decoder extends Transform {
     try {
       callback(null, this.decoder.decode());
     } catch {
-      callback(this.invalid());
+      callback(this.invalid(true));
     }
   }
 
-  private invalid(): NotUtf8Error {
-    return new NotUtf8Error(`${this.path} is not valid UTF-8 (near byte ${this.offset})`);
+  private invalid(atEnd = false): InputFileError {
+    if (this.encoding === 'utf-8') return new NotUtf8Error(`${this.path} is not valid UTF-8 (near byte ${this.offset})`);
+    const name = this.encoding.toUpperCase();
+    if (atEnd && this.offset % 2 === 1) {
+      return new InputFileError(`${this.path} is cut short: as ${name} text it has an odd number of bytes (${this.offset}), half a character at its end, as when a transfer or an export was cut short; nothing was checked. Get the whole file again`);
+    }
+    return new InputFileError(`${this.path} is not valid ${name} text (near byte ${this.offset}): save it again as CSV UTF-8 and run that`);
   }
 }
 
 const decoderFor = (encoding: TextEncoding, path: string): Transform =>
-  encoding === 'utf-8' ? new StrictUtf8Decoder(path) : (iconv.decodeStream(encoding) as unknown as Transform);
+  encoding === 'windows-1252' ? (iconv.decodeStream(encoding) as unknown as Transform) : new StrictDecoder(path, encoding);
 
 /** A parser message made safe to show: digit runs masked, cut to a readable length. */
 function parserMessage(error: CsvError): string {
@@ -135,13 +156,15 @@ function parserMessage(error: CsvError): string {
  * trailing empty cells), except the last row of a file with no line end after it: a file that stops
  * mid-row is a transfer or an export cut short (`...\nB,014,71000`: the account number may be cut too, and
  * the rows after it are missing), so the file is refused (InputFileError, exit 2) rather than its last
- * row asked (or made INPUT_INVALID while the file looks complete).
+ * row asked (or made INPUT_INVALID while the file looks complete). A whole last row with no line end is
+ * told to `onUnterminated`: whether its last value may be cut depends on the columns read (`cutLastValue`).
  */
 export async function* readCsvRecords(
   path: string,
   layout: CsvLayout,
   onHeader?: (header: string[]) => void,
   onBytes?: (chunk: Buffer) => void,
+  onUnterminated?: (row: UnterminatedRow) => void,
 ): AsyncGenerator<CsvRecord> {
   const source = createReadStream(path);
   const decoder = decoderFor(layout.encoding ?? 'utf-8', path);
@@ -190,11 +213,11 @@ export async function* readCsvRecords(
       held = { record, line: info.lines };
     }
     if (held !== undefined && header !== undefined) {
-      if (!endsWithLineEnd && held.record.length < header.length && held.record.some((field) => field.trim() !== '')) {
-        throw new InputFileError(
-          `${path} stops in the middle of a row: its last line (${held.line}) has ${held.record.length} of the header's ${header.length} fields and no line end, as when a transfer or an export was cut short; nothing was checked. ` +
-            'Get the whole file again (if that row is complete, end the file with a line break)',
-        );
+      if (!endsWithLineEnd && held.record.some((field) => field.trim() !== '')) {
+        if (held.record.length < header.length) {
+          throw cutFileError(path, `its last line (${held.line}) has ${held.record.length} of the header's ${header.length} fields and no line end`);
+        }
+        onUnterminated?.({ line: held.line, fieldCount: held.record.length });
       }
       yield { fields: pad(held.record, header.length), line: held.line };
     }
@@ -206,6 +229,28 @@ export async function* readCsvRecords(
     source.destroy();
   }
   if (header === undefined) throw new UsageError(`${path} is empty: a header row is required`);
+}
+
+/** A file that stops in the middle of a row: refused whole, as the rows after the cut are missing too. */
+const cutFileError = (path: string, what: string): InputFileError =>
+  new InputFileError(
+    `${path} stops in the middle of a row: ${what}, as when a transfer or an export was cut short; nothing was checked. ` +
+      'Get the whole file again (if that row is complete, end the file with a line break)',
+  );
+
+/**
+ * The refusal of a file whose last row has no line end and ends in a value the check reads (`readPositions`:
+ * the file's columns of the bank code, account number and expected name): a transfer cut inside that value
+ * leaves a whole-looking row (`...\nB,014,71000` of `7100012345`: another account, perhaps another
+ * person's), and nothing in the bytes tells a cut from a file written without its last line break. The
+ * file is refused (exit 2) rather than the row made INPUT_INVALID, as for a row cut shorter: the rows after
+ * the cut are missing too, and a run must not end 0 without them. Any other last column (a note, an id the
+ * check does not read) is passed through as it stands: a cut there changes no answer.
+ */
+export function cutLastValue(file: Pick<CsvFileInfo, 'path' | 'header' | 'unterminatedRow'>, readPositions: readonly number[]): InputFileError | undefined {
+  const row = file.unterminatedRow;
+  if (row === undefined || !readPositions.includes(row.fieldCount - 1)) return undefined;
+  return cutFileError(file.path, `its last line (${row.line}) has no line end and ends in the column ${JSON.stringify(maskDigitRuns(file.header[row.fieldCount - 1] ?? ''))}, which is read for the check and may have been cut`);
 }
 
 /**
@@ -234,8 +279,10 @@ async function inspectAs(path: string, head: Buffer, encoding: TextEncoding): Pr
   const hash = createHash('sha256');
   let header: string[] = [];
   let rowCount = 0;
-  for await (const _ of readCsvRecords(path, layout, (h) => (header = h), (chunk) => hash.update(chunk))) rowCount += 1;
-  return { path, ...layout, encoding, header, rowCount, contentHash: hash.digest('hex') };
+  let unterminatedRow: UnterminatedRow | undefined;
+  const records = readCsvRecords(path, layout, (h) => (header = h), (chunk) => hash.update(chunk), (row) => (unterminatedRow = row));
+  for await (const _ of records) rowCount += 1;
+  return { path, ...layout, encoding, header, rowCount, contentHash: hash.digest('hex'), ...(unterminatedRow === undefined ? {} : { unterminatedRow }) };
 }
 
 async function windows1252ProblemIn(path: string): Promise<string | undefined> {

@@ -88,8 +88,9 @@ export function maskAccountNumber(accountNumber: string): string {
 /**
  * What free text may hold that is no account number, though it has digits: this tool's own ids (batch ids,
  * inquiry job ids, watch claim and upload ids), 16-digit hex digests (queue names, folder ids), ISO
- * timestamps, IPv4 addresses and process ids (`pid 4194301`). Each is a fixed shape an account number is
- * not written in.
+ * timestamps, IPv4 addresses where they are addresses (after `//` or `@` in a URL, or before a `:port`) and
+ * process ids (`pid 4194301`). Each is a fixed shape an account number is not written in; a bare
+ * IPv4-shaped group (`payroll 527.012.34.56.csv`) may be an account number written with dots, and is masked.
  */
 const NOT_AN_ACCOUNT = [
   String.raw`\bpid \d+`,
@@ -97,18 +98,20 @@ const NOT_AN_ACCOUNT = [
   String.raw`\d{8}T\d{6}Z-[0-9a-f]{6}`,
   String.raw`(?<![0-9A-Za-z])(?=[0-9a-f]{0,15}[a-f])[0-9a-f]{16}(?![0-9A-Za-z])`,
   String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?`,
-  String.raw`(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.]*\d)`,
+  String.raw`(?:(?<=\/\/|@)(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.]*\d)|(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?=:\d))`,
 ].join('|');
 
 /**
  * Digits with the separators the product reads in an account number (src/csv/validation.ts) between them:
  * spaces (a spreadsheet's wide ones too), dots or dashes, `5270 1234 56`, `5270-1234-56`. Taken more widely
- * than the product reads them (up to three separators, mixed: `5270  1234-56`), so that a number typed
- * carelessly in a reference is hidden too: masking a little more is the safe side.
+ * than the product reads them, so that a number typed carelessly in a reference or a file name is hidden
+ * too: digits of any script (fullwidth `５２７０`), any space (thin, no-break), any dash (en, em, minus),
+ * `/` and `_`, up to three of them mixed (`5270  1234–56`, `5270/1234_56`). Masking a little more is the
+ * safe side.
  */
-const DIGIT_GROUPS = String.raw`\d+(?:[ .\-\u00A0\u2007\u202F]{1,3}\d+)*`;
+const DIGIT_GROUPS = String.raw`\p{Nd}+(?:[\p{Zs}.\p{Pd}\u2212/_]{1,3}\p{Nd}+)*`;
 
-const FREE_TEXT = new RegExp(`(${NOT_AN_ACCOUNT})|${DIGIT_GROUPS}`, 'g');
+const FREE_TEXT = new RegExp(`(${NOT_AN_ACCOUNT})|${DIGIT_GROUPS}`, 'gu');
 
 /** Fewer digits than this in one group are left as they are: counts, codes, short references. */
 const MASKED_FROM_DIGITS = 6;
@@ -122,12 +125,15 @@ const MASKED_FROM_DIGITS = 6;
 export const maskDigitRuns = (text: string): string =>
   text.replace(FREE_TEXT, (found: string, kept: string | undefined) => {
     if (kept !== undefined) return found;
-    const digits = found.replace(/\D/g, '');
+    const digits = found.replace(/\P{Nd}/gu, '');
     return digits.length < MASKED_FROM_DIGITS ? found : maskAccountNumber(digits);
   });
 
 /** Free text as a log line or a notice may show it: URLs without their secrets, account numbers masked. */
 export const showable = (text: string): string => maskDigitRuns(redactUrls(text));
+
+/** A line for the person at the terminal, on stderr beside the logs, `showable` as a log line is (a file's path may hold an account number). */
+export const notice = (message: string): void => void process.stderr.write(`${showable(message)}\n`);
 
 /** Plain objects and arrays of a log line, their strings made `showable` (errors have their own serializer). */
 function showableValues(value: unknown, depth = 0): unknown {

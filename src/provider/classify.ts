@@ -105,6 +105,8 @@ export function classifyInquiryResponse(sent: AccountQuery, response: InquiryRes
   const holderName = text(record.account_holder)?.trim();
   if (holderName === undefined || holderName === '') return failed('provider record has no account holder name', record);
   if (!hasVisibleCharacter(holderName)) return failed('provider record has no account holder name (only invisible characters)', record);
+  // `-`, `.`, `?`, `***` or `0` in the holder's place is a placeholder, no name: compared, it would be scored as one.
+  if (!/\p{L}/u.test(holderName)) return failed('provider record has no account holder name (no letter in it: only punctuation, digits or symbols)', record);
   return { kind: 'answer', outcome: { verdict: 'VERIFIED', reason: '', ...recordFields(record) } };
 }
 

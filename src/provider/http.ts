@@ -34,7 +34,7 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export class AnswerTooLargeError extends Error {
   constructor() {
-    super(`answer larger than ${MAX_ANSWER_BYTES / 1024} KB: the connection was dropped without reading the rest (an inquiry answer is a few hundred bytes)`);
+    super(`the provider's answer is larger than ${MAX_ANSWER_BYTES / 1024} KB, where an inquiry or login answer is a few hundred bytes: a provider or proxy error; the rest was not read (connection dropped)`);
     this.name = 'AnswerTooLargeError';
   }
 }

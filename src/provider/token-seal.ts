@@ -26,27 +26,33 @@ export function tokenSeal(password: string, identity: string): TokenSeal {
   const idKey = material.subarray(32);
   const aad = Buffer.from(identity);
   return {
-    seal(token) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv).setAAD(aad);
-      const ciphertext = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-      return [VERSION, iv, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
-    },
-    open(sealed) {
-      const [version, iv, ciphertext, tag] = sealed.split('.');
-      if (version !== VERSION || iv === undefined || ciphertext === undefined || tag === undefined) return undefined;
-      try {
-        // The full 16-byte tag only: a shortened tag would be easier to forge.
-        const decipher = createDecipheriv('aes-256-gcm', encryptionKey, Buffer.from(iv, 'base64url'), { authTagLength: 16 }).setAAD(aad);
-        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-        return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
-      } catch {
-        // The tag does not match: another key (the password changed) or an altered value.
-        return undefined;
-      }
-    },
+    seal: (token) => sealText(VERSION, encryptionKey, aad, token),
+    open: (sealed) => openText(VERSION, encryptionKey, aad, sealed),
     id(token) {
       return createHmac('sha256', idKey).update(token).digest('base64url');
     },
   };
+}
+
+/** `<version>.<iv>.<ciphertext>.<tag>`, base64url: `text` sealed with AES-256-GCM under `key`, bound to `aad`. */
+export function sealText(version: string, key: Buffer, aad: Buffer, text: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(aad);
+  const ciphertext = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return [version, iv, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+}
+
+/** The text `sealText` sealed, or undefined when it was sealed with another key or `aad`, in another version, or altered. */
+export function openText(version: string, key: Buffer, aad: Buffer, sealed: string): string | undefined {
+  const [written, iv, ciphertext, tag] = sealed.split('.');
+  if (written !== version || iv === undefined || ciphertext === undefined || tag === undefined) return undefined;
+  try {
+    // The full 16-byte tag only: a shortened tag would be easier to forge.
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: 16 }).setAAD(aad);
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  } catch {
+    // The tag does not match: another key or aad, or an altered value.
+    return undefined;
+  }
 }

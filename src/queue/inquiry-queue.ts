@@ -1,17 +1,20 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import type { ProviderSettings, Rate } from '../config/index.js';
-import { parseAccountKey } from '../csv/validation.js';
 import type { Logger } from '../logging/logger.js';
 import { shortDigest, type RedisKeys } from '../redis/keys.js';
+import { sealAccount } from './job-seal.js';
 import { redisErrors } from '../redis/supervisor.js';
 
 export const INQUIRY_JOB = 'inquiry';
 
-/** One job asks the provider about one bank account for one batch. */
+/**
+ * One job asks the provider about one bank account for one batch: the account sealed with the batch's key
+ * (see job-seal.ts), never in clear (a job hash has no expiry).
+ */
 export interface InquiryJobData {
   batchId: string;
-  accountKey: string;
+  sealedAccount: string;
 }
 
 /**
@@ -71,17 +74,18 @@ export function inquiryJobOptions(batchId: string, accountKey: string, round: nu
  */
 const JOBS_PER_ADD = 50;
 
-export async function addInquiryJobs(queue: Queue<InquiryJobData>, batchId: string, round: number, accountKeys: string[], attempts: number): Promise<void> {
+/** `sealKey`: the batch's key for its jobs' account numbers (BatchStore.jobSeal). */
+export async function addInquiryJobs(queue: Queue<InquiryJobData>, batchId: string, round: number, accountKeys: string[], attempts: number, sealKey: string): Promise<void> {
   for (let start = 0; start < accountKeys.length; start += JOBS_PER_ADD) {
     await queue.addBulk(
-      accountKeys
-        .slice(start, start + JOBS_PER_ADD)
-        .map((accountKey) => ({ name: INQUIRY_JOB, data: { batchId, accountKey }, opts: inquiryJobOptions(batchId, accountKey, round, attempts) })),
+      accountKeys.slice(start, start + JOBS_PER_ADD).map((accountKey) => ({
+        name: INQUIRY_JOB,
+        data: { batchId, sealedAccount: sealAccount(sealKey, batchId, accountKey) },
+        opts: inquiryJobOptions(batchId, accountKey, round, attempts),
+      })),
     );
   }
 }
-
-export const accountOf = (data: InquiryJobData) => parseAccountKey(data.accountKey);
 
 /**
  * BullMQ's global limiter: the outer ceiling on jobs started, in the rate's own window, and the switch

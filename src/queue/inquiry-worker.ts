@@ -14,7 +14,7 @@ export interface InquiryWorkerSettings {
   connection: RedisClient;
   keys: RedisKeys;
   concurrency: AdaptiveConcurrency;
-  /** The first retry delay (INQUIRY_BACKOFF_MS), doubled per attempt with jitter. */
+  /** The first retry delay (INQUIRY_BACKOFF), doubled per attempt with jitter. */
   backoffMs: number;
   logger: Logger;
   /** A job failed with a transient error and goes back for another attempt (a metric). */

@@ -87,6 +87,10 @@ export function redisKeys(prefix: string) {
      * cluster). A single Redis ignores it.
      */
     bullPrefix: () => `${prefix}:{bull}`,
+    /** SCAN pattern of every inquiry queue's meta hash (BullMQ writes it with the first job added). */
+    inquiryQueueMetaPattern: () => `${prefix}:{bull}:inquiries-*:meta`,
+    /** The queue name of a key of `inquiryQueueMetaPattern`; undefined for another key. */
+    inquiryQueueOfMeta: (key: string): string | undefined => /^inquiries-[^:]+(?=:meta$)/.exec(key.slice(`${prefix}:{bull}:`.length))?.[0],
   };
 }
 

@@ -1,5 +1,5 @@
 import { accountKey } from '../csv/validation.js';
-import { maskAccountNumber } from '../logging/logger.js';
+import { maskAccountNumber, maskDigitRuns } from '../logging/logger.js';
 import type { RedisClient } from '../redis/connection.js';
 import { runCommand } from '../redis/commands/define.js';
 import { DECISIONS_RECORD, DECISIONS_SWEEP } from '../redis/commands/decisions.js';
@@ -124,7 +124,8 @@ export class DecisionStore {
         account_ref: field,
         expected_name: facts.expectedName,
         holder_name: facts.holderName,
-        source: decision.source,
+        // A reviewed file's path may hold an account number: the trail, kept for DECISION_RETENTION, holds it masked.
+        source: maskDigitRuns(decision.source),
         batch_id: decision.batchId ?? '',
         row: decision.row === undefined ? '' : String(decision.row),
       };

@@ -9,8 +9,8 @@ export interface ReadyFile {
   path: Buffer;
   size: number;
   mtimeMs: number;
-  /** Why it counts as complete: it stayed unchanged long enough, or it was renamed from a .part/.tmp name. */
-  reason: 'stable' | 'renamed';
+  /** Why it counts as complete: it stayed unchanged long enough, or it was renamed from a .part/.tmp name; or it is a symbolic link, never taken. */
+  reason: 'stable' | 'renamed' | 'link';
 }
 
 interface Observation {
@@ -40,12 +40,14 @@ export const isCandidateName = (name: string): boolean => !name.startsWith('.') 
  *
  * A file is complete when either:
  * - two scans or more saw the same size and mtime, the first of them at least `stableMs` ago
- *   (measured on the watcher's clock, so a file server whose clock is off cannot make a file look old);
+ *   (measured on the watcher's monotonic clock, so neither a file server whose clock is off nor a step of
+ *   this machine's wall clock can make a file look old);
  * - it appeared under a name whose `.part`/`.tmp` form (`x.csv.part`, `x.csv.tmp`, `x.part`, `x.tmp`)
  *   was in the inbox at the previous scan and is gone now: the writer finished and renamed it.
  *   A writer that renames within one poll interval is not seen as staging: its file then waits
  *   the normal stability time.
- * Hidden files, names ending in .part/.tmp and files not ending in .csv are never taken.
+ * Hidden files, names ending in .part/.tmp and files not ending in .csv are never taken. A symbolic link
+ * with a file's name is no file: it is returned at once, as `link`, for the watcher to refuse.
  */
 export class InboxScanner {
   private readonly tracked = new Map<string, Observation>();
@@ -54,7 +56,8 @@ export class InboxScanner {
   constructor(
     private readonly directory: string,
     private readonly stableMs: number,
-    private readonly now: () => number = Date.now,
+    /** The monotonic clock: a step of the wall clock (NTP, a VM resume) must not make a file look unchanged for long. */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   async scan(): Promise<ReadyFile[]> {
@@ -67,8 +70,13 @@ export class InboxScanner {
     const ready: ReadyFile[] = [];
     const folder = Buffer.from(`${this.directory}${sep}`);
     for (const { entry, name } of entries) {
-      if (!entry.isFile() || !isCandidateName(name)) continue;
+      if (!isCandidateName(name)) continue;
       const path = Buffer.concat([folder, entry.name]);
+      if (entry.isSymbolicLink()) {
+        ready.push({ name, path, size: 0, mtimeMs: 0, reason: 'link' });
+        continue;
+      }
+      if (!entry.isFile()) continue;
       let info;
       try {
         info = await stat(path);

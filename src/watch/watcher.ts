@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, join, resolve, sep } from 'node:path';
 import type { RedisClient } from '../redis/connection.js';
 import { continuationPolicy } from '../batch/continuation.js';
 import { changesPathFor } from '../batch/output-path.js';
@@ -135,6 +135,10 @@ export interface WatcherDependencies {
   showTime(at: number): string;
 }
 
+/** Why a symbolic link dropped into inbox/ or reviews/ is not taken. */
+const LINK_REFUSED =
+  'it is a symbolic link: only files dropped into the folder are taken (a link may point at any file this process can read, and at another one by the time it is read); copy the file itself in';
+
 /**
  * The watched-folder service. One loop, one file at a time:
  * 1. files left in processing/ (the watcher stopped or died while checking them) are continued first;
@@ -263,8 +267,11 @@ export class Watcher {
       // The readers take a path as text: a name that is no valid UTF-8, or too long for the names made from
       // it, is first renamed to the name the watcher keeps, as an inbox file is when claimed.
       const name = keptName(file.name);
-      const path = join(this.folders.reviews, name);
-      if (!Buffer.from(path).equals(file.path)) await rename(file.path, path);
+      const path = await this.renamedToText(this.folders.reviews, file.path, name);
+      if (file.reason === 'link') {
+        await this.refuse({ id: newClaimId(), original: name, path, claimedAt: Date.now() }, LINK_REFUSED, 'reviews');
+        continue;
+      }
       const reviewer = /^(.+?)--./s.exec(name)?.[1] ?? this.deps.settings.reviewer;
       const claimId = newClaimId();
       if (reviewer === undefined) {
@@ -288,12 +295,15 @@ export class Watcher {
   /** A leftover claim in processing/ first; else the oldest complete inbox file, claimed by rename. */
   private async nextClaim(): Promise<Claim | undefined> {
     const ready = await this.scanner.scan(); // scanned even while waiting to retry, so stability keeps being measured
-    if (Date.now() < this.retryAt) return undefined;
+    if (performance.now() < this.retryAt) return undefined;
     const leftovers: Claim[] = [];
-    for (const entry of (await readdir(this.folders.processing, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    // Listed as bytes: a stray whose name is no valid UTF-8 cannot be reached through its text reading (the
+    // watcher's own claims always have valid names).
+    for (const entry of (await readdir(this.folders.processing, { withFileTypes: true, encoding: 'buffer' })).sort((a, b) => Buffer.compare(a.name, b.name))) {
+      const name = entry.name.toString('utf8');
       // Hidden names are the file system's (an NFS `.nfsXXXX`), never a claim.
-      if (!entry.isFile() || entry.name.startsWith('.')) continue;
-      const claim = parseClaim(this.folders.processing, entry.name);
+      if (!entry.isFile() || name.startsWith('.')) continue;
+      const claim = Buffer.from(name).equals(entry.name) ? parseClaim(this.folders.processing, name) : undefined;
       if (claim === undefined) await this.refuseStray(entry.name);
       else leftovers.push(claim);
     }
@@ -304,6 +314,10 @@ export class Watcher {
     }
     for (const file of ready) {
       this.scanner.forget(file);
+      if (file.reason === 'link') {
+        await this.refuseLink(file.path, file.name);
+        continue;
+      }
       const id = newClaimId();
       const kept = keptName(file.name);
       const target = join(this.folders.processing, `${id}--${kept}`);
@@ -323,12 +337,31 @@ export class Watcher {
   }
 
   /** A file in processing/ that no watcher claimed (put there by hand, or by another tool): to failed/, saying so. */
-  private async refuseStray(name: string): Promise<void> {
-    const id = newClaimId();
+  /** `bytes`: its name in processing/. */
+  private async refuseStray(bytes: Buffer): Promise<void> {
+    const original = keptName(bytes.toString('utf8'));
+    const path = await this.renamedToText(this.folders.processing, Buffer.concat([Buffer.from(`${this.folders.processing}${sep}`), bytes]), original);
     await this.moveToFailed(
-      { id, original: keptName(name), path: join(this.folders.processing, name), claimedAt: Date.now() },
+      { id: newClaimId(), original, path, claimedAt: Date.now() },
       'it was found in processing/ without a claim of this watcher (files go into inbox/, and the watcher moves them on)',
     );
+  }
+
+  /** A symbolic link dropped into the inbox: the link itself goes to failed/ with the reason, its target is never read. */
+  private async refuseLink(bytes: Buffer, name: string): Promise<void> {
+    const original = keptName(name);
+    const path = await this.renamedToText(this.folders.inbox, bytes, original);
+    await this.moveToFailed({ id: newClaimId(), original, path, claimedAt: Date.now() }, LINK_REFUSED);
+  }
+
+  /**
+   * A file of `folder` (its path as bytes: its name may be no valid UTF-8) renamed there to `name`, the name
+   * the watcher keeps; returns the path as text, which the readers and the moves take.
+   */
+  private async renamedToText(folder: string, bytes: Buffer, name: string): Promise<string> {
+    const path = join(folder, name);
+    if (!Buffer.from(path).equals(bytes)) await rename(bytes, path);
+    return path;
   }
 
   private async process(claim: Claim): Promise<void> {
@@ -345,7 +378,7 @@ export class Watcher {
         return;
       }
       // Not the file's fault (Redis, login, provider): it stays in processing/ and is tried again.
-      this.retryAt = Date.now() + this.retryMs;
+      this.retryAt = performance.now() + this.retryMs;
       this.log.error({ err: error, file: claim.original, retryInSeconds: this.retryMs / 1000 }, `${describeError(error)}; the file stays in processing/ and is tried again`);
       this.retryMs = Math.min(this.retryMs * 2, RETRY_MS.max);
     } finally {
@@ -410,6 +443,16 @@ export class Watcher {
     if (first !== undefined) {
       await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`), `${shownName(claim.original)}: ${duplicateNote(first)}\n`);
     }
+    if (checked.gaveUp !== undefined) {
+      // As `run` exits 1: a batch the provider gave no usable answer for is no success, whatever was written.
+      await this.moveToFailed(claim, checked.gaveUp, 'inbox', {
+        headline: `${shownName(claim.original)} was checked, but not answered: ${checked.gaveUp}`,
+        advice: `Its report, the rows without an answer FAILED, is ${reportPath}. Drop the file into inbox/ again once the provider answers: only those rows are asked again.`,
+      });
+      await this.dropClaim(claim);
+      this.log.error({ ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts }, `not answered: ${checked.gaveUp}; input moved to failed/`);
+      return;
+    }
     await rename(claim.path, archivePath);
     await this.dropClaim(claim);
     this.log.info({ ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts }, first ? 'duplicate: report repeats the first file' : 'report written, input archived');
@@ -422,14 +465,14 @@ export class Watcher {
   }
 
   /** `folder`: where the note tells people to drop the fixed file. */
-  private async moveToFailed(claim: Claim, reason: string, folder = 'inbox'): Promise<void> {
+  private async moveToFailed(claim: Claim, reason: string, folder = 'inbox', wording: { headline?: string; advice?: string } = {}): Promise<void> {
     const name = await freeName(this.folders.failed, stemOf(claim.original), extname(claim.original), claim.id);
     const note = [
-      `${shownName(claim.original)} was not checked: ${reason}`,
+      wording.headline ?? `${shownName(claim.original)} was not checked: ${reason}`,
       '',
       `received: ${new Date(claim.claimedAt).toISOString()}`,
       `refused:  ${new Date().toISOString()}`,
-      `Fix the file and drop it into ${folder}/ again.`,
+      wording.advice ?? `Fix the file and drop it into ${folder}/ again.`,
       '',
     ].join('\n');
     // The note first, then the move: a crash in between refuses the file again, to the same names.

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { InputFileError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import { cellText } from './display.js';
@@ -33,9 +33,14 @@ export async function* readXlsxRecords(path: string, onHeader?: (header: string[
   if (onBytes) source.on('data', (chunk) => onBytes(chunk as Buffer));
   source.pipe(input);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const sharedStrings = watchSharedStrings(reader as unknown as WorkbookParts);
   let header: string[] | undefined;
+  let lastLine = 0;
   try {
     for await (const sheet of reader) {
+      const parts = sheet as unknown as SheetParts;
+      const sheetEnd = watchXmlEnd(parts.iterator, 'worksheet');
+      parts.iterator = sheetEnd.xml;
       for await (const row of sheet) {
         const cells: string[] = [];
         row.eachCell({ includeEmpty: false }, (cell, column) => {
@@ -48,7 +53,12 @@ export async function* readXlsxRecords(path: string, onHeader?: (header: string[
           onHeader?.(header);
           continue;
         }
+        lastLine = row.number;
         yield { fields, line: row.number };
+      }
+      if (!sheetEnd.closed() || sharedStrings.cut()) {
+        const part = sharedStrings.cut() ? "its text cells' shared strings stop before their end" : `its first sheet stops before the sheet's end (after row ${lastLine})`;
+        throw new InputFileError(`${path} is cut short: ${part}, as when a workbook was written or copied incompletely; nothing was checked. Save the workbook again and run that`);
       }
       break; // the first sheet only
     }
@@ -71,6 +81,49 @@ export async function* readXlsxRecords(path: string, onHeader?: (header: string[
     input.destroy();
   }
   if (header === undefined) throw new UsageError(`${path} is empty: its first sheet needs a header row`);
+}
+
+/** The parts of exceljs' streaming readers met here: a sheet's XML as its zip entry streams it, and the shared strings' parser. */
+interface SheetParts {
+  iterator: AsyncIterable<Buffer | string>;
+}
+interface WorkbookParts {
+  _parseSharedStrings(entry: AsyncIterable<Buffer | string>): AsyncGenerator<unknown>;
+}
+
+const TAIL_CHARACTERS = 256;
+
+/**
+ * Watches a part's XML on its way to exceljs, which parses it without ever closing its XML parser: XML cut
+ * anywhere (a zip entry written short, a part truncated by a tool) would end a sheet's rows there, or leave
+ * the cells of the shared strings never read empty, without an error, and the batch would be checked with
+ * rows or values missing. `closed()` says whether the XML got to its root's closing tag (`</worksheet>`,
+ * `</sst>`, perhaps with a namespace prefix), after which only whitespace may come.
+ */
+function watchXmlEnd(source: AsyncIterable<Buffer | string>, root: string): { xml: AsyncIterable<Buffer | string>; closed: () => boolean } {
+  const end = new RegExp(`</(?:[A-Za-z_][\\w.-]*:)?${root}\\s*>\\s*$`);
+  let tail = '';
+  let done = false;
+  const xml = (async function* () {
+    for await (const chunk of source) {
+      tail = (tail + (typeof chunk === 'string' ? chunk : chunk.toString('latin1'))).slice(-TAIL_CHARACTERS);
+      yield chunk;
+    }
+    done = true;
+  })();
+  return { xml, closed: () => done && end.test(tail) };
+}
+
+/** The workbook's shared strings (where its text cells are), watched to their end; `cut()` is true when they were read and stopped short. */
+function watchSharedStrings(reader: WorkbookParts): { cut: () => boolean } {
+  const parse = reader._parseSharedStrings.bind(reader);
+  let watched: { closed: () => boolean } | undefined;
+  reader._parseSharedStrings = (entry) => {
+    const { xml, closed } = watchXmlEnd(entry, 'sst');
+    watched = { closed };
+    return parse(Readable.from(xml)); // exceljs reads this part as a stream
+  };
+  return { cut: () => watched !== undefined && !watched.closed() };
 }
 
 /** First pass: the workbook reads to the end; rows counted, bytes hashed. */

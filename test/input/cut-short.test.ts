@@ -5,6 +5,7 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
+import { workbookParts } from '../support/workbook-parts.js';
 import { listDir, opsEnvironment, removeTempFolders, tempFolder, waitFor } from '../ops/ops-helpers.js';
 import { startServe, stopServe, uploadCsv } from '../console/console-helpers.js';
 
@@ -12,6 +13,8 @@ import { startServe, stopServe, uploadCsv } from '../console/console-helpers.js'
  * A last row cut short (issue 25, defect 3): a file whose transfer stopped mid-row (`...\nB,014,71000`, no
  * line end, fewer fields than the header) sent account `71000` and reported it, VERIFIED by a provider that
  * knows it. Now the file is refused, with exit 2 and the reason, whichever way it comes in: nothing is asked.
+ * A last row with all its fields and no line end may be cut inside its last value (`7100012345` cut to
+ * `71000` looks whole): refused too when that value is one the check reads.
  */
 const prefix = testKeyPrefix();
 const redis = testRedis();
@@ -58,15 +61,38 @@ describe('a last row cut short', () => {
     expect(sandbox.stats().inquiries).toBe(0);
   });
 
-  it('the whole file, or a complete last row without a line end, is checked as before', async () => {
+  it('a last row with every field but no line end, ending in a value the check reads, is refused the same way: nothing is asked', async () => {
+    // `7100012345` cut after `71000`: the row looks whole. Whichever read column is last, it may be cut.
+    const files = {
+      'account-last.csv': 'beneficiary_id,bank_code,beneficiary_name,account_number\nA,014,Budi Santoso,0012345678\nB,014,Dewi Lestari,71000',
+      'name-last.csv': WHOLE.trimEnd(),
+      'bank-last.csv': 'account_number,beneficiary_name,bank_code\n0012345678,Budi Santoso,014',
+    };
+    for (const [name, content] of Object.entries(files)) {
+      const file = join(folder, name);
+      await writeFile(file, content);
+      const result = await runCli(['run', file, '--out', join(folder, `${name}.out.csv`)], env());
+      expect(result.code, `${name}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toMatch(/stops in the middle of a row: its last line \(\d\) has no line end and ends in the column "\w+", which is read for the check and may have been cut/);
+      expect(result.stderr).toContain('end the file with a line break');
+      expect(result.stderr).not.toMatch(/71000|0012345678/);
+    }
+    expect(sandbox.stats().inquiries).toBe(0);
+  });
+
+  it('the whole file, or a last row without a line end ending in a column the check does not read, is checked as before', async () => {
     const whole = join(folder, 'whole.csv');
-    await writeFile(whole, WHOLE.trimEnd());
-    const result = await runCli(['run', whole, '--out', join(folder, 'whole.out.csv')], env());
-    expect(result.code, result.stderr).toBe(0);
-    expect((await readReport(join(folder, 'whole.out.csv'))).map((row) => [row.beneficiary_id, row.result])).toEqual([
-      ['A', 'MATCH'],
-      ['B', 'MATCH'],
-    ]);
+    await writeFile(whole, WHOLE);
+    const noted = join(folder, 'noted.csv');
+    await writeFile(noted, 'beneficiary_id,bank_code,account_number,beneficiary_name,note\nA,014,0012345678,Budi Santoso,first\nB,014,7100012345,Dewi Lestari,seco');
+    for (const file of [whole, noted]) {
+      const result = await runCli(['run', file, '--out', `${file}.out.csv`], env());
+      expect(result.code, result.stderr).toBe(0);
+      expect((await readReport(`${file}.out.csv`)).map((row) => [row.beneficiary_id, row.result])).toEqual([
+        ['A', 'MATCH'],
+        ['B', 'MATCH'],
+      ]);
+    }
   });
 
   it('the watched folder moves it to failed/ with the reason; the console refuses the upload (422)', async () => {
@@ -108,6 +134,46 @@ describe('a last row cut short', () => {
     const result = await runCli(['run', cut, '--out', join(folder, 'cut-book.out.csv')], env());
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('not a readable XLSX workbook');
+    expect(sandbox.stats().inquiries).toBe(0);
+  });
+
+  it('a workbook whose zip is whole but whose sheet or shared strings are cut is refused (exit 2), nothing asked; the whole one is read', async () => {
+    const rows = [['beneficiary_id', 'bank_code', 'account_number', 'beneficiary_name'], ['A', '014', '0012345678', 'Budi Santoso'], ['B', '014', '7100012345', 'Dewi Lestari']];
+    const book = workbookParts(rows);
+    const cutSheet = book.sheet.slice(0, book.sheet.indexOf('<row r="3"'));
+    const cutStrings = book.sharedStrings.slice(0, book.sharedStrings.indexOf('Dewi'));
+    const cases: Array<[string, Buffer, number, string]> = [
+      ['whole-parts.xlsx', book.build({}), 0, ''],
+      ['cut-sheet.xlsx', book.build({ sheet: cutSheet }), 2, "is cut short: its first sheet stops before the sheet's end (after row 2)"],
+      ['cut-strings.xlsx', book.build({ sharedStrings: cutStrings }), 2, "is cut short: its text cells' shared strings stop before their end"],
+    ];
+    for (const [name, bytes, code, message] of cases) {
+      const file = join(folder, name);
+      await writeFile(file, bytes);
+      const result = await runCli(['run', file, '--out', `${file}.out.csv`], env());
+      expect(result.code, `${name}: ${result.stderr}`).toBe(code);
+      expect(result.stderr).toContain(message);
+      if (code === 0) {
+        expect((await readReport(`${file}.out.csv`)).map((row) => [row.beneficiary_id, row.result])).toEqual([
+          ['A', 'MATCH'],
+          ['B', 'MATCH'],
+        ]);
+        sandbox.resetStats();
+      }
+    }
+    expect(sandbox.stats().inquiries).toBe(0);
+  });
+
+  it('UTF-16 text with an odd number of bytes (half a character at its end) is refused (exit 2), nothing asked', async () => {
+    for (const [encoding, mark] of [['utf-16le', [0xff, 0xfe]], ['utf-16be', [0xfe, 0xff]]] as const) {
+      const text = Buffer.from(`${WHOLE}C,014,0012345678,Budi Santoso\n`, 'utf16le');
+      if (encoding === 'utf-16be') text.swap16();
+      const file = join(folder, `odd-${encoding}.csv`);
+      await writeFile(file, Buffer.concat([Buffer.from(mark), text.subarray(0, text.length - 1)]));
+      const result = await runCli(['run', file, '--out', `${file}.out.csv`], env());
+      expect(result.code, `${encoding}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain(`is cut short: as ${encoding.toUpperCase()} text it has an odd number of bytes`);
+    }
     expect(sandbox.stats().inquiries).toBe(0);
   });
 });

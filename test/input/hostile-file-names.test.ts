@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,10 +56,15 @@ beforeAll(async () => {
   await waitFor(async () => (await readdir(folder).catch((): string[] => [])).includes('failed'), 10_000, 'the watcher to create its folders');
   for (const [index, [, name]] of ODD_NAMES.entries()) await writeFile(join(inbox(), name), (await beneficiaryCsv(`ODD${index}`, ROWS)).text);
   await writeFile(Buffer.concat([Buffer.from(`${inbox()}/`), LATIN1_NAME]), (await beneficiaryCsv('LATIN', ROWS)).text);
-  // A file nobody claimed, put into processing/ by hand.
+  // A file nobody claimed, put into processing/ by hand; another whose name is no valid UTF-8.
   await writeFile(join(folder, 'processing', 'stray.csv'), (await beneficiaryCsv('STRAY', ROWS)).text);
+  await writeFile(Buffer.concat([Buffer.from(`${folder}/processing/`), Buffer.from('stray-\xe9.csv', 'latin1')]), (await beneficiaryCsv('STRAYLATIN', ROWS)).text);
+  // A symbolic link to a CSV elsewhere (a file this process can read, the person who dropped it perhaps not).
+  await writeFile(join(folder, 'elsewhere.csv'), (await beneficiaryCsv('LINKED', ROWS)).text);
+  await symlink(join(folder, 'elsewhere.csv'), join(inbox(), 'linked.csv'));
   await waitFor(
-    async () => (await list('inbox')).length === 0 && (await list('processing')).length === 0 && (await list('archive')).length === ODD_NAMES.length + 1,
+    async () =>
+      (await list('inbox')).length === 0 && (await list('processing')).length === 0 && (await list('archive')).length === ODD_NAMES.length + 1 && (await list('failed')).length === 6,
     120_000,
     'every file to leave inbox/ and processing/',
   );
@@ -111,10 +116,19 @@ describe('odd file names in the watched folder', () => {
     expect(await readReport(join(folder, 'outbox', 'p\uFFFDroll-latin1.reconciled.csv'))).toHaveLength(ROWS);
   });
 
-  it('a file in processing/ that no watcher claimed goes to failed/ with the reason, never left there', async () => {
-    expect(await list('failed')).toEqual(['stray.csv', 'stray.error.txt']);
+  it('a file in processing/ that no watcher claimed goes to failed/ with the reason, never left there, whatever its name', async () => {
+    expect(await list('failed')).toEqual(expect.arrayContaining(['stray.csv', 'stray.error.txt', 'stray-\uFFFD.csv', 'stray-\uFFFD.error.txt']));
     expect(await readFile(join(folder, 'failed', 'stray.error.txt'), 'utf8')).toContain('stray.csv was not checked: it was found in processing/ without a claim of this watcher');
+    expect(await readFile(join(folder, 'failed', 'stray-\uFFFD.error.txt'), 'utf8')).toContain('was not checked: it was found in processing/ without a claim of this watcher');
     expect(watcher.output().stderr).toContain('found in processing/ without a claim');
+  });
+
+  it('a symbolic link dropped into inbox/ is refused: the link goes to failed/ with the reason, its target is never read', async () => {
+    expect(await list('failed')).toEqual(expect.arrayContaining(['linked.csv', 'linked.error.txt']));
+    expect(await readlink(join(folder, 'failed', 'linked.csv'))).toBe(join(folder, 'elsewhere.csv'));
+    expect(await readFile(join(folder, 'failed', 'linked.error.txt'), 'utf8')).toContain('linked.csv was not checked: it is a symbolic link');
+    expect(await list('outbox')).not.toContain('linked.reconciled.csv');
+    expect(watcher.output().stderr).toContain('refused: it is a symbolic link');
   });
 
   it('never shows the account number in a file name in full in a log line', () => {

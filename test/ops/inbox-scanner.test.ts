@@ -1,6 +1,6 @@
-import { appendFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { InboxScanner } from '../../src/watch/inbox.js';
 import { removeTempFolders, tempFolder } from './ops-helpers.js';
 
@@ -44,5 +44,31 @@ describe('InboxScanner', () => {
     expect((await names(scanner)).sort()).toEqual(['C.CSV:renamed', 'b.csv:renamed']);
     await writeFile(join(inbox, 'g.csv'), 'x\n');
     expect((await names(scanner)).sort()).toEqual(['C.CSV:renamed', 'b.csv:renamed']);
+  });
+
+  it('measures the stability time on the monotonic clock: a step of the wall clock does not make a new file look old', async () => {
+    const inbox = await tempFolder('scan');
+    const wall = Date.now;
+    let step = 0;
+    const stepped = vi.spyOn(Date, 'now').mockImplementation(() => wall() + step);
+    try {
+      const scanner = new InboxScanner(inbox, 10_000);
+      await writeFile(join(inbox, 'a.csv'), 'bank_code,account_number\n');
+      expect(await names(scanner)).toEqual([]);
+      // The wall clock steps 2 h ahead (NTP, a VM resume), as the file may still be growing.
+      step = 2 * 3600_000;
+      expect(await names(scanner)).toEqual([]);
+    } finally {
+      stepped.mockRestore();
+    }
+  });
+
+  it('returns a symbolic link with a file name at once, as a link (the watcher refuses it), never as a file', async () => {
+    const inbox = await tempFolder('scan');
+    const elsewhere = await tempFolder('elsewhere');
+    await writeFile(join(elsewhere, 'target.csv'), 'x\n');
+    await symlink(join(elsewhere, 'target.csv'), join(inbox, 'linked.csv'));
+    await symlink(join(elsewhere, 'target.csv'), join(inbox, 'linked.txt'));
+    expect(await names(new InboxScanner(inbox, 10_000))).toEqual(['linked.csv:link']);
   });
 });

@@ -10,6 +10,9 @@ import { PACER_CONFIRM_SLOT, PACER_MOVE_RECORD, PACER_RESERVE_SLOT } from '../..
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { recordingLogger } from '../unit/lifecycle-fakes.js';
 import type { Job } from 'bullmq';
+import { newJobSealKey, openAccount, sealAccount } from '../../src/queue/job-seal.js';
+
+const SEAL_KEY = newJobSealKey();
 
 /** The pre-call Lua (PACER_PRE_CALL) on the real Redis: the outcome check and the slot in one EVALSHA. */
 const redis = testRedis();
@@ -62,6 +65,7 @@ describe('the pre-call command against Redis', () => {
     const asked: string[] = [];
     const { logger } = recordingLogger();
     const deps: InquiryJobDependencies = {
+      openAccount: async (data) => openAccount(SEAL_KEY, data.batchId, data.sealedAccount),
       preCall: (batchId, accountKey) => w.pacer.preCall(w.keys.outcomes(batchId), accountKey),
       saveOutcome: async (batchId, accountKey) => redis.hsetnx(w.keys.outcomes(batchId), accountKey, 'VERIFIED'),
       observeWork: () => undefined,
@@ -90,7 +94,7 @@ describe('the pre-call command against Redis', () => {
       logger,
     };
     const process = createInquiryProcessor(deps);
-    const job = { id: 'b1.014:0012345678', data: { batchId: 'b1', accountKey: '014:0012345678' }, opts: { attempts: 3 }, attemptsMade: 0 } as unknown as Job<InquiryJobData>;
+    const job = { id: 'b1.014:0012345678', data: { batchId: 'b1', sealedAccount: sealAccount(SEAL_KEY, 'b1', '014:0012345678') }, opts: { attempts: 3 }, attemptsMade: 0 } as unknown as Job<InquiryJobData>;
     await process(job);
     const after = await pacerState(w.pacerKey);
     await process(job);

@@ -192,4 +192,20 @@ describe('the binary', () => {
     expect(result.code).toBe(0);
     for (const command of ['run', 'enqueue', 'worker', 'export', 'status', 'sandbox']) expect(result.stdout).toContain(command);
   });
+
+  it('reads the provider environment the same way from --env and H2H_ENV: in any case, refused with one message', async () => {
+    const env = cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: testKeyPrefix() });
+    const file = join(workDir, 'env-case.csv');
+    await writeFile(file, 'bank_code,account_number,name\n014,0012345678,Budi Santoso\n');
+    for (const [args, extra] of [[['--env', 'Production'], {}], [[], { H2H_ENV: 'PRODUCTION' }]] as const) {
+      const result = await runCli(['run', file, ...args], { ...env, ...extra });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('production needs H2H_BASE_URL');
+    }
+    for (const [args, extra] of [[['--env', 'prod'], {}], [[], { H2H_ENV: 'prod' }]] as const) {
+      const result = await runCli(['run', file, ...args], { ...env, ...extra });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('H2H_ENV / --env must be "sandbox" or "production", not "prod"');
+    }
+  });
 });

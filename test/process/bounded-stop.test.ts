@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir, rename } from 'node:fs/promises';
 import { startServe, uploadCsv } from '../console/console-helpers.js';
 import { cliEnvironment, startCli, waitForExit } from '../support/cli.js';
 import { startMisbehavingProvider, type MisbehavingProvider } from '../support/misbehaving-provider.js';
@@ -67,5 +68,48 @@ describe('a stop with calls hanging at the provider', () => {
     serve.kill('SIGTERM');
     expect(await waitForExit(serve)).toBe(0);
     expect(serve.output().stderr).toContain('still in flight after SHUTDOWN_TIMEOUT');
+  });
+
+  describe('while the provider login hangs', () => {
+    beforeAll(() => provider.hangLogins(true));
+    afterAll(() => provider.hangLogins(false));
+
+    it('run: SIGTERM exits 143 within SHUTDOWN_TIMEOUT, naming the login it stopped waiting for', async () => {
+      const file = join(workDir, 'login-hangs.csv');
+      await writeFile(file, CSV);
+      const before = provider.counts.logins;
+      const run = startCli(['run', file, '--out', join(workDir, 'login-hangs.out.csv')], environment());
+      await waitFor(() => provider.counts.logins > before, 30_000, 'a hanging login');
+      run.kill('SIGTERM');
+      expect(await waitForExit(run)).toBe(143);
+      expect(run.output().stderr, run.output().stderr).toContain('stopped while logging in to the provider');
+    });
+
+    it('watch: SIGTERM with a file waiting on the login exits within SHUTDOWN_TIMEOUT; the file stays for the next start', async () => {
+      const folder = join(workDir, 'watched');
+      const before = provider.counts.logins;
+      const watch = startCli(['watch', folder], { ...environment(), WATCH_STABLE: '1s', WATCH_POLL: '100ms' });
+      await waitFor(async () => readdir(folder).then((names) => names.includes('inbox'), () => false), 30_000, 'the watched folders');
+      await writeFile(join(folder, 'inbox', 'payouts.csv.part'), CSV);
+      await rename(join(folder, 'inbox', 'payouts.csv.part'), join(folder, 'inbox', 'payouts.csv'));
+      await waitFor(() => provider.counts.logins > before, 30_000, 'a hanging login');
+      watch.kill('SIGTERM');
+      expect(await waitForExit(watch)).toBe(0);
+      const left = [...(await readdir(join(folder, 'processing'))), ...(await readdir(join(folder, 'inbox')))];
+      expect(left.some((name) => name.includes('payouts'))).toBe(true);
+    });
+
+    it('serve: SIGTERM with an upload waiting on the login exits within SHUTDOWN_TIMEOUT', async () => {
+      const serve = await startServe([], environment());
+      const before = provider.counts.logins;
+      const upload = uploadCsv(serve.url, 'login-hangs.csv', CSV);
+      await waitFor(() => provider.counts.logins > before, 30_000, 'a hanging login');
+      serve.kill('SIGTERM');
+      expect(await waitForExit(serve), serve.output().stderr).toBe(0);
+      // The upload is told the console stopped before its batch started: nothing of it was stored.
+      const answer = await upload;
+      expect(answer.status).toBe(503);
+      expect(await answer.text()).toContain('stopped while logging in to the provider');
+    });
   });
 });

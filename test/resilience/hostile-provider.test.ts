@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,6 +146,30 @@ describe('a provider (or a captive proxy) answering 200 with HTML to everything'
     const summary = JSON.parse(await readFile(out.replace(/\.csv$/, '.summary.json'), 'utf8')) as { incomplete?: string };
     expect(summary.incomplete).toContain('the provider gave no usable answer');
   });
+
+  it('watch moves the file to failed/ with that reason, not to archive/ as a success', async () => {
+    provider.answerWith((_inquiry, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<!doctype html><html><body>Please sign in to the hotel Wi-Fi</body></html>');
+    });
+    const folder = join(workDir, 'watched-html');
+    const watcher = startCli(['watch', folder], environment({ INQUIRY_ATTEMPTS: '2', WATCH_STABLE: '1s', WATCH_POLL: '100ms' }));
+    try {
+      await waitFor(async () => (await readdir(folder).catch((): string[] => [])).includes('inbox'), 30_000, 'the watched folders');
+      const { file } = await beneficiaries('html-watched');
+      await writeFile(join(folder, 'inbox', 'payouts.csv.part'), await readFile(file));
+      await rename(join(folder, 'inbox', 'payouts.csv.part'), join(folder, 'inbox', 'payouts.csv'));
+      await waitFor(async () => (await readdir(join(folder, 'failed'))).includes('payouts.error.txt'), 60_000, 'the file in failed/');
+      const note = await readFile(join(folder, 'failed', 'payouts.error.txt'), 'utf8');
+      expect(note).toContain('payouts.csv was checked, but not answered: the provider gave no usable answer');
+      expect(note).toContain(join(folder, 'outbox', 'payouts.reconciled.csv'));
+      expect(await readdir(join(folder, 'failed'))).toContain('payouts.csv');
+      expect(await readdir(join(folder, 'archive'))).toEqual([]);
+    } finally {
+      watcher.kill('SIGTERM');
+      await waitForExit(watcher);
+    }
+  });
 });
 
 describe('a provider answering huge bodies', () => {
@@ -187,7 +211,7 @@ describe('a provider answering huge bodies', () => {
     expect(result.code).toBe(1);
     const rows = await reportRows(out);
     expect(rows.map((row) => row.result)).toEqual(['FAILED', 'FAILED', 'FAILED']);
-    expect(rows[0]!.reason).toContain('answer larger than 64 KB');
+    expect(rows[0]!.reason).toContain("the provider's answer is larger than 64 KB, where an inquiry or login answer is a few hundred bytes");
     // Dropped, not read: what got out is what the socket buffers hold, far from the 64 MB of each answer.
     expect(sent.length).toBeGreaterThan(0);
     expect(Math.max(...sent)).toBeLessThan(HUGE / 4);
@@ -195,6 +219,20 @@ describe('a provider answering huge bodies', () => {
 });
 
 describe('answers that look verified but are not', () => {
+  it('a holder name of punctuation only is no answer: FAILED, never compared', async () => {
+    provider.answerWith((inquiry, response) => answerSuccess(response, inquiry, inquiry.accountNumber === ACCOUNTS[0] ? '-' : inquiry.accountNumber === ACCOUNTS[1] ? '.' : 'BUDI SANTOSO'));
+    const { file, out } = await beneficiaries('punctuation-holder');
+    const result = await runCli(['run', file, '--out', out], environment());
+    const rows = await reportRows(out);
+    expect(rows.map((row) => [row.result, row.account_holder, row.name_score])).toEqual([
+      ['FAILED', '', ''],
+      ['FAILED', '', ''],
+      ['MATCH', 'BUDI SANTOSO', '100'],
+    ]);
+    expect(rows[0]!.reason).toContain('no account holder name (no letter in it');
+    expect(result.code).toBe(0);
+  });
+
   it('never shows the holder or a SUCCESS status of a rejected answer, and an invisible holder name is no answer', async () => {
     const record = (inquiry: ReceivedInquiry, extra: Record<string, unknown>) => ({
       id: 9,

@@ -167,7 +167,7 @@ describe('provider transport', () => {
     const error = await http.post(url, { json: {} }).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(AnswerTooLargeError);
     expect(isNetworkError(error)).toBe(true);
-    expect(describeNetworkError(error)).toBe('answer larger than 64 KB: the connection was dropped without reading the rest (an inquiry answer is a few hundred bytes)');
+    expect(describeNetworkError(error)).toBe("the provider's answer is larger than 64 KB, where an inquiry or login answer is a few hundred bytes: a provider or proxy error; the rest was not read (connection dropped)");
     // What got out is what the socket buffers took before the drop, not the 32 MB.
     expect(written).toBeLessThan(huge / 4);
     expect((await http.post(url, { json: { size: 'limit' } })).body).toHaveLength(MAX_ANSWER_BYTES - 2);

@@ -18,6 +18,8 @@ export interface MisbehavingProvider {
   counts: { logins: number; inquiries: number; byAccount: Record<string, number> };
   /** Replaces how inquiries are answered from now on. */
   answerWith(handler: InquiryHandler): void;
+  /** Logins from now on are never answered (true) or answered with a token again (false). */
+  hangLogins(hang: boolean): void;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export const unsignedJwt = (claims: Record<string, unknown>): string =>
  */
 export async function startMisbehavingProvider(handler: InquiryHandler = (inquiry, response) => answerSuccess(response, inquiry)): Promise<MisbehavingProvider> {
   let answer = handler;
+  let loginsHang = false;
   const counts = { logins: 0, inquiries: 0, byAccount: {} as Record<string, number> };
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -63,6 +66,7 @@ export async function startMisbehavingProvider(handler: InquiryHandler = (inquir
     request.on('end', () => {
       if (request.url === '/api/login') {
         counts.logins += 1;
+        if (loginsHang) return;
         const iat = Math.floor(Date.now() / 1000);
         const token = unsignedJwt({ sub: 'client', iat, exp: iat + 3600, n: counts.logins });
         return sendJson(response, 200, { error: false, message: 'Login success', data: { access_token: token, token_type: 'bearer', expires_in: 3600 } });
@@ -89,6 +93,7 @@ export async function startMisbehavingProvider(handler: InquiryHandler = (inquir
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     counts,
     answerWith: (next) => (answer = next),
+    hangLogins: (hang) => (loginsHang = hang),
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

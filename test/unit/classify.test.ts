@@ -101,6 +101,17 @@ describe('classifyInquiryResponse', () => {
     expect(result.kind === 'answer' && result.outcome.holderName).toBeUndefined();
   });
 
+  it.each([
+    ['a dash', '-'],
+    ['a dot', '.'],
+    ['punctuation and symbols', '--- / *** ?'],
+    ['digits', '0'],
+  ])('a holder name with no letter (%s) is no answer: FAILED, never compared', (_, holder) => {
+    const result = classifyInquiryResponse(sent, ok({ ...record, account_holder: holder }));
+    expect(result).toMatchObject({ kind: 'answer', outcome: { verdict: 'FAILED', reason: expect.stringMatching(/^provider record has no account holder name \(no letter/) } });
+    expect(result.kind === 'answer' && result.outcome.holderName).toBeUndefined();
+  });
+
   it('keeps a holder name with visible characters among invisible ones', () => {
     expect(classifyInquiryResponse(sent, ok({ ...record, account_holder: 'BUDI\u200bSANTOSO' }))).toMatchObject({ outcome: { verdict: 'VERIFIED', holderName: 'BUDI\u200bSANTOSO' } });
   });

@@ -7,6 +7,9 @@ import type { ClientClassification } from '../../src/provider/client.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
 import type { InquiryJobData } from '../../src/queue/inquiry-queue.js';
 import { recordingLogger } from './lifecycle-fakes.js';
+import { newJobSealKey, openAccount, sealAccount } from '../../src/queue/job-seal.js';
+
+const SEAL_KEY = newJobSealKey();
 
 const VERIFIED: InquiryOutcome = { verdict: 'VERIFIED', reason: '', holderName: 'BUDI SANTOSO' };
 
@@ -22,7 +25,7 @@ class DelayedError extends Error {
 
 /** One account's inquiry job, on its `attemptsMade + 1`-th attempt of `attempts`. */
 function job(accountKey = '014:0012345678', attemptsMade = 0, attempts = 3): Job<InquiryJobData> {
-  return { id: `b1.${accountKey}`, data: { batchId: 'b1', accountKey }, opts: { attempts }, attemptsMade } as unknown as Job<InquiryJobData>;
+  return { id: `b1.${accountKey}`, data: { batchId: 'b1', sealedAccount: sealAccount(SEAL_KEY, 'b1', accountKey) }, opts: { attempts }, attemptsMade } as unknown as Job<InquiryJobData>;
 }
 
 /**
@@ -44,6 +47,7 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
   const outages: string[] = [];
   let onClear = () => undefined as unknown;
   const deps: InquiryJobDependencies = {
+    openAccount: async (data) => openAccount(SEAL_KEY, data.batchId, data.sealedAccount),
     // Each slot says what it was paced with; a 429 hands the pacer the ticket of the call it answered.
     preCall: async (_, accountKey) => {
       preCalls.push(accountKey);

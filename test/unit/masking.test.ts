@@ -13,18 +13,28 @@ describe('free text is masked the way the product reads an account number', () =
     expect(maskDigitRuns('acct5270123456x')).toBe('acct******3456x');
     // Typed carelessly: two spaces, separators mixed.
     expect(maskDigitRuns('ref 5270  1234-56.')).toBe('ref ******3456.');
+    // Fullwidth digits, thin and other spaces, en/em dashes and the minus sign, slashes and underscores.
+    expect(maskDigitRuns('ref \uFF15\uFF12\uFF17\uFF10\uFF11\uFF12\uFF13\uFF14\uFF15\uFF16')).toBe('ref ******\uFF13\uFF14\uFF15\uFF16');
+    for (const separator of ['\u2009', '\u2002', '\u3000', '\u2013', '\u2014', '\u2212', '/', '_']) {
+      expect(maskDigitRuns(`ref 5270${separator}1234${separator}56.`)).toBe('ref ******3456.');
+    }
+    expect(maskDigitRuns('payroll_5270_1234_56.csv')).toBe('payroll_******3456.csv');
+    // An account number written as four dot-separated groups, as an IPv4 address is, in a file name.
+    expect(maskDigitRuns('payroll 527.012.34.56.csv')).toBe('payroll ******3456.csv');
+    expect(maskDigitRuns('/in/10.123.45.67.csv')).toBe('/in/*****4567.csv');
     // Short groups stay: counts, codes, a few digits of a reference.
     expect(maskDigitRuns('SEL-0001, 28 characters, bank 014, row 12 of 345')).toBe('SEL-0001, 28 characters, bank 014, row 12 of 345');
   });
 
-  it("leaves this tool's own ids, digests, timestamps and IPv4 addresses whole", () => {
+  it("leaves this tool's own ids, digests, timestamps and IPv4 addresses (in a URL, or with a port) whole", () => {
     const kept = [
       'batch b20261121-065203-3f9a1c',
       'job b20261121-065203-3f9a1c.3f9a1c2b4d5e6f70.r2',
       '/reports/inputs/20261121T065203Z-3f9a1c--payouts.csv',
       'queue inquiries-sandbox-1234567890abcdef',
       'received 2026-11-21T06:52:03.120Z, finished 2026-11-21T06:52:09Z',
-      'from 192.168.100.200 and http://127.0.0.1:6379',
+      'from 192.168.100.200:443 and http://127.0.0.1:6379 and redis://ops@10.0.0.5/0',
+      'connect ECONNREFUSED 127.0.0.1:6379',
       'worker process 2 (pid 4194301) exited',
     ];
     for (const text of kept) expect(maskDigitRuns(text)).toBe(text);

@@ -94,6 +94,20 @@ return 1`,
 };
 
 /**
+ * The batch's key for the account numbers in its queued jobs (see job-seal.ts), made on first use (ARGV: a
+ * new random key) and kept in the batch record, so that it expires and is deleted with the batch. Returns
+ * the key, or false when the batch is gone (nothing is written then).
+ */
+export const BATCH_JOB_SEAL: LuaCommand = {
+  name: 'bcBatchJobSeal',
+  numberOfKeys: 1,
+  lua: `${BATCH_GONE}
+if batchGone(KEYS[1]) then return false end
+redis.call('HSETNX', KEYS[1], 'jobSeal', ARGV[1])
+return redis.call('HGET', KEYS[1], 'jobSeal')`,
+};
+
+/**
  * The batch is finished: a report with every row answered was written (KEYS: the batch hash, its rows,
  * accounts, outcomes and the rows a person decides: batchKeyNames). ARGV: now, the report path, its counts
  * (JSON), retention ms. Every key of the batch expires after the retention, counted from this report.
