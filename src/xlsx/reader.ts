@@ -24,12 +24,33 @@ export interface XlsxFileInfo {
  * rows are never all in memory (shared strings are: a workbook keeps them in one part). The first non-empty
  * row is the header; empty rows are skipped; rows shorter than the header are padded.
  */
+function readFailure(path: string, error: NodeJS.ErrnoException): InputFileError {
+  return new InputFileError(`cannot read input file ${path}: ${error.code ?? error.message}`, { cause: error });
+}
+
+/** Resolves once the file is open; a file that cannot be opened (gone since it was checked) is the file's error. */
+async function opened(source: ReturnType<typeof createReadStream>, path: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    source.once('open', () => resolve());
+    source.once('error', (error: NodeJS.ErrnoException) => reject(readFailure(path, error)));
+  });
+}
+
 export async function* readXlsxRecords(path: string, onHeader?: (header: string[]) => void, onBytes?: (chunk: Buffer) => void): AsyncGenerator<SheetRecord> {
   // Loaded on first use: exceljs takes about a second of CPU to load, which every CSV run would pay at start.
   const { default: ExcelJS } = await import('exceljs');
   const source = createReadStream(path);
+  // Opened before the reader sees it: a file gone since it was checked is the file's error (exit 2), not an
+  // 'error' event on a stream nobody listens to.
+  await opened(source, path);
   const input = new PassThrough();
-  source.on('error', (error) => input.destroy(error));
+  // A read error later (a disk error) ends the input, as a cut file would; the error is kept and thrown as the
+  // file's (a destroyed input would leave exceljs' reader waiting for ever).
+  let readError: NodeJS.ErrnoException | undefined;
+  source.on('error', (error) => {
+    readError ??= error;
+    input.end();
+  });
   if (onBytes) source.on('data', (chunk) => onBytes(chunk as Buffer));
   source.pipe(input);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
@@ -56,6 +77,7 @@ export async function* readXlsxRecords(path: string, onHeader?: (header: string[
         lastLine = row.number;
         yield { fields, line: row.number };
       }
+      if (readError !== undefined) throw readFailure(path, readError);
       if (!sheetEnd.closed() || sharedStrings.cut()) {
         const part = sharedStrings.cut() ? "its text cells' shared strings stop before their end" : `its first sheet stops before the sheet's end (after row ${lastLine})`;
         throw new InputFileError(`${path} is cut short: ${part}, as when a workbook was written or copied incompletely; nothing was checked. Save the workbook again and run that`);
@@ -71,9 +93,9 @@ export async function* readXlsxRecords(path: string, onHeader?: (header: string[
     });
   } catch (error) {
     if (error instanceof InputFileError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== undefined && (error as NodeJS.ErrnoException).syscall !== undefined) {
-      throw new InputFileError(`cannot read input file ${path}: ${code}`, { cause: error });
+    if (readError !== undefined) throw readFailure(path, readError);
+    if ((error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).syscall !== undefined) {
+      throw readFailure(path, error as NodeJS.ErrnoException);
     }
     throw new UsageError(`${path} is a zip file but not a readable XLSX workbook (${maskDigitRuns(error instanceof Error ? error.message : String(error)).slice(0, 300)}): save the sheet as .xlsx or CSV UTF-8 and run that`, { cause: error });
   } finally {

@@ -177,3 +177,16 @@ describe('a last row cut short', () => {
     expect(sandbox.stats().inquiries).toBe(0);
   });
 });
+
+describe('a workbook gone between its check and its read', () => {
+  it('is the file\'s error (InputFileError, exit 2 for a command), never an unhandled stream error', async () => {
+    const { readXlsxRecords } = await import('../../src/xlsx/reader.js');
+    const { InputFileError } = await import('../../src/errors.js');
+    const gone = join(await tempFolder('gone-workbook'), 'gone.xlsx');
+    const reading = (async () => {
+      for await (const record of readXlsxRecords(gone)) expect.fail(`read a row of a missing file: ${record.line}`);
+    })();
+    await expect(reading).rejects.toBeInstanceOf(InputFileError);
+    await expect(reading).rejects.toThrow(`cannot read input file ${gone}: ENOENT`);
+  });
+});
