@@ -48,6 +48,8 @@ export interface SettleDependencies {
   requeue(batchId: string, accountKeys: string[]): Promise<void>;
   /** Resolves once `count` more answers of the batch were stored by this process, or when `signal` aborts (AnswerArrivals). */
   answersLanded?(batchId: string, count: number, signal: AbortSignal): Promise<void>;
+  /** The wait on a batch begins (a metric: batches this process waits on); the function it returns is called when it ends. */
+  waiting?(): () => void;
   clock: Clock;
   logger: Logger;
 }
@@ -88,6 +90,15 @@ export async function settleBatch(
   batchId: string,
   options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void } = {},
 ): Promise<SettleResult> {
+  const ended = deps.waiting?.();
+  try {
+    return await settle(deps, settings, batchId, options);
+  } finally {
+    ended?.();
+  }
+}
+
+async function settle(deps: SettleDependencies, settings: SettleSettings, batchId: string, options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void }): Promise<SettleResult> {
   const { clock } = deps;
   // Wall times are for people and for comparing with what other processes post; every duration (the
   // idle time, the outage budget, the audit interval) is measured on the monotonic clock, so a step of the
