@@ -97,7 +97,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   // entry it is compared with, then the new history entry; reuse (opt-in) happens where accounts are queued.
   const history = new AccountHistory(redis, keys, config.history.keepMs, () => clock.now());
   const answers = answerStorage(store, history, queueName, redis.isCluster, () => clock.now());
-  const saveAnswer = answerRecorder(answers);
+  const recordAnswer = answerRecorder(answers);
   const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);
   const loginNow = () => ensureLogin(session, logger, clock);
   const arrivals = new AnswerArrivals();
@@ -105,7 +105,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const settleDependencies: SettleDependencies = {
     progress: (batchId) => store.progress(batchId),
     unansweredAccounts: (batchId) => store.unansweredAccounts(batchId),
-    saveOutcome: saveAnswer,
+    recordAnswer,
     providerOutage: () => outages.read(),
     lastLoginFailure: () => session.lastLoginFailure(),
     queueCounts: () => inquiryJobCounts(queue),
@@ -140,7 +140,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
 
   const importReview = reviewImporter({ store, history, decisions }, { environment: provider.environment, endpoint: queueName, bankCodes: config.bankCodes, timeZone: config.displayTimeZone });
 
-  const landing = new AnswerLanding({ recordAnswer: saveAnswer, countCalls: (...count) => store.countCalls(...count), landed: (batchId) => arrivals.landed(batchId), metrics, logger });
+  const landing = new AnswerLanding({ recordAnswer, countCalls: (...count) => store.countCalls(...count), landed: (batchId) => arrivals.landed(batchId), metrics, logger });
   const workers = new InquiryWorkerPool({
     queue,
     connection: redis,

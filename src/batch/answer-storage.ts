@@ -10,10 +10,10 @@ import type { BatchStore } from './batch-store.js';
 export function answerStorage(store: BatchStore, history: AccountHistory, endpoint: string, cluster: boolean, now: () => number): AnswerDependencies {
   return {
     history,
-    saveOutcome: (...answer) => store.saveOutcome(...answer),
-    saveWithHistory: cluster
+    writeAnswer: (...answer) => store.writeAnswer(...answer),
+    writeWithHistory: cluster
       ? undefined
-      : (batchId, accountKey, outcome, entry, counts) => store.saveAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(endpoint, accountKey, entry), counts),
+      : (batchId, accountKey, outcome, entry, counts) => store.writeAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(endpoint, accountKey, entry), counts),
     endpoint,
     now,
   };

@@ -39,7 +39,8 @@ export interface LostJobs {
 export interface SettleDependencies {
   progress(batchId: string): Promise<BatchProgress>;
   unansweredAccounts(batchId: string): AsyncIterable<string[]>;
-  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
+  /** Records an answer with its history (src/history/answers.ts): the FAILED rows the wait gives up on. */
+  recordAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   /** The provider failing, as posted by the workers' circuit breakers. */
   providerOutage(): Promise<Outage | undefined>;
   lastLoginFailure(): Promise<LoginFailureRecord | undefined>;
@@ -191,7 +192,7 @@ async function describeTrouble(deps: SettleDependencies, lastAnsweredAt: number,
 async function markUnansweredFailed(deps: SettleDependencies, batchId: string, reason: string): Promise<void> {
   const outcome: InquiryOutcome = { verdict: 'FAILED', reason };
   for await (const missing of deps.unansweredAccounts(batchId)) {
-    for (const accountKey of missing) await deps.saveOutcome(batchId, accountKey, outcome);
+    for (const accountKey of missing) await deps.recordAnswer(batchId, accountKey, outcome);
   }
 }
 
@@ -203,7 +204,7 @@ async function auditLostJobs(deps: SettleDependencies, batchId: string): Promise
   }
   const lost = await deps.findLostJobs(batchId, sample);
   for (const { accountKey, reason } of lost.failed) {
-    await deps.saveOutcome(batchId, accountKey, { verdict: 'FAILED', reason: `the inquiry job failed: ${reason}` });
+    await deps.recordAnswer(batchId, accountKey, { verdict: 'FAILED', reason: `the inquiry job failed: ${reason}` });
   }
   if (lost.failed.length > 0) deps.logger.error({ batchId, jobs: lost.failed.length }, 'inquiry jobs failed outside the retry rules: their rows are FAILED (see the failed jobs of the queue)');
   if (lost.missing.length > 0) {

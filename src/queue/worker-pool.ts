@@ -20,7 +20,7 @@ import { RateCeiling } from './rate-ceiling.js';
  */
 export interface WorkerPart {
   openAccount(data: InquiryJobData): Promise<string | undefined>;
-  saveOutcome: AnswerLanding['land'];
+  landAnswer: AnswerLanding['land'];
   countCall: AnswerLanding['countCall'];
   observeWork(ms: number): void;
   holdEveryWorker(ms: number): Promise<never>;
@@ -79,7 +79,7 @@ export class InquiryWorkerPool {
     let worker: Worker<InquiryJobData> | undefined;
     const processor = this.settings.processor({
       openAccount: (data) => accounts.open(data),
-      saveOutcome: (batchId, accountKey, outcome) => answers.land(batchId, accountKey, outcome),
+      landAnswer: (batchId, accountKey, outcome) => answers.land(batchId, accountKey, outcome),
       countCall: (batchId, field) => answers.countCall(batchId, field),
       observeWork: adaptTo(concurrency, () => worker),
       holdEveryWorker: async (ms) => {

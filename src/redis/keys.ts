@@ -15,7 +15,7 @@ export function redisKeys(prefix: string) {
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,
     /**
      * Hash: account key -> the outcome, with what the account's history said before it (see
-     * BatchStore.saveOutcome). Written once per account (HSETNX).
+     * BatchStore.writeAnswer). Written once per account (HSETNX).
      */
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /**
