@@ -2,7 +2,8 @@ import type { Processor, Queue, Worker } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
 import { createMetrics, type ProductMetrics } from '../metrics/metrics.js';
-import { openNotices, type Notices } from './notices.js';
+import { createCompletionNoticeProcessor } from '../../jobs/completion-notice.js';
+import { openNotices, type Notices } from '../notify/notices.js';
 import { AnswerArrivals } from '../batch/answer-arrivals.js';
 import { answerStorage } from '../batch/answer-storage.js';
 import { BatchLifecycle } from '../batch/lifecycle.js';
@@ -80,7 +81,9 @@ export interface App {
  */
 export function openApp(config: Config, provider: ProviderSettings, redis: RedisClient, logger: Logger, clock: Clock = systemClock, metrics: ProductMetrics = createMetrics()): App {
   const keys = redisKeys(config.keyPrefix);
-  const notices = openNotices(redis, keys, config.notify, provider.environment, logger, metrics);
+  const notices = openNotices(redis, keys, config.notify, provider.environment, logger, (target) =>
+    createCompletionNoticeProcessor({ ...target, onDelivered: () => metrics.notice('delivered'), onAttemptFailed: () => metrics.notice('attempt_failed'), logger }),
+  );
   const store = new BatchStore(redis, keys, config.retention.batchMs);
   const decisions = new DecisionStore(redis, keys, config.decisions.keepMs, () => clock.now());
   const queueName = inquiryQueueName(provider);
