@@ -18,8 +18,8 @@ export interface InquiryJobDependencies {
    * has none, the call's evenly spaced send slot among every worker of every process (one round trip).
    */
   preCall(batchId: string, accountKey: string): Promise<PreCall>;
-  /** Stores the first answer; a later one for the same account is ignored. */
-  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
+  /** Lands the job's answer (AnswerLanding.land): recorded with the batch's call counts, the first for the account only; a later one is ignored. */
+  landAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   countCall(batchId: string, field: CallField): Promise<void>;
   /** One inquiry for the batch with the shared token; the hooks pace each HTTP call and count it as it goes out. */
   inquire(account: AccountQuery, hooks: SendHooks, batchId: string): Promise<ClientClassification>;
@@ -122,7 +122,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
       logger.error({ err: error, jobId: job.id, account: maskAccountKey(accountKey) }, `internal error in the inquiry job (a bug): ${message}`);
     }
     await deps.countCall(batchId, 'internalErrors');
-    await deps.saveOutcome(batchId, accountKey, {
+    await deps.landAnswer(batchId, accountKey, {
       verdict: 'FAILED',
       reason: `internal error: ${message}; a bug in beneficiary-check, not a provider answer (details in the log)`,
     });
@@ -190,7 +190,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         }
         // Counted before the save, which sends the counts first: a batch is never complete with its answer uncounted.
         if (classification.unusable !== true) await deps.countCall(batchId, 'usableAnswers');
-        await deps.saveOutcome(batchId, accountKey, classification.outcome);
+        await deps.landAnswer(batchId, accountKey, classification.outcome);
         deps.observeWork(performance.now() - started - pacedMs);
         return;
       }
@@ -213,7 +213,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         const attempts = job.opts.attempts ?? 1;
         logger.warn({ account: maskAccountKey(accountKey), attempt: job.attemptsMade + 1, attempts }, `inquiry failed: ${classification.reason}`);
         if (job.attemptsMade + 1 >= attempts) {
-          await deps.saveOutcome(batchId, accountKey, { verdict: 'FAILED', reason: `no answer after ${attempts} attempt(s): ${classification.reason}` });
+          await deps.landAnswer(batchId, accountKey, { verdict: 'FAILED', reason: `no answer after ${attempts} attempt(s): ${classification.reason}` });
           return;
         }
         throw new TransientInquiryError(classification.reason);

@@ -27,12 +27,12 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   // The composition root: builds workers, wires `jobs/`; the only importer of `jobs/`.
   ['app'],
   ['jobs'],
-  // Long-running entry points run through the batch lifecycle.
-  ['watch', 'schedule'],
+  // Long-running entry points run through the batch lifecycle; completion notices tell of a finished batch.
+  ['watch', 'schedule', 'notify'],
   ['batch'],
-  // The inquiry queue; the account history across batches (it reads report results); the completion-notice
-  // queue; people's decisions and their audit trail (the report writer applies them).
-  ['queue', 'history', 'notify', 'review'],
+  // The inquiry queue; the account history across batches (it reads report results); people's decisions
+  // and their audit trail (the report writer applies them).
+  ['queue', 'history', 'review'],
   // The report reads the provider's outcomes and the matcher's verdicts.
   ['report'],
   ['provider'],

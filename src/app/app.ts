@@ -1,44 +1,40 @@
-import { resolve } from 'node:path';
-import { DelayedError, Worker, type Job, type Queue } from 'bullmq';
+import type { Processor, Queue, Worker } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
-import { openAccount } from '../queue/job-seal.js';
 import { createMetrics, type ProductMetrics } from '../metrics/metrics.js';
-import { openNotices, type Notices } from './notices.js';
+import { createCompletionNoticeProcessor } from '../../jobs/completion-notice.js';
+import { openNotices, type Notices } from '../notify/notices.js';
 import { AnswerArrivals } from '../batch/answer-arrivals.js';
+import { answerStorage } from '../batch/answer-storage.js';
 import { BatchLifecycle } from '../batch/lifecycle.js';
 import { BatchStore } from '../batch/batch-store.js';
 import { inspectFile, Producer } from '../batch/producer.js';
-import { inspectInputFile, readInputRecords } from '../batch/input-file.js';
-import { knownAnswers } from '../batch/known-answers.js';
-import { localTime } from '../clock/local-time.js';
+import { reviewImporter } from '../batch/review-import.js';
 import { writeReconciliation } from '../batch/report-writer.js';
 import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/settle.js';
-import { settledWithin, systemClock, type Clock } from '../clock/clock.js';
-import { BatchNotFoundError, describeError } from '../errors.js';
+import { systemClock, type Clock } from '../clock/clock.js';
 import type { Config, ProviderSettings } from '../config/index.js';
 import { endpointOf } from '../config/endpoint.js';
-import { maskAccountKey, type Logger } from '../logging/logger.js';
-import { CircuitBreaker } from '../provider/circuit-breaker.js';
+import type { Logger } from '../logging/logger.js';
 import { ProviderClient } from '../provider/client.js';
 import { ensureLogin } from '../provider/ensure-login.js';
 import { createHttpClient } from '../provider/http.js';
 import { login } from '../provider/login.js';
 import { SharedTokenSession } from '../provider/token.js';
-import { AdaptiveConcurrency } from '../queue/concurrency.js';
-import { inquiryQueueName, openInquiryQueue, queueCeiling, type InquiryJobData } from '../queue/inquiry-queue.js';
-import { adaptTo, holdAfterRateLimit, startInquiryWorker } from '../queue/inquiry-worker.js';
+import { AnswerLanding } from '../queue/answer-landing.js';
+import { inquiryJobCounts, inquiryQueueName, openInquiryQueue, type InquiryJobData } from '../queue/inquiry-queue.js';
+import { holdAfterRateLimit } from '../queue/inquiry-worker.js';
+import { JobAccounts } from '../queue/job-accounts.js';
 import { findLostInquiryJobs } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
-import { RateCeiling } from '../queue/rate-ceiling.js';
-import { CallTally, TALLY_FLUSH_MS, type CallField } from '../queue/call-tally.js';
+import { InquiryWorkerPool, type WorkerPart } from '../queue/worker-pool.js';
 import { AccountHistory } from '../history/account-history.js';
-import { answerRecorder, answerReuser, type AnswerDependencies } from '../history/answers.js';
+import { answerRecorder, answerReuser } from '../history/answers.js';
 import { Lease } from '../redis/lease.js';
 import { redisKeys, type RedisKeys } from '../redis/keys.js';
 import { DecisionStore } from '../review/decision-store.js';
-import { importReviewFile, type ReviewImport, type ReviewImportRequest } from '../review/review-file.js';
+import type { ReviewImport, ReviewImportRequest } from '../review/review-file.js';
 
 /** How long the content lease lives without renewal: a producer that died frees its content within this. */
 const CONTENT_LEASE_TTL_MS = 30_000;
@@ -78,9 +74,6 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Batch keys a process keeps for opening its jobs' accounts: a few batches are worked at a time. */
-const SEAL_KEYS_KEPT = 256;
-
 /**
  * The composition root: wires the building blocks from the configuration, and is the only place that
  * knows the BullMQ job modules (`jobs/`). `provider` is the configuration's, or the built-in emulator's
@@ -88,7 +81,9 @@ const SEAL_KEYS_KEPT = 256;
  */
 export function openApp(config: Config, provider: ProviderSettings, redis: RedisClient, logger: Logger, clock: Clock = systemClock, metrics: ProductMetrics = createMetrics()): App {
   const keys = redisKeys(config.keyPrefix);
-  const notices = openNotices(redis, keys, config.notify, provider.environment, logger, metrics);
+  const notices = openNotices(redis, keys, config.notify, provider.environment, logger, (target) =>
+    createCompletionNoticeProcessor({ ...target, onDelivered: () => metrics.notice('delivered'), onAttemptFailed: () => metrics.notice('attempt_failed'), logger }),
+  );
   const store = new BatchStore(redis, keys, config.retention.batchMs);
   const decisions = new DecisionStore(redis, keys, config.decisions.keepMs, () => clock.now());
   const queueName = inquiryQueueName(provider);
@@ -104,17 +99,8 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   // Answers are stored with the account's history around them (src/history): the outcome with the history
   // entry it is compared with, then the new history entry; reuse (opt-in) happens where accounts are queued.
   const history = new AccountHistory(redis, keys, config.history.keepMs, () => clock.now());
-  const answers: AnswerDependencies = {
-    history,
-    saveOutcome: (...answer) => store.saveOutcome(...answer),
-    // One script for the outcome and the history on a standalone Redis; their keys are in different slots of a cluster.
-    saveWithHistory: redis.isCluster
-      ? undefined
-      : (batchId, accountKey, outcome, entry, counts) => store.saveAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(queueName, accountKey, entry), counts),
-    endpoint: queueName,
-    now: () => clock.now(),
-  };
-  const saveAnswer = answerRecorder(answers);
+  const answers = answerStorage(store, history, queueName, redis.isCluster, () => clock.now());
+  const recordAnswer = answerRecorder(answers);
   const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);
   const loginNow = () => ensureLogin(session, logger, clock);
   const arrivals = new AnswerArrivals();
@@ -122,16 +108,14 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const settleDependencies: SettleDependencies = {
     progress: (batchId) => store.progress(batchId),
     unansweredAccounts: (batchId) => store.unansweredAccounts(batchId),
-    saveOutcome: saveAnswer,
+    recordAnswer,
     providerOutage: () => outages.read(),
     lastLoginFailure: () => session.lastLoginFailure(),
-    queueCounts: async () => {
-      const counts = await queue.getJobCounts('active', 'waiting', 'delayed');
-      return { active: counts.active ?? 0, waiting: counts.waiting ?? 0, delayed: counts.delayed ?? 0 };
-    },
+    queueCounts: () => inquiryJobCounts(queue),
     findLostJobs: async (batchId, accountKeys) => findLostInquiryJobs(queue, batchId, (await store.get(batchId)).round, accountKeys),
     requeue: async (batchId) => void (await producer.requeueUnanswered(batchId)),
     answersLanded: (batchId, count, signal) => arrivals.wait(batchId, count, signal),
+    waiting: () => metrics.batchRunning(),
     clock,
     logger,
   };
@@ -141,14 +125,7 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     producer,
     contentLease: (content) => new Lease(redis, keys.contentLease(content), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
     login: loginNow,
-    settle: async (batchId, options) => {
-      const ended = metrics.batchRunning();
-      try {
-        return await settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options);
-      } finally {
-        ended();
-      }
-    },
+    settle: (batchId, options) => settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options),
     writeReport: async (batchId, reportPath, signal, changesPath) => {
       const written = await writeReconciliation({ store, history, decisions }, batchId, { reportPath, changesPath, timeZone: config.displayTimeZone }, config.nameMatching, signal);
       metrics.rowsReported(written.counts);
@@ -164,143 +141,24 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     logger,
   });
 
-  // A reviewed report is read by the reader of `run`, and checked against the answers this tool stored.
-  const importReview = (request: ReviewImportRequest) =>
-    importReviewFile(
-      {
-        open: async (path) => {
-          const file = await inspectInputFile(resolve(path));
-          return { header: file.header, records: readInputRecords(file, () => undefined) };
-        },
-        decisions,
-        knownAnswers: (environment, accountKeys) => knownAnswers(store, history, environment, accountKeys, queueName),
-        environment: provider.environment,
-        bankCodes: config.bankCodes,
-        showTime: (at) => localTime(at, config.displayTimeZone),
-      },
-      request,
-    );
+  const importReview = reviewImporter({ store, history, decisions }, { environment: provider.environment, endpoint: queueName, bankCodes: config.bankCodes, timeZone: config.displayTimeZone });
 
-  /** Batches' keys for their jobs' account numbers (see job-seal.ts), read once per batch by this process. */
-  const sealKeys = new Map<string, string>();
-  const openJobAccount = async (data: InquiryJobData): Promise<string | undefined> => {
-    // A job queued before jobs were sealed carries its account in clear.
-    const legacy = (data as { accountKey?: unknown }).accountKey;
-    if (typeof legacy === 'string') return legacy;
-    let key = sealKeys.get(data.batchId);
-    if (key === undefined) {
-      key = await store.jobSeal(data.batchId);
-      if (key === undefined) return undefined;
-      if (sealKeys.size >= SEAL_KEYS_KEPT) sealKeys.delete(sealKeys.keys().next().value!);
-      sealKeys.set(data.batchId, key);
-    }
-    return openAccount(key, data.batchId, data.sealedAccount);
-  };
-  const workers: Worker<InquiryJobData>[] = [];
-  // The batch's call counters, added to in bulk rather than one round trip per call.
-  const tally = new CallTally((batchId, field, by) => store.countCalls(batchId, field, by));
-  const concurrencies: AdaptiveConcurrency[] = [];
-  /** Batches this process found gone while answering (said once each). */
-  const goneBatches = new Set<string>();
-  /**
-   * The job goes to BullMQ's delayed set for `ms` without spending an attempt, then to the back of the line.
-   * Not the rate-limit hand-back: a worker that meets that error while it closes waits out the queue's rate
-   * limit (up to BullMQ's 30 s) before it notices it is closing.
-   */
-  const putBack = async (job: Job<InquiryJobData>, token: string | undefined, ms: number): Promise<never> => {
-    // Delayed jobs are due by the wall clock: BullMQ's convention.
-    await job.moveToDelayed(Date.now() + ms, token);
-    throw new DelayedError();
-  };
-  const rateCeiling = new RateCeiling(redis, keys.rateCeiling(queueName), config.inquiry.rate, logger);
-  const startWorkers = async (): Promise<Worker<InquiryJobData>> => {
-    // One rate for every worker of the queue: another rate alive there refuses this start (ConfigError).
-    if (workers.length === 0) await rateCeiling.join();
-    const ceiling = queueCeiling(config.inquiry.rate);
-    // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
-    await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
-    const breaker = new CircuitBreaker();
-    metrics.watchBreaker(() => breaker.outageSince !== undefined);
-    // Enough slots for the rate at the work time seen (see AdaptiveConcurrency), set on the worker as answers come.
-    const concurrency = new AdaptiveConcurrency(config.inquiry.rate, config.inquiry.concurrency);
-    let worker: Worker<InquiryJobData> | undefined;
-    const processor = createInquiryProcessor({
-      openAccount: (data) => openJobAccount(data),
-      preCall: (batchId, accountKey) => pacer.preCall(keys.outcomes(batchId), accountKey),
-      sendLeft: (ticket) => pacer.sent(ticket),
-      observeWork: adaptTo(concurrency, () => worker),
-      saveOutcome: async (batchId, accountKey, outcome) => {
-        // The batch's counts go with its outcome, in the same script: a batch is never complete with a call uncounted.
-        const counts = tally.take(batchId);
-        const counted = tally.flush();
-        try {
-          await saveAnswer(batchId, accountKey, outcome, counts);
-        } catch (error) {
-          if (!(error instanceof BatchNotFoundError)) {
-            tally.putBack(batchId, counts);
-            throw error;
-          }
-          // Deleted, or lost by Redis: nothing of it is written again (no key without an expiry), and the job ends.
-          if (!goneBatches.has(batchId)) {
-            goneBatches.add(batchId);
-            logger.warn({ batchId, account: maskAccountKey(accountKey) }, `batch ${batchId} is gone from Redis (deleted, or lost by a restart without persistence): answers for it are not stored`);
-          }
-        }
-        await counted;
-        arrivals.landed(batchId);
-      },
-      countCall: async (batchId, field) => {
-        countCallMetric(metrics, field);
-        tally.add(batchId, field);
-      },
-      inquire: (account, hooks, batchId) => client.inquire(account, hooks, batchId),
-      holdSending: holdAfterRateLimit(pacer, logger),
-      holdEveryWorker: async (ms) => {
-        await queue.rateLimit(Math.max(1, Math.round(ms)));
-        throw Worker.RateLimitError();
-      },
-      holdEveryWorkerBehind: async (job, token, ms) => {
-        await queue.rateLimit(Math.max(1, Math.round(ms)));
-        return putBack(job, token, ms);
-      },
-      handBack: (job, token) => putBack(job, token, 0),
-      breaker,
-      reportOutage: (since, reason, holdUntil) => outages.report(since, reason, holdUntil),
-      clearOutage: () => outages.clear(),
-      logger,
-    });
-    worker = startInquiryWorker(queue, processor, {
-      connection: redis,
-      keys,
-      concurrency,
-      backoffMs: config.inquiry.backoffMs,
-      logger,
-      onRetry: () => metrics.inquiryRetry(),
-      isTransient: (error) => error instanceof TransientInquiryError,
-    });
-    workers.push(worker);
-    concurrencies.push(concurrency);
-    const started = worker;
-    metrics.watchConcurrency(() => started.concurrency);
-    notices.startWorker();
-    return worker;
-  };
-
-  let stoppingWorkers: Promise<void> | undefined;
-  const stopWorkers = async (withinMs = config.shutdownTimeoutMs): Promise<void> => {
-    // Before any worker started there is nothing to wait for, and nothing to remember: a later stop waits for the workers then.
-    if (workers.length === 0) return;
-    return (stoppingWorkers ??= (async () => {
-      const closing = Promise.all(workers.map((worker) => worker.close()));
-      // Jobs still waiting for their send slot (a 429's hold can last minutes) go back to the queue now;
-      // the calls already sent are waited for.
-      for (const worker of workers) worker.cancelAllJobs('this process is stopping');
-      if (await settledWithin(closing, withinMs)) return;
-      logger.warn(
-        `inquiries still in flight after SHUTDOWN_TIMEOUT (${Math.round(config.shutdownTimeoutMs / 1000)} s): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
-      );
-    })());
-  };
+  const landing = new AnswerLanding({ recordAnswer, countCalls: (...count) => store.countCalls(...count), landed: (batchId) => arrivals.landed(batchId), metrics, logger });
+  const workers = new InquiryWorkerPool({
+    queue,
+    connection: redis,
+    keys,
+    rate: config.inquiry.rate,
+    concurrency: config.inquiry.concurrency,
+    backoffMs: config.inquiry.backoffMs,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    accounts: new JobAccounts((batchId) => store.jobSeal(batchId)),
+    answers: landing,
+    processor: inquiryProcessor(pacer, client, outages, keys, logger),
+    isTransient: (error) => error instanceof TransientInquiryError,
+    metrics,
+    logger,
+  });
 
   return {
     config,
@@ -314,24 +172,36 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     queue,
     lifecycle,
     login: loginNow,
-    startWorkers,
-    stopWorkers,
-    concurrencyReached: () => (concurrencies.length === 0 ? undefined : Math.max(...concurrencies.map((each) => each.peak))),
+    startWorkers: async () => {
+      const worker = await workers.start();
+      notices.startWorker();
+      return worker;
+    },
+    stopWorkers: (withinMs) => workers.stop(withinMs),
+    concurrencyReached: () => workers.concurrencyReached(),
     metrics,
     notices,
     clock,
     close: async () => {
-      await stopWorkers();
-      if (workers.length > 0) await rateCeiling.leave().catch((error: unknown) => logger.warn({ err: error }, `could not withdraw this process's rate (it expires by itself): ${describeError(error)}`));
-      await tally.flush().catch((error: unknown) => logger.error({ err: error }, `the call counts of the last ${TALLY_FLUSH_MS} ms could not be written: ${describeError(error)}`));
+      await workers.close();
+      await landing.close();
       await notices.close();
       await queue.close();
     },
   };
 }
 
-function countCallMetric(metrics: ProductMetrics, field: CallField): void {
-  if (field === 'calls') metrics.inquiryCall();
-  else if (field === 'rateLimited') metrics.rateLimited();
-  else if (field === 'internalErrors') metrics.internalError();
+/** The inquiry job's processor (jobs/inquiry.ts) for a worker of the pool: the worker's part, with the provider and the pacer. */
+function inquiryProcessor(pacer: SendPacer, client: ProviderClient, outages: OutageBoard, keys: RedisKeys, logger: Logger): (part: WorkerPart) => Processor<InquiryJobData> {
+  return (part) =>
+    createInquiryProcessor({
+      ...part,
+      preCall: (batchId, accountKey) => pacer.preCall(keys.outcomes(batchId), accountKey),
+      sendLeft: (ticket) => pacer.sent(ticket),
+      inquire: (account, hooks, batchId) => client.inquire(account, hooks, batchId),
+      holdSending: holdAfterRateLimit(pacer, logger),
+      reportOutage: (since, reason, holdUntil) => outages.report(since, reason, holdUntil),
+      clearOutage: () => outages.clear(),
+      logger,
+    });
 }

@@ -307,7 +307,7 @@ export class BatchStore {
    * counts of the batch) are added in the same script. Throws BatchNotFoundError, having written nothing,
    * when the batch is gone.
    */
-  async saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer, counts: CallCounts = []): Promise<boolean> {
+  async writeAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer, counts: CallCounts = []): Promise<boolean> {
     const reused = previous?.reused === true ? 1 : 0;
     const keys = [this.keys.outcomes(batchId), this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)];
     return stored(batchId, await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, keys, [accountKey, encodeAnswer({ outcome, previous }), reused, this.retentionMs, ...counts.flat()]));
@@ -319,7 +319,7 @@ export class BatchStore {
    * as the new entry (BATCH_SAVE_ANSWER). False, and nothing written, when the account had an outcome;
    * BatchNotFoundError, nothing written, when the batch is gone.
    */
-  async saveAnswerWithHistory(batchId: string, accountKey: string, outcome: DefinitiveOutcome, write: HistoryWrite, counts: CallCounts = []): Promise<boolean> {
+  async writeAnswerWithHistory(batchId: string, accountKey: string, outcome: DefinitiveOutcome, write: HistoryWrite, counts: CallCounts = []): Promise<boolean> {
     return stored(
       batchId,
       await runCommand<number>(this.redis, BATCH_SAVE_ANSWER, [this.keys.outcomes(batchId), write.key, this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)], [

@@ -1,6 +1,6 @@
 /**
  * The rules for a file whose content was seen before, in one place: every entry point (`run`, `resume`,
- * `enqueue`, the watched folder, the nightly job, the console) starts a batch through them. Values in, a
+ * `enqueue`, the watched folder, the nightly run, the console) starts a batch through them. Values in, a
  * decision out.
  */
 

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { inspectCsvFile, readCsvRecords, readHead, type CsvFileInfo, type CsvRecord } from '../csv/reader.js';
 import { describeUnreadable, sniffContent } from '../csv/sniff.js';
 import { InputFileError } from '../errors.js';
@@ -29,4 +30,10 @@ export async function inspectInputFile(path: string): Promise<InputFileInfo> {
 /** Second pass: the data rows, streamed; `onBytes` sees every byte of the file (to check it did not change). */
 export function readInputRecords(file: InputFileInfo, onBytes: (chunk: Buffer) => void): AsyncIterable<CsvRecord> {
   return file.kind === 'xlsx' ? readXlsxRecords(file.path, undefined, onBytes) : readCsvRecords(file.path, file, undefined, onBytes);
+}
+
+/** The file's header and its records, read as `run` reads them (a reviewed report: src/review/review-file.ts). */
+export async function openInputFile(path: string): Promise<{ header: string[]; records: AsyncIterable<CsvRecord> }> {
+  const file = await inspectInputFile(resolve(path));
+  return { header: file.header, records: readInputRecords(file, () => undefined) };
 }

@@ -62,7 +62,7 @@ export type BatchInput =
       policy: ContinuationPolicy;
       /**
        * The batch this entry point started for this very input before a restart (a watched file's claim, a
-       * scheduled run): taken up again while Redis has it, whatever the content rules would decide (a
+       * nightly run): taken up again while Redis has it, whatever the content rules would decide (a
        * finished one is reported again, nothing asked). Otherwise the file goes by its content.
        */
       ownBatchId?: string;

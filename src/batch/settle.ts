@@ -39,7 +39,8 @@ export interface LostJobs {
 export interface SettleDependencies {
   progress(batchId: string): Promise<BatchProgress>;
   unansweredAccounts(batchId: string): AsyncIterable<string[]>;
-  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
+  /** Records an answer with its history (src/history/answers.ts): the FAILED rows the wait gives up on. */
+  recordAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   /** The provider failing, as posted by the workers' circuit breakers. */
   providerOutage(): Promise<Outage | undefined>;
   lastLoginFailure(): Promise<LoginFailureRecord | undefined>;
@@ -48,6 +49,8 @@ export interface SettleDependencies {
   requeue(batchId: string, accountKeys: string[]): Promise<void>;
   /** Resolves once `count` more answers of the batch were stored by this process, or when `signal` aborts (AnswerArrivals). */
   answersLanded?(batchId: string, count: number, signal: AbortSignal): Promise<void>;
+  /** The wait on a batch begins (a metric: batches this process waits on); the function it returns is called when it ends. */
+  waiting?(): () => void;
   clock: Clock;
   logger: Logger;
 }
@@ -88,6 +91,15 @@ export async function settleBatch(
   batchId: string,
   options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void } = {},
 ): Promise<SettleResult> {
+  const ended = deps.waiting?.();
+  try {
+    return await settle(deps, settings, batchId, options);
+  } finally {
+    ended?.();
+  }
+}
+
+async function settle(deps: SettleDependencies, settings: SettleSettings, batchId: string, options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void }): Promise<SettleResult> {
   const { clock } = deps;
   // Wall times are for people and for comparing with what other processes post; every duration (the
   // idle time, the outage budget, the audit interval) is measured on the monotonic clock, so a step of the
@@ -180,7 +192,7 @@ async function describeTrouble(deps: SettleDependencies, lastAnsweredAt: number,
 async function markUnansweredFailed(deps: SettleDependencies, batchId: string, reason: string): Promise<void> {
   const outcome: InquiryOutcome = { verdict: 'FAILED', reason };
   for await (const missing of deps.unansweredAccounts(batchId)) {
-    for (const accountKey of missing) await deps.saveOutcome(batchId, accountKey, outcome);
+    for (const accountKey of missing) await deps.recordAnswer(batchId, accountKey, outcome);
   }
 }
 
@@ -192,7 +204,7 @@ async function auditLostJobs(deps: SettleDependencies, batchId: string): Promise
   }
   const lost = await deps.findLostJobs(batchId, sample);
   for (const { accountKey, reason } of lost.failed) {
-    await deps.saveOutcome(batchId, accountKey, { verdict: 'FAILED', reason: `the inquiry job failed: ${reason}` });
+    await deps.recordAnswer(batchId, accountKey, { verdict: 'FAILED', reason: `the inquiry job failed: ${reason}` });
   }
   if (lost.failed.length > 0) deps.logger.error({ batchId, jobs: lost.failed.length }, 'inquiry jobs failed outside the retry rules: their rows are FAILED (see the failed jobs of the queue)');
   if (lost.missing.length > 0) {

@@ -108,7 +108,7 @@ export function buildSummary(
 export const summaryPathFor = (reportPath: string): string => `${reportPath.replace(/\.(csv|xlsx)$/i, '')}.summary.json`;
 
 /**
- * The summary JSON beside the report; `extras` are fields of the entry point (input name, scheduled run,
+ * The summary JSON beside the report; `extras` are fields of the entry point (input name, nightly run,
  * duplicate note). Written whole under a temporary name: a full disk leaves no 0-byte or cut summary. When
  * it cannot be written, an earlier summary at that path is removed too: it describes an earlier report, not
  * the one just written beside it (the batch is then not marked finished: the same command writes both again).

@@ -200,14 +200,8 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
  * `worker`, `watch`, `schedule` or `serve` process (a private Redis keeps nothing: it is lost, and said so).
  */
 async function awaitOwnNotices(app: App, privateRedis: boolean): Promise<void> {
-  if (app.notices.queue === undefined) return;
-  const waiting = await app.notices.awaitOwn(app.config.notify.runWaitMs);
-  if (waiting === 0) return;
-  notice(
-    privateRedis
-      ? 'the completion notice was not delivered yet and is lost with the private Redis of this run: set REDIS_URL to keep it for a running worker'
-      : `the completion notice was not delivered within ${app.config.notify.runWaitMs / 1000}s: it stays queued (${app.notices.queue.name}) and a running worker, watch, schedule or serve process delivers it`,
-  );
+  const undelivered = await app.notices.awaitOwn(app.config.notify.runWaitMs, privateRedis);
+  if (undelivered !== undefined) notice(undelivered);
 }
 
 /** `16 to 256 concurrent inquiries (adapted ...)`, or `8 concurrent inquiries` when fixed. */

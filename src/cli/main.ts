@@ -96,7 +96,7 @@ function buildProgram(): Command {
     .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/; reviewed reports dropped into <folder>/reviews are recorded')
     .action(async (folder: string, flags) => exitWith(await (await import('./watch-command.js')).watchCommand(folder, flags)));
   metrics(common(columns(program.command('schedule'))))
-    .description('register and run the nightly validation (SCHEDULE_CRON, SCHEDULE_TZ, SCHEDULE_SOURCE, SCHEDULE_OUTBOX)')
+    .description('register the nightly run and carry it out (SCHEDULE_CRON, SCHEDULE_TZ, SCHEDULE_SOURCE, SCHEDULE_OUTBOX)')
     .option('--list', 'show the schedule, the run in progress and the last runs, then exit')
     .option('--remove', 'remove the schedule, then exit')
     .action(async (flags) => exitWith(await (await import('./schedule-command.js')).scheduleCommand(flags)));

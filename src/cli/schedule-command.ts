@@ -1,7 +1,7 @@
 import { openRuntime } from '../app/runtime.js';
 import { startNightlyWorker } from '../app/nightly-worker.js';
 import { finishOrHandBack } from '../batch/progress-log.js';
-import { openScheduleQueue, registerSchedule, RunHistory, runInProgress, SCHEDULER_ID, scheduleTarget, stampIn } from '../schedule/scheduler.js';
+import { openNightlyRunQueue, registerSchedule, RunHistory, runInProgress, NIGHTLY_SCHEDULER_ID, scheduleTarget, stampIn } from '../schedule/scheduler.js';
 import type { RedisClient } from '../redis/connection.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
@@ -13,8 +13,8 @@ export interface ScheduleFlags extends CommonFlags, ColumnFlags, MetricsFlags {
 }
 
 /**
- * `schedule`: registers the nightly validation as a BullMQ job scheduler (SCHEDULE_CRON in SCHEDULE_TZ)
- * and runs it: a worker for the scheduled runs plus in-process inquiry workers, until SIGTERM/SIGINT.
+ * `schedule`: registers the nightly run as a BullMQ job scheduler (SCHEDULE_CRON in SCHEDULE_TZ)
+ * and runs it: a worker for the nightly runs plus in-process inquiry workers, until SIGTERM/SIGINT.
  * `schedule --list` shows the schedule, the run in progress and the last runs; `schedule --remove`
  * deletes the schedule (a `schedule` process started later registers it again).
  */
@@ -22,11 +22,11 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   const readOnly = flags.list === true || flags.remove === true;
   if (readOnly) {
     const { app, shutdown, guard } = await openRuntime(flags, { provider: 'none' });
-    const queue = openScheduleQueue(app.redis, app.keys, app.logger);
+    const queue = openNightlyRunQueue(app.redis, app.keys, app.logger);
     try {
       if (flags.remove) {
-        const removed = await guard(queue.removeJobScheduler(SCHEDULER_ID));
-        process.stdout.write(removed ? `removed the schedule ${SCHEDULER_ID}\n` : `no schedule ${SCHEDULER_ID} to remove\n`);
+        const removed = await guard(queue.removeJobScheduler(NIGHTLY_SCHEDULER_ID));
+        process.stdout.write(removed ? `removed the schedule ${NIGHTLY_SCHEDULER_ID}\n` : `no schedule ${NIGHTLY_SCHEDULER_ID} to remove\n`);
         if (removed) process.stdout.write('a `schedule` process started later registers it again; stop the scheduler processes to keep it off\n');
         return 0;
       }
@@ -40,7 +40,7 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
 
   return runUntilStopped(flags, { provider: 'required', service: true }, async (runtime, lifetime) => {
     const { app, guard } = runtime;
-    const queue = openScheduleQueue(app.redis, app.keys, app.logger);
+    const queue = openNightlyRunQueue(app.redis, app.keys, app.logger);
     let closeMetrics: () => Promise<void> = async () => undefined;
     try {
       const settings = app.config.schedule;
@@ -51,8 +51,8 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
       const handBack = new AbortController();
       const worker = startNightlyWorker(app, { columns: columnsFrom(flags), handBack: handBack.signal });
       app.logger.info(
-        { scheduler: SCHEDULER_ID, pattern: settings.cron, tz: settings.timeZone, source: target.source, outbox: target.outbox },
-        `nightly validation scheduled; next run ${new Date(next).toISOString()} (${stampIn(settings.timeZone, next)} ${settings.timeZone})`,
+        { scheduler: NIGHTLY_SCHEDULER_ID, pattern: settings.cron, tz: settings.timeZone, source: target.source, outbox: target.outbox },
+        `nightly run scheduled; next one ${new Date(next).toISOString()} (${stampIn(settings.timeZone, next)} ${settings.timeZone})`,
       );
       // Stop taking runs; a run in progress may finish within the timeout, else it is handed back.
       return await serveUntilStopped(runtime, lifetime, (timeoutMs) => finishOrHandBack(worker.close(), timeoutMs, () => handBack.abort()));
@@ -63,7 +63,7 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   });
 }
 
-async function printSchedule(queue: ReturnType<typeof openScheduleQueue>, redis: RedisClient, leaseKey: string, history: RunHistory): Promise<void> {
+async function printSchedule(queue: ReturnType<typeof openNightlyRunQueue>, redis: RedisClient, leaseKey: string, history: RunHistory): Promise<void> {
   const schedulers = await queue.getJobSchedulers();
   if (schedulers.length === 0) process.stdout.write('no schedule registered (start `beneficiary-check schedule` to register it)\n');
   for (const scheduler of schedulers) {

@@ -1,7 +1,7 @@
 import { checkBind, checkConsoleToken } from '../console/access.js';
 import { buildConsole } from '../console/server.js';
 import { BatchRunner } from '../console/uploads.js';
-import { openScheduleQueue } from '../schedule/scheduler.js';
+import { openNightlyRunQueue } from '../schedule/scheduler.js';
 import type { CommonFlags } from './commands.js';
 import { parsePort } from './metrics-endpoint.js';
 import { runUntilStopped, serveUntilStopped } from './lifetime.js';
@@ -27,7 +27,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
   const port = parsePort(flags.port, '--port');
   return runUntilStopped(flags, { provider: 'optional', service: true }, async (runtime, lifetime) => {
     const { app, guard, providerReady, providerMissing } = runtime;
-    const scheduleQueue = openScheduleQueue(app.redis, app.keys, app.logger);
+    const scheduleQueue = openNightlyRunQueue(app.redis, app.keys, app.logger);
     try {
       checkConsoleToken(app.config.console.token);
       checkBind(flags.host, app.config.console.token);

@@ -70,7 +70,7 @@ export interface WatchSettings {
   reviewer: string | undefined;
 }
 
-/** The nightly validation (`schedule`). */
+/** The nightly run (`schedule`). */
 export interface ScheduleSettings {
   /** Cron pattern, 5 fields or 6 with seconds first (SCHEDULE_CRON, default `0 2 * * *`). */
   cron: string;

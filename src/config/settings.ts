@@ -201,7 +201,7 @@ export const SETTINGS = {
   WATCH_DUPLICATE_WINDOW: duration('zero-or-more', { section: 'Watched folder', default: '24h', replaces: { name: 'WATCH_DUPLICATE_WINDOW_HOURS', unit: 'h' }, example: '24h', help: 'the same content dropped again within this window is not validated again (`0`: off)' }),
   WATCH_REVIEWER: text({ section: 'Watched folder', help: "who decided, for a reviewed report dropped into `reviews/` whose name does not say (`<reviewer>--<name>`)" }),
   // Nightly schedule
-  SCHEDULE_CRON: { section: 'Nightly schedule', type: 'cron pattern', default: '0 2 * * *', example: '0 2 * * *', help: 'when the nightly validation runs; 5 fields, or 6 with seconds first', parse: cronPattern } satisfies SettingSpec<string>,
+  SCHEDULE_CRON: { section: 'Nightly schedule', type: 'cron pattern', default: '0 2 * * *', example: '0 2 * * *', help: 'when the nightly run starts; 5 fields, or 6 with seconds first', parse: cronPattern } satisfies SettingSpec<string>,
   SCHEDULE_TZ: timeZone({ section: 'Nightly schedule', default: 'Asia/Jakarta', example: 'Asia/Jakarta', help: 'time zone of the pattern' }),
   SCHEDULE_SOURCE: text({ section: 'Nightly schedule', help: 'the export: a CSV or XLSX file, or a folder whose newest one is taken (required by `schedule`)' }, 'file or folder'),
   SCHEDULE_OUTBOX: text({ section: 'Nightly schedule', defaultText: '`outbox` beside the export', help: 'where nightly reports are written' }, 'folder'),

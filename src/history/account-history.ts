@@ -42,7 +42,7 @@ export interface PreviousAnswer {
  * address, so sandbox and production, or two addresses, never meet) and account, the last definitive
  * answer. Each entry lives `keepMs` after its answer (ACCOUNT_HISTORY_RETENTION); every new answer starts the
  * time again. What the history said before a batch's answer is stored with the batch's outcome
- * (BatchStore.saveOutcome), which keeps the `change` column the same whenever the report is written again.
+ * (BatchStore.writeAnswer), which keeps the `change` column the same whenever the report is written again.
  */
 export class AccountHistory {
   constructor(
@@ -77,7 +77,7 @@ export class AccountHistory {
     await runCommand(this.redis, HISTORY_RECORD, [write.key], [write.field, write.answeredAt, write.keepMs, write.entry]);
   }
 
-  /** What recording `entry` writes, for a script that records it with the batch's outcome (BatchStore.saveAnswerWithHistory). */
+  /** What recording `entry` writes, for a script that records it with the batch's outcome (BatchStore.writeAnswerWithHistory). */
   writeOf(endpoint: string, accountKey: string, entry: HistoryEntry): HistoryWrite {
     return { ...this.keys.accountHistory(endpoint, accountKey), entry: encodeHistoryEntry(entry), answeredAt: entry.answeredAt, keepMs: this.keepMs };
   }

@@ -6,12 +6,12 @@ import { isDefinitive, type AccountHistory, type DefinitiveOutcome, type History
 export interface AnswerDependencies {
   history: Pick<AccountHistory, 'getMany' | 'record'>;
   /** Stores the first outcome of an account in a batch, with what the history said before it; false when it had one. */
-  saveOutcome(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer, counts?: CallCounts): Promise<boolean>;
+  writeAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer, counts?: CallCounts): Promise<boolean>;
   /**
    * A standalone Redis only (the outcome and the history entry are in different cluster slots): steps 1
-   * and 2 below in one script, one round trip instead of three (BatchStore.saveAnswerWithHistory). Undefined on a cluster.
+   * and 2 below in one script, one round trip instead of three (BatchStore.writeAnswerWithHistory). Undefined on a cluster.
    */
-  saveWithHistory?: ((batchId: string, accountKey: string, outcome: DefinitiveOutcome, entry: HistoryEntry, counts?: CallCounts) => Promise<boolean>) | undefined;
+  writeWithHistory?: ((batchId: string, accountKey: string, outcome: DefinitiveOutcome, entry: HistoryEntry, counts?: CallCounts) => Promise<boolean>) | undefined;
   /** The provider endpoint the answers come from: the inquiry queue name (environment + base address). */
   endpoint: string;
   now(): number;
@@ -23,15 +23,15 @@ export interface AnswerDependencies {
  *    once), so the report's `change` compares with the answer before this batch whenever it is written;
  * 2. a definitive answer becomes the account's history.
  * A crash between the two leaves the history one answer older (the next batch compares with the answer
- * before), never an outcome without its snapshot (with `saveWithHistory` there is no such crash). A FAILED
+ * before), never an outcome without its snapshot (with `writeWithHistory` there is no such crash). A FAILED
  * answer touches no history. `counts` (the calls made for the batch, see CallTally) go with the outcome.
  */
 export function answerRecorder(deps: AnswerDependencies) {
-  return async function saveAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome, counts?: CallCounts): Promise<boolean> {
-    if (!isDefinitive(outcome)) return deps.saveOutcome(batchId, accountKey, outcome, undefined, counts);
-    if (deps.saveWithHistory !== undefined) return deps.saveWithHistory(batchId, accountKey, outcome, { outcome, batchId, answeredAt: deps.now() }, counts);
+  return async function recordAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome, counts?: CallCounts): Promise<boolean> {
+    if (!isDefinitive(outcome)) return deps.writeAnswer(batchId, accountKey, outcome, undefined, counts);
+    if (deps.writeWithHistory !== undefined) return deps.writeWithHistory(batchId, accountKey, outcome, { outcome, batchId, answeredAt: deps.now() }, counts);
     const before = (await deps.history.getMany(deps.endpoint, [accountKey])).get(accountKey) ?? null;
-    const saved = await deps.saveOutcome(batchId, accountKey, outcome, { entry: before, reused: false }, counts);
+    const saved = await deps.writeAnswer(batchId, accountKey, outcome, { entry: before, reused: false }, counts);
     if (saved) await deps.history.record(deps.endpoint, accountKey, { outcome, batchId, answeredAt: deps.now() });
     return saved;
   };
@@ -56,7 +56,7 @@ export function answerReuser(deps: AnswerDependencies, maxAgeMs: number) {
       else fresh.push([accountKey, entry]);
     }
     // An account that has an outcome already (stored since the caller looked) keeps it: neither reused nor asked.
-    await Promise.all(fresh.map(([accountKey, entry]) => deps.saveOutcome(batchId, accountKey, entry.outcome, { entry, reused: true })));
+    await Promise.all(fresh.map(([accountKey, entry]) => deps.writeAnswer(batchId, accountKey, entry.outcome, { entry, reused: true })));
     return toAsk;
   };
 }

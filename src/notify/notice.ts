@@ -11,6 +11,11 @@ export const TIMESTAMP_HEADER = 'X-Beneficiary-Check-Timestamp';
 /** The notice's own id (stable across retries): a receiver that sees it twice has seen the same notice. */
 export const DELIVERY_HEADER = 'X-Beneficiary-Check-Delivery';
 
+/** The receiver did not take the notice (non-2xx, timeout, unreachable): BullMQ retries it with backoff. */
+export class NoticeNotDeliveredError extends Error {
+  override name = 'NoticeNotDeliveredError';
+}
+
 /** The JSON document POSTed when a batch finishes. */
 export interface CompletionNotice {
   event: 'batch.finished';

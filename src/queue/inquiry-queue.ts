@@ -50,6 +50,12 @@ export function openInquiryQueue(connection: RedisClient, keys: RedisKeys, queue
   return queue;
 }
 
+/** The queue's jobs in work, waiting and delayed (what a batch's wait says it waits for). */
+export async function inquiryJobCounts(queue: Queue<InquiryJobData>): Promise<{ active: number; waiting: number; delayed: number }> {
+  const counts = await queue.getJobCounts('active', 'waiting', 'delayed');
+  return { active: counts.active ?? 0, waiting: counts.waiting ?? 0, delayed: counts.delayed ?? 0 };
+}
+
 /** Failed jobs are kept for people to look at (bull-board, `status`), bounded so that Redis does not grow. */
 export const FAILED_JOBS_KEPT = { count: 5_000, age: 7 * 24 * 3600 };
 

@@ -15,7 +15,7 @@ export function redisKeys(prefix: string) {
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,
     /**
      * Hash: account key -> the outcome, with what the account's history said before it (see
-     * BatchStore.saveOutcome). Written once per account (HSETNX).
+     * BatchStore.writeAnswer). Written once per account (HSETNX).
      */
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
     /**
@@ -50,9 +50,9 @@ export function redisKeys(prefix: string) {
     watchFolder: (folderId: string) => `${prefix}:watch:${folderId}:alive`,
     /** Hash: a file the watcher claimed (moved to processing/): names chosen, batch id once known. */
     watchClaim: (folderId: string, claimId: string) => `${prefix}:watch:${folderId}:claim:${claimId}`,
-    /** Lease, renewed while a scheduled run works: the run in progress; no other run starts. */
+    /** Lease, renewed while a nightly run works: the run in progress; no other run starts. */
     scheduleLock: () => `${prefix}:schedule:lock`,
-    /** List, newest first: what the scheduled runs did (completed, skipped, failed), capped. */
+    /** List, newest first: what the nightly runs did (completed, skipped, failed), capped. */
     scheduleRuns: () => `${prefix}:schedule:runs`,
     /** The next free send slot of the pacer, one per queue (that is, per provider endpoint). */
     pacer: (queueName: string) => `${prefix}:pacer:${queueName}`,

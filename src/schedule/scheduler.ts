@@ -11,13 +11,16 @@ import { redisErrors } from '../redis/supervisor.js';
 import type { Logger } from '../logging/logger.js';
 import { isCandidateName } from '../watch/inbox.js';
 
-/** The queue of scheduled runs (its own queue: the inquiry queue only holds inquiries). */
-export const SCHEDULE_QUEUE = 'scheduled-validation';
+/**
+ * The queue of nightly runs (its own queue: the inquiry queue only holds inquiries). Its name, the
+ * scheduler's and the job's below are the ones a deployed schedule is registered under in Redis: kept as they are.
+ */
+export const NIGHTLY_RUN_QUEUE = 'scheduled-validation';
 /** One schedule per deployment (key prefix): registering again updates it. */
-export const SCHEDULER_ID = 'nightly-validation';
-export const NIGHTLY_JOB = 'nightly-validation';
+export const NIGHTLY_SCHEDULER_ID = 'nightly-validation';
+export const NIGHTLY_RUN_JOB = 'nightly-validation';
 
-export interface NightlyJobData {
+export interface NightlyRunJobData {
   /** The export: a CSV file, or a folder whose newest CSV is taken. */
   source: string;
   outbox: string;
@@ -30,9 +33,9 @@ export interface NightlyJobData {
 }
 
 /** With its `error` listener (the connection's supervisor): a queue without one ends the process with a raw stack when Redis goes. */
-export function openScheduleQueue(connection: RedisClient, keys: RedisKeys, logger: Logger): Queue<NightlyJobData> {
-  const queue = new Queue<NightlyJobData>(SCHEDULE_QUEUE, { connection, prefix: keys.bullPrefix() });
-  queue.on('error', redisErrors(connection, 'schedule queue', logger));
+export function openNightlyRunQueue(connection: RedisClient, keys: RedisKeys, logger: Logger): Queue<NightlyRunJobData> {
+  const queue = new Queue<NightlyRunJobData>(NIGHTLY_RUN_QUEUE, { connection, prefix: keys.bullPrefix() });
+  queue.on('error', redisErrors(connection, 'nightly run queue', logger));
   return queue;
 }
 
@@ -73,9 +76,9 @@ const TEMPLATE_OPTIONS: JobSchedulerTemplateOptions = {
 };
 
 /** Registers (or updates) the BullMQ job scheduler; returns the next run time. */
-export async function registerSchedule(queue: Queue<NightlyJobData>, settings: ScheduleSettings, data: NightlyJobData): Promise<number> {
+export async function registerSchedule(queue: Queue<NightlyRunJobData>, settings: ScheduleSettings, data: NightlyRunJobData): Promise<number> {
   const next = nextRunAt(settings);
-  await queue.upsertJobScheduler(SCHEDULER_ID, { pattern: settings.cron, tz: settings.timeZone }, { name: NIGHTLY_JOB, data, opts: TEMPLATE_OPTIONS });
+  await queue.upsertJobScheduler(NIGHTLY_SCHEDULER_ID, { pattern: settings.cron, tz: settings.timeZone }, { name: NIGHTLY_RUN_JOB, data, opts: TEMPLATE_OPTIONS });
   return next;
 }
 
@@ -135,7 +138,7 @@ export const scheduledReportPath = (outbox: string, sourceFile: string, timeZone
 export const RUN_LEASE_TTL_MS = 60_000;
 
 /**
- * At most one scheduled run works at a time, across every scheduler process on every machine: a run holds
+ * At most one nightly run works at a time, across every scheduler process on every machine: a run holds
  * a lease. A run that finds it held by another run is skipped (and says why). The same job taken up again
  * (after a crash or a hand-back) takes its own lease over: the owner is the job id.
  */
@@ -164,7 +167,7 @@ export interface RunRecord {
   reason?: string;
 }
 
-/** What the scheduled runs did, newest first, capped: for `schedule --list` and for monitoring. */
+/** What the nightly runs did, newest first, capped: for `schedule --list` and for monitoring. */
 export class RunHistory {
   constructor(
     private readonly redis: RedisClient,

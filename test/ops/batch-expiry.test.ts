@@ -63,9 +63,9 @@ describe('nothing of a batch without an expiry', () => {
   it('an unfinished batch: every key expires within the retention from its last write (record, rows, accounts, outcomes)', async () => {
     const w = world();
     await producedBatch(w, 'b-unfinished');
-    await w.store.saveOutcome('b-unfinished', '014:5270123401', verified);
+    await w.store.writeAnswer('b-unfinished', '014:5270123401', verified);
     const history = new AccountHistory(redis, w.keys, 30 * 24 * HOUR_MS, () => Date.now());
-    await w.store.saveAnswerWithHistory('b-unfinished', '014:5270123402', verified, history.writeOf('q', '014:5270123402', { outcome: verified, batchId: 'b-unfinished', answeredAt: Date.now() }));
+    await w.store.writeAnswerWithHistory('b-unfinished', '014:5270123402', verified, history.writeOf('q', '014:5270123402', { outcome: verified, batchId: 'b-unfinished', answeredAt: Date.now() }));
     await w.store.countCalls('b-unfinished', 'calls', 2);
     const found = await expiries(redis, `${w.prefix}:batch:*`);
     expect([...found.keys()].sort()).toEqual([w.keys.batch('b-unfinished'), w.keys.accounts('b-unfinished'), w.keys.outcomes('b-unfinished'), w.keys.rows('b-unfinished')].sort());
@@ -74,7 +74,7 @@ describe('nothing of a batch without an expiry', () => {
       expect(ttl, key).toBeLessThanOrEqual(HOUR_MS);
     }
     // FAILED rows asked again: unfinished once more, still expiring (it was made to live for ever before).
-    await w.store.saveOutcome('b-unfinished', '014:5270123403', { verdict: 'FAILED', reason: 'no answer' });
+    await w.store.writeAnswer('b-unfinished', '014:5270123403', { verdict: 'FAILED', reason: 'no answer' });
     await w.store.markReported('b-unfinished', '/out/payroll.reconciled.csv', { VERIFIED: 2, FAILED: 1 });
     expect(await w.store.forgetFailedOutcomes('b-unfinished')).toBe(1);
     for (const [key, ttl] of await expiries(redis, `${w.prefix}:batch:*`)) expect(ttl, key).toBeGreaterThan(0);
@@ -87,8 +87,8 @@ describe('nothing of a batch without an expiry', () => {
     // What a restart without persistence does to the batch: every key of it gone.
     await redis.unlink(w.keys.batch('b-lost'), w.keys.rows('b-lost'), w.keys.accounts('b-lost'), w.keys.outcomes('b-lost'));
     const history = new AccountHistory(redis, w.keys, 30 * 24 * HOUR_MS, () => Date.now());
-    await expect(w.store.saveOutcome('b-lost', '014:5270123401', verified)).rejects.toThrow(BatchNotFoundError);
-    await expect(w.store.saveAnswerWithHistory('b-lost', '014:5270123402', verified, history.writeOf('q', '014:5270123402', { outcome: verified, batchId: 'b-lost', answeredAt: Date.now() }))).rejects.toThrow(BatchNotFoundError);
+    await expect(w.store.writeAnswer('b-lost', '014:5270123401', verified)).rejects.toThrow(BatchNotFoundError);
+    await expect(w.store.writeAnswerWithHistory('b-lost', '014:5270123402', verified, history.writeOf('q', '014:5270123402', { outcome: verified, batchId: 'b-lost', answeredAt: Date.now() }))).rejects.toThrow(BatchNotFoundError);
     await w.store.countCalls('b-lost', 'calls', 3);
     await expect(w.store.appendRows('b-lost', generation, [row(4)])).rejects.toThrow(BatchNotFoundError);
     await expect(w.store.startGeneration('b-lost')).rejects.toThrow(BatchNotFoundError);

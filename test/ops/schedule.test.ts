@@ -151,7 +151,7 @@ describe('schedule', () => {
       await waitFor(async () => (await redis.hlen(redisKeys(ownPrefix).outcomes(batchId))) >= 3, 10_000, 'some answers', 20);
       first.kill('SIGTERM');
       expect(await waitForExit(first)).toBe(0);
-      expect(first.output().stderr).toContain('scheduled run handed back');
+      expect(first.output().stderr).toContain('nightly run handed back');
       expect(await redis.hlen(redisKeys(ownPrefix).outcomes(batchId))).toBeLessThan(ROWS);
       // Back in the waiting list, with its input pinned; no run was recorded as done or failed.
       expect(await redis.lrange(`${ownPrefix}:{bull}:scheduled-validation:wait`, 0, -1)).toContain(holder);

@@ -75,10 +75,10 @@ describe('outcomes stored without field names, with the history they were decide
 
   it('keeps the first outcome and its snapshot of an account, and counts reused answers on the batch', async () => {
     await newBatch('b-answers');
-    expect(await store.saveOutcome('b-answers', '014:1', full, { entry: before, reused: true })).toBe(true);
-    expect(await store.saveOutcome('b-answers', '014:1', { verdict: 'FAILED', reason: 'late' }, { entry: null, reused: false })).toBe(false);
-    expect(await store.saveOutcome('b-answers', '014:2', full, { entry: null, reused: false })).toBe(true);
-    expect(await store.saveOutcome('b-answers', '014:3', { verdict: 'FAILED', reason: 'no answer' })).toBe(true);
+    expect(await store.writeAnswer('b-answers', '014:1', full, { entry: before, reused: true })).toBe(true);
+    expect(await store.writeAnswer('b-answers', '014:1', { verdict: 'FAILED', reason: 'late' }, { entry: null, reused: false })).toBe(false);
+    expect(await store.writeAnswer('b-answers', '014:2', full, { entry: null, reused: false })).toBe(true);
+    expect(await store.writeAnswer('b-answers', '014:3', { verdict: 'FAILED', reason: 'no answer' })).toBe(true);
     const answers = await store.getAnswers('b-answers', ['014:1', '014:2', '014:3', '014:4']);
     expect(answers.get('014:1')).toEqual({ outcome: full, previous: { entry: before, reused: true } });
     expect(answers.get('014:2')).toEqual({ outcome: full, previous: { entry: null, reused: false } });
@@ -97,7 +97,7 @@ describe('outcomes stored without field names, with the history they were decide
     await history.record(endpoint, '014:5', before);
     await newBatch('b-one');
     const answer = { outcome: full, batchId: 'b-one', answeredAt: now };
-    expect(await store.saveAnswerWithHistory('b-one', '014:5', full, history.writeOf(endpoint, '014:5', answer))).toBe(true);
+    expect(await store.writeAnswerWithHistory('b-one', '014:5', full, history.writeOf(endpoint, '014:5', answer))).toBe(true);
     // The script builds the value encodeAnswer would have written (the entry in the history's own encoding).
     const stored = await redis.hget(keys.outcomes('b-one'), '014:5');
     expect(JSON.parse(stored!)).toEqual(JSON.parse(encodeAnswer({ outcome: full, previous: { entry: before, reused: false } })));
@@ -106,17 +106,17 @@ describe('outcomes stored without field names, with the history they were decide
 
     // A job that runs again changes neither the outcome, its snapshot nor the history.
     const again = { outcome: { ...full, holderName: 'SOMEBODY ELSE' }, batchId: 'b-one', answeredAt: now + 5 };
-    expect(await store.saveAnswerWithHistory('b-one', '014:5', again.outcome, history.writeOf(endpoint, '014:5', again))).toBe(false);
+    expect(await store.writeAnswerWithHistory('b-one', '014:5', again.outcome, history.writeOf(endpoint, '014:5', again))).toBe(false);
     expect(await redis.hget(keys.outcomes('b-one'), '014:5')).toBe(stored);
     expect((await history.getMany(endpoint, ['014:5'])).get('014:5')?.outcome.holderName).toBe('DEWI WIBOWO');
 
     // No entry before, and an entry past the history's life, are both "nothing before".
     await newBatch('b-two');
     const first = { outcome: full, batchId: 'b-two', answeredAt: now };
-    expect(await store.saveAnswerWithHistory('b-two', '014:6', full, history.writeOf(endpoint, '014:6', first))).toBe(true);
+    expect(await store.writeAnswerWithHistory('b-two', '014:6', full, history.writeOf(endpoint, '014:6', first))).toBe(true);
     now += 31 * DAY;
     const late = { outcome: full, batchId: 'b-two', answeredAt: now };
-    expect(await store.saveAnswerWithHistory('b-two', '014:5', full, history.writeOf(endpoint, '014:5', late))).toBe(true);
+    expect(await store.writeAnswerWithHistory('b-two', '014:5', full, history.writeOf(endpoint, '014:5', late))).toBe(true);
     const answers = await store.getAnswers('b-two', ['014:5', '014:6']);
     expect(answers.get('014:6')?.previous).toEqual({ entry: null, reused: false });
     expect(answers.get('014:5')?.previous).toEqual({ entry: null, reused: false });
@@ -132,7 +132,7 @@ describe('outcomes stored without field names, with the history they were decide
     for (const [account, answeredAt, snapshot] of [['014:7', before.answeredAt + DAY, before], ['014:8', before.answeredAt + 31 * DAY, null]] as const) {
       const { key, field } = history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt });
       await redis.hset(key, field, json);
-      expect(await store.saveAnswerWithHistory('b-json', account, full, history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt }))).toBe(true);
+      expect(await store.writeAnswerWithHistory('b-json', account, full, history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt }))).toBe(true);
       expect((await store.getAnswers('b-json', [account])).get(account)).toEqual({ outcome: full, previous: { entry: snapshot, reused: false } });
       expect(await redis.hget(key, field)).toBe(history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt }).entry);
     }

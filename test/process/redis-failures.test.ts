@@ -158,7 +158,7 @@ describe('long-running commands when Redis goes away', () => {
       startCli(['schedule'], env({ SCHEDULE_SOURCE: source, SCHEDULE_OUTBOX: join(workDir, 'outbox') })),
     ];
     try {
-      for (const service of services) await waitFor(() => /worker started|watching .*inbox|nightly validation scheduled/.test(service.output().stderr), 30_000, 'the service to start');
+      for (const service of services) await waitFor(() => /worker started|watching .*inbox|nightly run scheduled/.test(service.output().stderr), 30_000, 'the service to start');
       await own.stop();
       // Past the budget: each says once that Redis is gone, then that it keeps retrying.
       for (const service of services) await waitFor(() => service.output().stderr.includes('still retrying'), 20_000, 'the "still retrying" line');

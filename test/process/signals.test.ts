@@ -90,7 +90,7 @@ describe('long-running commands on SIGHUP', () => {
     ];
     try {
       // Each says it has started (LOG_LEVEL info) before it is stopped.
-      for (const service of services) await waitFor(() => /worker started|watching .*inbox|nightly validation scheduled/.test(service.output().stderr), 30_000, 'the service to start');
+      for (const service of services) await waitFor(() => /worker started|watching .*inbox|nightly run scheduled/.test(service.output().stderr), 30_000, 'the service to start');
       for (const service of services) service.kill('SIGHUP');
       expect(await Promise.all(services.map(waitForExit))).toEqual([0, 0, 0]);
       for (const service of services) expect(service.output().stderr).toContain('SIGHUP: finishing active work, then exiting');

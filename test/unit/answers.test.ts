@@ -15,7 +15,7 @@ function fakes(history: Record<string, HistoryEntry> = {}) {
   const writes: string[] = [];
   const snapshots = new Map<string, PreviousAnswer>();
   const outcomes = new Map<string, InquiryOutcome>();
-  // As BatchStore.saveOutcome: the outcome and its snapshot are stored together, the first time only.
+  // As BatchStore.writeAnswer: the outcome and its snapshot are stored together, the first time only.
   const deps: AnswerDependencies = {
     endpoint: 'inquiries-sandbox-abc',
     now: () => NOW,
@@ -29,7 +29,7 @@ function fakes(history: Record<string, HistoryEntry> = {}) {
         history[key] = entry;
       },
     },
-    saveOutcome: async (batchId, key, outcome, previous) => {
+    writeAnswer: async (batchId, key, outcome, previous) => {
       writes.push(`outcome ${key}`);
       if (outcomes.has(`${batchId}/${key}`)) return false;
       outcomes.set(`${batchId}/${key}`, outcome);
@@ -81,7 +81,7 @@ describe('answerRecorder on a standalone Redis (one script)', () => {
   it('hands a definitive answer and its new history entry to the one script, and a FAILED one to the plain save', async () => {
     const state = fakes({ '014:001': earlier(30) });
     const oneScript: string[] = [];
-    state.deps.saveWithHistory = async (batchId, key, outcome, entry) => {
+    state.deps.writeWithHistory = async (batchId, key, outcome, entry) => {
       oneScript.push(`${batchId} ${key} ${outcome.verdict}`);
       expect(entry).toEqual({ outcome, batchId, answeredAt: NOW });
       return true;
@@ -115,7 +115,7 @@ describe('answerReuser', () => {
   it('leaves an account answered meanwhile as it is: neither reused nor asked', async () => {
     const state = fakes({ '014:001': earlier(0.1) });
     const answered: InquiryOutcome = { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account closed' };
-    await state.deps.saveOutcome('b-new', '014:001', answered, { entry: null, reused: false });
+    await state.deps.writeAnswer('b-new', '014:001', answered, { entry: null, reused: false });
     expect(await answerReuser(state.deps, HOUR)('b-new', ['014:001'])).toEqual([]);
     expect(state.outcomes.get('b-new/014:001')).toEqual(answered);
     expect(state.snapshots.get('b-new/014:001')).toEqual({ entry: null, reused: false });

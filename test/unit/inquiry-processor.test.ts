@@ -53,7 +53,7 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
       preCalls.push(accountKey);
       return { answered: outcomes.has(accountKey), nextSlot: async () => ({ rateInForce: 40, slowedAt: `slot ${(slots += 1)}` }) };
     },
-    saveOutcome: async (_, accountKey, outcome) => {
+    landAnswer: async (_, accountKey, outcome) => {
       if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
     },
     observeWork: (ms) => void worked.push(ms),

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createNightlyValidationProcessor } from '../../jobs/nightly-validation.js';
+import { createNightlyRunProcessor } from '../../jobs/nightly-run.js';
 import { continuationPolicy } from '../../src/batch/continuation.js';
 import type { BatchRequest, CheckedBatch, StartedBatch } from '../../src/batch/lifecycle.js';
 import { HandedBackError } from '../../src/batch/settle.js';
 import { LoginUnavailableError } from '../../src/errors.js';
 import { LeaseLostError, type LeaseHolder } from '../../src/redis/lease.js';
-import type { NightlyJobData, RunRecord } from '../../src/schedule/scheduler.js';
+import type { NightlyRunJobData, RunRecord } from '../../src/schedule/scheduler.js';
 import { recordingLogger } from './lifecycle-fakes.js';
 
 let exports: string;
@@ -24,13 +24,13 @@ afterAll(async () => {
 
 const DUE = Date.UTC(2026, 10, 21, 19, 0, 0); // 02:00 in Asia/Jakarta
 
-function nightlyJob(data: Partial<NightlyJobData> = {}) {
+function nightlyJob(data: Partial<NightlyRunJobData> = {}) {
   const job = {
     id: 'repeat:nightly:1',
     timestamp: DUE,
     opts: {},
-    data: { source: exports, outbox: join(exports, 'outbox'), ...data } as NightlyJobData,
-    updateData: vi.fn(async (next: NightlyJobData) => void (job.data = next)),
+    data: { source: exports, outbox: join(exports, 'outbox'), ...data } as NightlyRunJobData,
+    updateData: vi.fn(async (next: NightlyRunJobData) => void (job.data = next)),
     moveToWait: vi.fn(async () => undefined),
   };
   return job;
@@ -75,7 +75,7 @@ function world(lease = fakeRunLease()) {
     return checked('b-night', request.reportPath);
   });
   const { logger, lines } = recordingLogger();
-  const processor = createNightlyValidationProcessor({
+  const processor = createNightlyRunProcessor({
     lifecycle: { check },
     runLease: () => lease,
     history: { record: async (run: RunRecord) => void runs.push(run), recent: async () => runs } as never,
@@ -87,11 +87,11 @@ function world(lease = fakeRunLease()) {
     handBack: new AbortController().signal,
     logger,
   });
-  const run = (job: ReturnType<typeof nightlyJob>) => processor(job as unknown as Job<NightlyJobData>, 'token');
+  const run = (job: ReturnType<typeof nightlyJob>) => processor(job as unknown as Job<NightlyRunJobData>, 'token');
   return { run, check, requests, runs, lease, lines };
 }
 
-describe('the nightly validation processor (jobs/nightly-validation.ts)', () => {
+describe('the nightly run processor (jobs/nightly-run.ts)', () => {
   it('skips a run while another run holds the lease, saying which', async () => {
     const w = world(fakeRunLease({ owner: 'run:repeat:nightly:0', host: 'host-b', pid: 7, since: DUE - 86_400_000, jobId: 'repeat:nightly:0' }));
     const result = await w.run(nightlyJob());
@@ -134,7 +134,7 @@ describe('the nightly validation processor (jobs/nightly-validation.ts)', () => 
     expect(lease.abandon).toHaveBeenCalledOnce();
     expect(lease.release).not.toHaveBeenCalled();
     expect(w.runs).toEqual([]);
-    expect(w.lines.some((line) => line.level === 'error' && String(line.message).includes('handing the scheduled run back'))).toBe(true);
+    expect(w.lines.some((line) => line.level === 'error' && String(line.message).includes('handing the nightly run back'))).toBe(true);
   });
 
   it('no export: failed at once, not retried', async () => {

@@ -40,7 +40,7 @@ function batchWorld(options: { produced?: boolean } = {}) {
     unansweredAccounts: async function* () {
       yield ACCOUNTS.filter((account) => !outcomes.has(account));
     },
-    saveOutcome: async (_, accountKey, outcome) => {
+    recordAnswer: async (_, accountKey, outcome) => {
       if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
     },
     providerOutage: async () => state.outage,

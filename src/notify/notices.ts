@@ -1,16 +1,21 @@
-import { Worker, type Queue } from 'bullmq';
+import { Worker, type Processor, type Queue } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
-import { createCompletionNoticeProcessor, NoticeNotDeliveredError } from '../../jobs/completion-notice.js';
 import type { FinishedBatch } from '../batch/lifecycle.js';
 import type { NotifySettings } from '../config/index.js';
 import { maskDigitRuns, type Logger } from '../logging/logger.js';
-import type { ProductMetrics } from '../metrics/metrics.js';
-import { noticeJobData, type CompletionNotice, type CompletionNoticeJobData } from '../notify/notice.js';
-import { noticeJobOptions, NOTICE_JOB, openNoticeQueue } from '../notify/notice-queue.js';
+import { noticeJobData, NoticeNotDeliveredError, type CompletionNotice, type CompletionNoticeJobData } from './notice.js';
+import { noticeJobOptions, NOTICE_JOB, openNoticeQueue } from './notice-queue.js';
 import type { RedisKeys } from '../redis/keys.js';
 import { redisErrors } from '../redis/supervisor.js';
 
-/** Completion notices as the app offers them: queue one, deliver them, wait a bounded time for one's own. */
+/** Where a notice goes and the key it is signed with: what the delivery job (jobs/completion-notice.ts) is given. */
+export interface NoticeTarget {
+  url: string;
+  secret: string;
+  timeoutMs: number;
+}
+
+/** Completion notices: queue one, deliver them, wait a bounded time for one's own. */
 export interface Notices {
   /** The notice queue; undefined when notices are off (no NOTIFY_WEBHOOK_URL). */
   readonly queue: Queue<CompletionNoticeJobData> | undefined;
@@ -18,8 +23,12 @@ export interface Notices {
   enqueue(finished: FinishedBatch): Promise<void>;
   /** Starts this process's notice worker (once; every process that runs inquiry workers delivers notices too). */
   startWorker(): void;
-  /** Waits up to `timeoutMs` for the notices this process queued to be delivered or given up; returns how many are still waiting. */
-  awaitOwn(timeoutMs: number): Promise<number>;
+  /**
+   * Waits up to `timeoutMs` for the notices this process queued to be delivered or given up; what to tell
+   * the user of those still waiting (undefined when none is): they stay queued for another process, or
+   * are lost with a `privateRedis` (`run`'s own redis-server).
+   */
+  awaitOwn(timeoutMs: number, privateRedis: boolean): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -46,10 +55,18 @@ export function buildNotice(finished: FinishedBatch, environment: string): Compl
   };
 }
 
-export function openNotices(redis: RedisClient, keys: RedisKeys, settings: NotifySettings, environment: string, logger: Logger, metrics: ProductMetrics): Notices {
+/** Completion notices as `settings` ask (none without NOTIFY_WEBHOOK_URL); `deliverer` makes the delivery job's processor. */
+export function openNotices(
+  redis: RedisClient,
+  keys: RedisKeys,
+  settings: NotifySettings,
+  environment: string,
+  logger: Logger,
+  deliverer: (target: NoticeTarget) => Processor<CompletionNoticeJobData>,
+): Notices {
   const { webhookUrl, secret } = settings;
   if (webhookUrl === undefined || secret === undefined) {
-    return { queue: undefined, enqueue: async () => undefined, startWorker: () => undefined, awaitOwn: async () => 0, close: async () => undefined };
+    return { queue: undefined, enqueue: async () => undefined, startWorker: () => undefined, awaitOwn: async () => undefined, close: async () => undefined };
   }
   const queue = openNoticeQueue(redis, keys);
   queue.on('error', redisErrors(redis, 'notice queue', logger));
@@ -69,14 +86,7 @@ export function openNotices(redis: RedisClient, keys: RedisKeys, settings: Notif
       if (worker !== undefined) return;
       worker = new Worker<CompletionNoticeJobData>(
         queue.name,
-        createCompletionNoticeProcessor({
-          url: webhookUrl,
-          secret,
-          timeoutMs: settings.timeoutMs,
-          onDelivered: () => metrics.notice('delivered'),
-          onAttemptFailed: () => metrics.notice('attempt_failed'),
-          logger,
-        }),
+        deliverer({ url: webhookUrl, secret, timeoutMs: settings.timeoutMs }),
         // A delivery cut off by a stop comes back when its lock expires; a few of those are no reason to give a notice up.
         { connection: redis, prefix: keys.bullPrefix(), concurrency: NOTICE_CONCURRENCY, maxStalledCount: 5 },
       );
@@ -87,14 +97,19 @@ export function openNotices(redis: RedisClient, keys: RedisKeys, settings: Notif
         logger.error({ batchId: job.data.batchId, jobId: job.id, attempts: job.attemptsMade }, `completion notice given up after ${job.attemptsMade} attempts (${detail}); it stays in the failed list of ${queue.name}`);
       });
     },
-    awaitOwn: async (timeoutMs) => {
+    awaitOwn: async (timeoutMs, privateRedis) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         for (const jobId of own) {
           const state = await queue.getJobState(jobId);
           if (state === 'completed' || state === 'failed' || state === 'unknown') own.delete(jobId);
         }
-        if (own.size === 0 || Date.now() >= deadline) return own.size;
+        if (own.size === 0) return undefined;
+        if (Date.now() >= deadline) {
+          return privateRedis
+            ? 'the completion notice was not delivered yet and is lost with the private Redis of this run: set REDIS_URL to keep it for a running worker'
+            : `the completion notice was not delivered within ${timeoutMs / 1000}s: it stays queued (${queue.name}) and a running worker, watch, schedule or serve process delivers it`;
+        }
         await new Promise((resolve) => setTimeout(resolve, AWAIT_POLL_MS));
       }
     },

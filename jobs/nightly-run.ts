@@ -9,9 +9,9 @@ import type { ColumnOverrides } from '../src/csv/columns.js';
 import { describeError, UsageError } from '../src/errors.js';
 import type { Logger } from '../src/logging/logger.js';
 import type { Lease } from '../src/redis/lease.js';
-import { newestExport, scheduledReportPath, type NightlyJobData, type RunHistory, type RunRecord } from '../src/schedule/scheduler.js';
+import { newestExport, scheduledReportPath, type NightlyRunJobData, type RunHistory, type RunRecord } from '../src/schedule/scheduler.js';
 
-export interface NightlyValidationDependencies {
+export interface NightlyRunDependencies {
   lifecycle: Pick<BatchLifecycle, 'check'>;
   /** The lease a run holds while it works; its owner is the job id, so a run taken up again takes it over. */
   runLease(jobId: string): Pick<Lease, 'acquire' | 'keepAlive' | 'signal' | 'release' | 'abandon'>;
@@ -28,7 +28,7 @@ export interface NightlyValidationDependencies {
   logger: Logger;
 }
 
-export interface NightlyValidationResult {
+export interface NightlyRunResult {
   status: RunRecord['status'];
   batchId?: string;
   report?: string;
@@ -36,16 +36,16 @@ export interface NightlyValidationResult {
 }
 
 /**
- * One scheduled run: takes the run lease (or is skipped, saying which run still works), picks the newest
+ * One nightly run: takes the run lease (or is skipped, saying which run still works), picks the newest
  * export and checks it through the batch lifecycle like any file, writing the report to the outbox. The
  * chosen file and report are pinned in the job's data, so a run taken up again after a crash or a
  * shutdown continues the same file and batch. Losing the lease (this process stalled past it and another
  * run started) hands the run back at once.
  */
-export function createNightlyValidationProcessor(deps: NightlyValidationDependencies) {
+export function createNightlyRunProcessor(deps: NightlyRunDependencies) {
   const { lifecycle, history, logger } = deps;
 
-  return async function runNightlyValidation(job: Job<NightlyJobData>, token?: string): Promise<NightlyValidationResult> {
+  return async function runNightly(job: Job<NightlyRunJobData>, token?: string): Promise<NightlyRunResult> {
     const jobId = job.id ?? '?';
     const startedAt = Date.now();
     const dueAt = job.timestamp + (job.opts.delay ?? 0);
@@ -55,11 +55,11 @@ export function createNightlyValidationProcessor(deps: NightlyValidationDependen
     const holder = await lease.acquire();
     if (holder !== undefined) {
       const reason = `previous run ${String(holder.jobId)} (started ${new Date(holder.since).toISOString()} on ${holder.host}) is still in progress`;
-      logger.warn({ jobId, scheduledFor: base.scheduledFor }, `scheduled run skipped: ${reason}`);
+      logger.warn({ jobId, scheduledFor: base.scheduledFor }, `nightly run skipped: ${reason}`);
       await history.record({ ...base, status: 'skipped', finishedAt: new Date().toISOString(), reason });
       return { status: 'skipped', reason };
     }
-    lease.keepAlive((error) => logger.error({ jobId }, `${error.message}: handing the scheduled run back`));
+    lease.keepAlive((error) => logger.error({ jobId }, `${error.message}: handing the nightly run back`));
     const stop = AbortSignal.any([deps.handBack, lease.signal]);
 
     let pinned = job.data.pinned;
@@ -72,7 +72,7 @@ export function createNightlyValidationProcessor(deps: NightlyValidationDependen
       }
       const chosen = pinned;
       const context = { jobId, file: chosen.sourceFile };
-      logger.info({ ...context, scheduledFor: base.scheduledFor }, 'scheduled run started');
+      logger.info({ ...context, scheduledFor: base.scheduledFor }, 'nightly run started');
       const { batchId, summary, gaveUp } = await lifecycle.check(
         {
           input: { kind: 'file', path: chosen.sourceFile, columns: deps.columns, policy: deps.policy, ...(chosen.batchId !== undefined && { ownBatchId: chosen.batchId }) },
@@ -103,7 +103,7 @@ export function createNightlyValidationProcessor(deps: NightlyValidationDependen
         ...(gaveUp !== undefined && { reason: gaveUp }),
       });
       await lease.release();
-      logger.info({ ...context, batchId, report: chosen.reportPath, counts: summary.counts }, 'scheduled run finished');
+      logger.info({ ...context, batchId, report: chosen.reportPath, counts: summary.counts }, 'nightly run finished');
       return { status, batchId, report: chosen.reportPath, ...(gaveUp !== undefined && { reason: gaveUp }) };
     } catch (error) {
       if (error instanceof HandedBackError || stop.aborted) {
@@ -111,14 +111,14 @@ export function createNightlyValidationProcessor(deps: NightlyValidationDependen
         // continues the same batch. The lease is kept (it expires unless this job renews it), so that a run
         // coming due meanwhile is skipped rather than started beside it.
         lease.abandon();
-        logger.warn({ jobId, file: pinned?.sourceFile }, 'scheduled run handed back: it continues when a scheduler takes it up again');
+        logger.warn({ jobId, file: pinned?.sourceFile }, 'nightly run handed back: it continues when a scheduler takes it up again');
         await job.moveToWait(token);
         throw new WaitingError();
       }
       await lease.release();
       const reason = describeError(error);
       await history.record({ ...base, status: 'failed', finishedAt: new Date().toISOString(), ...(pinned && { sourceFile: pinned.sourceFile }), reason });
-      logger.error({ jobId, err: error }, `scheduled run failed: ${reason}`);
+      logger.error({ jobId, err: error }, `nightly run failed: ${reason}`);
       // A bad export will not get better by retrying; anything else (Redis, login) is retried by BullMQ.
       if (error instanceof UsageError) throw new UnrecoverableError(reason);
       throw error;

@@ -1,0 +1,155 @@
+import { DelayedError, Worker, type Job, type Processor, type Queue } from 'bullmq';
+import { settledWithin } from '../clock/clock.js';
+import type { ConcurrencyBounds, Rate } from '../config/index.js';
+import { describeError } from '../errors.js';
+import type { Logger } from '../logging/logger.js';
+import type { ProductMetrics } from '../metrics/metrics.js';
+import { CircuitBreaker } from '../provider/circuit-breaker.js';
+import type { RedisClient } from '../redis/connection.js';
+import type { RedisKeys } from '../redis/keys.js';
+import type { AnswerLanding } from './answer-landing.js';
+import { AdaptiveConcurrency } from './concurrency.js';
+import { queueCeiling, type InquiryJobData } from './inquiry-queue.js';
+import { adaptTo, startInquiryWorker } from './inquiry-worker.js';
+import type { JobAccounts } from './job-accounts.js';
+import { RateCeiling } from './rate-ceiling.js';
+
+/**
+ * What the pool gives each worker's processor: the part of the inquiry job's dependencies (jobs/inquiry.ts)
+ * that belongs to this process's workers. The composition root adds the provider's and the pacer's.
+ */
+export interface WorkerPart {
+  openAccount(data: InquiryJobData): Promise<string | undefined>;
+  landAnswer: AnswerLanding['land'];
+  countCall: AnswerLanding['countCall'];
+  observeWork(ms: number): void;
+  holdEveryWorker(ms: number): Promise<never>;
+  holdEveryWorkerBehind(job: Job<InquiryJobData>, token: string | undefined, ms: number): Promise<never>;
+  handBack(job: Job<InquiryJobData>, token: string | undefined): Promise<never>;
+  breaker: CircuitBreaker;
+}
+
+export interface WorkerPoolSettings {
+  queue: Queue<InquiryJobData>;
+  connection: RedisClient;
+  keys: RedisKeys;
+  rate: Rate;
+  concurrency: ConcurrencyBounds;
+  /** The first retry delay (INQUIRY_BACKOFF). */
+  backoffMs: number;
+  /** SHUTDOWN_TIMEOUT: how long a stop waits for the inquiries in flight. */
+  shutdownTimeoutMs: number;
+  accounts: JobAccounts;
+  answers: AnswerLanding;
+  /** The job's processor (jobs/inquiry.ts), given the worker's part of its dependencies. */
+  processor(part: WorkerPart): Processor<InquiryJobData>;
+  /** Whether a failed job's error is a transient one (the processor's TransientInquiryError). */
+  isTransient(error: Error): boolean;
+  metrics: Pick<ProductMetrics, 'watchBreaker' | 'watchConcurrency' | 'inquiryRetry'>;
+  logger: Logger;
+}
+
+/**
+ * This process's inquiry workers: started under the queue's one rate (RateCeiling) and BullMQ's global
+ * limiter, each with its circuit breaker and a concurrency adapted to the work time; stopped within
+ * SHUTDOWN_TIMEOUT.
+ */
+export class InquiryWorkerPool {
+  private readonly workers: Worker<InquiryJobData>[] = [];
+  private readonly concurrencies: AdaptiveConcurrency[] = [];
+  private readonly rateCeiling: RateCeiling;
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly settings: WorkerPoolSettings) {
+    this.rateCeiling = new RateCeiling(settings.connection, settings.keys.rateCeiling(settings.queue.name), settings.rate, settings.logger);
+  }
+
+  /** Starts one more inquiry worker in this process. */
+  async start(): Promise<Worker<InquiryJobData>> {
+    const { queue, accounts, answers, metrics } = this.settings;
+    // One rate for every worker of the queue: another rate alive there refuses this start (ConfigError).
+    if (this.workers.length === 0) await this.rateCeiling.join();
+    const ceiling = queueCeiling(this.settings.rate);
+    // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
+    await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
+    const breaker = new CircuitBreaker();
+    metrics.watchBreaker(() => breaker.outageSince !== undefined);
+    // Enough slots for the rate at the work time seen (see AdaptiveConcurrency), set on the worker as answers come.
+    const concurrency = new AdaptiveConcurrency(this.settings.rate, this.settings.concurrency);
+    let worker: Worker<InquiryJobData> | undefined;
+    const processor = this.settings.processor({
+      openAccount: (data) => accounts.open(data),
+      landAnswer: (batchId, accountKey, outcome) => answers.land(batchId, accountKey, outcome),
+      countCall: (batchId, field) => answers.countCall(batchId, field),
+      observeWork: adaptTo(concurrency, () => worker),
+      holdEveryWorker: async (ms) => {
+        await queue.rateLimit(Math.max(1, Math.round(ms)));
+        throw Worker.RateLimitError();
+      },
+      holdEveryWorkerBehind: async (job, token, ms) => {
+        await queue.rateLimit(Math.max(1, Math.round(ms)));
+        return putBack(job, token, ms);
+      },
+      handBack: (job, token) => putBack(job, token, 0),
+      breaker,
+    });
+    worker = startInquiryWorker(queue, processor, {
+      connection: this.settings.connection,
+      keys: this.settings.keys,
+      concurrency,
+      backoffMs: this.settings.backoffMs,
+      logger: this.settings.logger,
+      onRetry: () => metrics.inquiryRetry(),
+      isTransient: this.settings.isTransient,
+    });
+    this.workers.push(worker);
+    this.concurrencies.push(concurrency);
+    const started = worker;
+    metrics.watchConcurrency(() => started.concurrency);
+    return worker;
+  }
+
+  /** The highest inquiry concurrency this process's workers reached; undefined before a start. */
+  concurrencyReached(): number | undefined {
+    return this.concurrencies.length === 0 ? undefined : Math.max(...this.concurrencies.map((each) => each.peak));
+  }
+
+  /**
+   * Stops the workers from taking jobs and waits for the inquiries in flight at most `withinMs`: past that
+   * they are left behind, and their jobs come back to the queue when their locks expire. The first call's
+   * wait counts; a later one waits for the same.
+   */
+  async stop(withinMs = this.settings.shutdownTimeoutMs): Promise<void> {
+    // Before any worker started there is nothing to wait for, and nothing to remember: a later stop waits for the workers then.
+    if (this.workers.length === 0) return;
+    return (this.stopping ??= (async () => {
+      const closing = Promise.all(this.workers.map((worker) => worker.close()));
+      // Jobs still waiting for their send slot (a 429's hold can last minutes) go back to the queue now;
+      // the calls already sent are waited for.
+      for (const worker of this.workers) worker.cancelAllJobs('this process is stopping');
+      if (await settledWithin(closing, withinMs)) return;
+      this.settings.logger.warn(
+        `inquiries still in flight after SHUTDOWN_TIMEOUT (${Math.round(this.settings.shutdownTimeoutMs / 1000)} s): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
+      );
+    })());
+  }
+
+  /** Stops the workers, then withdraws this process's rate from the queue. */
+  async close(): Promise<void> {
+    await this.stop();
+    if (this.workers.length > 0) {
+      await this.rateCeiling.leave().catch((error: unknown) => this.settings.logger.warn({ err: error }, `could not withdraw this process's rate (it expires by itself): ${describeError(error)}`));
+    }
+  }
+}
+
+/**
+ * The job goes to BullMQ's delayed set for `ms` without spending an attempt, then to the back of the line.
+ * Not the rate-limit hand-back: a worker that meets that error while it closes waits out the queue's rate
+ * limit (up to BullMQ's 30 s) before it notices it is closing.
+ */
+async function putBack(job: Job<InquiryJobData>, token: string | undefined, ms: number): Promise<never> {
+  // Delayed jobs are due by the wall clock: BullMQ's convention.
+  await job.moveToDelayed(Date.now() + ms, token);
+  throw new DelayedError();
+}
