@@ -71,7 +71,9 @@ export function folderOf(file: string): string | undefined {
 export function checkLayers(files: readonly string[], edges: readonly ImportEdge[], rules: LayerRules = { layers: LAYERS, onlyImportedBy: ONLY_IMPORTED_BY }): string[] {
   const problems: string[] = [];
   const level = new Map<string, number>();
-  rules.layers.forEach((folders, index) => folders.forEach((folder) => level.set(folder, index)));
+  for (const [index, folders] of rules.layers.entries()) {
+    for (const folder of folders) level.set(folder, index);
+  }
   const describeLevel = (folder: string) => `level ${level.get(folder)! + 1} (${rules.layers[level.get(folder)!]!.join(', ')})`;
 
   const unknown = new Set<string>();

@@ -20,7 +20,7 @@ import { BatchViews } from './batch-views.js';
 import { mountQueueBoard } from './queue-board.js';
 import { batchPage, contentSecurityPolicy, indexPage } from './pages.js';
 import {
-  BatchRunner,
+  type BatchRunner,
   checkUploadName,
   chosenColumns,
   columnsByIndex,

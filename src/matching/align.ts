@@ -116,8 +116,8 @@ export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holde
   const strongH = new Set<number>();
   for (const found of candidates) {
     if (found.quality < LINK_QUALITY.joined) continue;
-    found.expected.forEach((i) => strongE.add(i));
-    found.holder.forEach((j) => strongH.add(j));
+    for (const i of found.expected) strongE.add(i);
+    for (const j of found.holder) strongH.add(j);
   }
   joinCandidates(E, H, (j) => strongH.has(j), knowledge, (run, single) => candidates.push(candidate(run, [single], 'joined', E, H)));
   joinCandidates(H, E, (i) => strongE.has(i), knowledge, (run, single) => candidates.push(candidate([single], run, 'joined', E, H)));
@@ -133,8 +133,8 @@ export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holde
   const links: WordLink[] = [];
   for (const { expected, holder, kind, quality } of candidates) {
     if (expected.some((i) => usedE.has(i)) || holder.some((j) => usedH.has(j))) continue;
-    expected.forEach((i) => usedE.add(i));
-    holder.forEach((j) => usedH.add(j));
+    for (const i of expected) usedE.add(i);
+    for (const j of holder) usedH.add(j);
     links.push({ expected, holder, kind, quality });
   }
   return links.sort((a, b) => a.holder[0]! - b.holder[0]!);

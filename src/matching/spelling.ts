@@ -101,7 +101,7 @@ export function compileSpelling(ruleEntries: readonly SpellingRuleEntry[], varia
     if (fired.size === 0) return [plain];
     const keys = new Set([plain]);
     for (const rule of fired) {
-      rule.alsoTo.forEach((_, index) => keys.add(read(word, (candidate) => (candidate === rule ? index : -1), null, open)));
+      for (const index of rule.alsoTo.keys()) keys.add(read(word, (candidate) => (candidate === rule ? index : -1), null, open));
     }
     keys.add(read(word, (candidate) => (fired.has(candidate) ? 0 : -1), null, open));
     return [...keys].slice(0, MAX_KEYS);

@@ -361,7 +361,7 @@ function wordOrder(p: Pairing, outcome: Outcome): void {
   const isSurname = (index: number) => {
     if (p.E[index]!.surname !== null) return true;
     const link = ownLinks.find((candidate) => candidate.expected.includes(index));
-    return link !== undefined && link.holder.every((j) => p.H[j]!.surname !== null);
+    return link?.holder.every((j) => p.H[j]!.surname !== null) ?? false;
   };
   const movable = (block: number[]) => block.every(isSurname);
   if (blocks !== null && (p.expected.surnameFirst || p.holder.surnameFirst || blocks.some(movable))) {

@@ -138,7 +138,7 @@ describe('completion notices', () => {
   it('a URL with credentials: delivered with HTTP basic authentication; no log line shows the password or a token in the query', async () => {
     mode = 'fail-first';
     const { input, out } = await inputFile('credentials');
-    const withCredentials = receiverUrl.replace('http://', 'http://ops:s3cret-pw@') + '?token=t0ken-in-query';
+    const withCredentials = `${receiverUrl.replace('http://', 'http://ops:s3cret-pw@')}?token=t0ken-in-query`;
     const result = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_URL: withCredentials, NOTIFY_RUN_WAIT: '20s', LOG_LEVEL: 'debug' }));
     expect(result.code).toBe(0);
     expect(received).toHaveLength(2);

@@ -97,6 +97,7 @@ describe('docker-compose.yml', () => {
   it('runs the console as a service that needs its token, published on the host loopback only', async () => {
     const { services } = await compose();
     expect(services.console!.command).toEqual(['serve', '--host', '0.0.0.0', '--port', '8080']);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Compose's own substitution, read from the file as written
     expect(services.console!.ports).toEqual(['127.0.0.1:${CONSOLE_PORT:-8080}:8080']);
     expect(parseEnv(await read('.env.example')).CONSOLE_TOKEN).toBeTruthy();
   });

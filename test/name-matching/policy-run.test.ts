@@ -20,7 +20,7 @@ beforeAll(async () => {
   const accounts = join(workDir, 'accounts.csv');
   await writeFile(accounts, ['bank_code,account_number,account_holder', '014,0011223344,SITI NURHALIZA KARTIKASARI PUT', '014,0055667788,BUDI SANTOSO', '014,0099887766,PARLINDUNGAN SINAGA'].join('\n'));
   input = join(workDir, 'payouts.csv');
-  await writeFile(input, ['id,bank_code,account_number,name', 'A,014,0011223344,Siti Nurhaliza Kartikasari Putri Handayani', 'B,014,0055667788,Budi Santoso', 'C,014,0099887766,Ucok Sinaga'].join('\n') + '\n');
+  await writeFile(input, `${['id,bank_code,account_number,name', 'A,014,0011223344,Siti Nurhaliza Kartikasari Putri Handayani', 'B,014,0055667788,Budi Santoso', 'C,014,0099887766,Ucok Sinaga'].join('\n')}\n`);
   sandbox = await startSandbox({ accountsFile: accounts });
 });
 

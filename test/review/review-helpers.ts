@@ -19,7 +19,7 @@ export const ACCOUNTS = {
 
 export const HEADER = 'beneficiary_id,bank_code,account_number,beneficiary_name,amount';
 /** The nightly export: the same every day (each night a new batch: nothing in it ends FAILED). */
-export const EXPORT = [HEADER, 'B-1,014,0012345678,Budi Santoso,100000', 'B-2,008,0060009876543,Ratna Sari,250000', 'B-3,008,1410022233344,Muhammad Fauzi,500000'].join('\n') + '\n';
+export const EXPORT = `${[HEADER, 'B-1,014,0012345678,Budi Santoso,100000', 'B-2,008,0060009876543,Ratna Sari,250000', 'B-3,008,1410022233344,Muhammad Fauzi,500000'].join('\n')}\n`;
 
 export const byId = (rows: Record<string, string>[]): Map<string, Record<string, string>> => new Map(rows.map((row) => [row.beneficiary_id!, row]));
 

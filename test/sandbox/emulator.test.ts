@@ -10,6 +10,7 @@ interface Reply {
   status: number;
   headers: Headers;
   /** Loosely typed on purpose: assertions read arbitrary JSON paths. */
+  // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary JSON paths
   body: any;
 }
 

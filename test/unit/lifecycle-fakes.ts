@@ -3,7 +3,7 @@
  * batch store and producer, content leases another "process" can hold or take, a clock that only moves
  * when something sleeps, and a logger that records. No Redis, no network, no timers.
  */
-import { vi } from 'vitest';
+import type { vi } from 'vitest';
 import { contentAtEndpoint, type BatchProgress, type BatchRecord, type NewBatch } from '../../src/batch/batch-store.js';
 import type { ContentLease, LifecycleDependencies } from '../../src/batch/lifecycle.js';
 import type { InspectedFile } from '../../src/batch/producer.js';

@@ -62,7 +62,10 @@ describe('URLs as they may be shown', () => {
 describe('log lines', () => {
   it('show messages, fields and errors masked and without URL secrets', () => {
     const lines: string[] = [];
-    const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => void (lines.push(chunk.toString()), done()) });
+    const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => {
+        lines.push(chunk.toString());
+        done();
+      } });
     const logger = createLogger('info', { format: 'json', destination: destination as never });
     logger.warn({ file: 'payroll 5270 1234 56.csv', nested: { report: '/out/payroll 5270123456.reconciled.csv' }, batchId: 'b20261121-065203-3f9a1c', answered: 1234567 }, 'refused: /in/payroll 5270123456.csv is empty');
     logger.error({ err: new Error('cannot reach https://ops:s3cret-pw@hooks.example/in?token=abc for 5270-1234-56') }, 'delivery failed');
