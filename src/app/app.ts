@@ -86,7 +86,14 @@ const SEAL_KEYS_KEPT = 256;
  * knows the BullMQ job modules (`jobs/`). `provider` is the configuration's, or the built-in emulator's
  * when `run` started one; `redis` is connected already (and closed by the caller).
  */
-export function openApp(config: Config, provider: ProviderSettings, redis: RedisClient, logger: Logger, clock: Clock = systemClock, metrics: ProductMetrics = createMetrics()): App {
+export function openApp(
+  config: Config,
+  provider: ProviderSettings,
+  redis: RedisClient,
+  logger: Logger,
+  clock: Clock = systemClock,
+  metrics: ProductMetrics = createMetrics(),
+): App {
   const keys = redisKeys(config.keyPrefix);
   const notices = openNotices(redis, keys, config.notify, provider.environment, logger, metrics);
   const store = new BatchStore(redis, keys, config.retention.batchMs);
@@ -110,12 +117,19 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     // One script for the outcome and the history on a standalone Redis; their keys are in different slots of a cluster.
     saveWithHistory: redis.isCluster
       ? undefined
-      : (batchId, accountKey, outcome, entry, counts) => store.saveAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(queueName, accountKey, entry), counts),
+      : (batchId, accountKey, outcome, entry, counts) =>
+          store.saveAnswerWithHistory(batchId, accountKey, outcome, history.writeOf(queueName, accountKey, entry), counts),
     endpoint: queueName,
     now: () => clock.now(),
   };
   const saveAnswer = answerRecorder(answers);
-  const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);
+  const producer = new Producer(
+    store,
+    queue,
+    config.inquiry.attempts,
+    answerReuser(answers, config.history.reuseAnswersMs),
+    config.bankCodes,
+  );
   const loginNow = () => ensureLogin(session, logger, clock);
   const arrivals = new AnswerArrivals();
 
@@ -144,13 +158,24 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     settle: async (batchId, options) => {
       const ended = metrics.batchRunning();
       try {
-        return await settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options);
+        return await settleBatch(
+          settleDependencies,
+          { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs },
+          batchId,
+          options,
+        );
       } finally {
         ended();
       }
     },
     writeReport: async (batchId, reportPath, signal, changesPath) => {
-      const written = await writeReconciliation({ store, history, decisions }, batchId, { reportPath, changesPath, timeZone: config.displayTimeZone }, config.nameMatching, signal);
+      const written = await writeReconciliation(
+        { store, history, decisions },
+        batchId,
+        { reportPath, changesPath, timeZone: config.displayTimeZone },
+        config.nameMatching,
+        signal,
+      );
       metrics.rowsReported(written.counts);
       return written;
     },
@@ -243,7 +268,10 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
           // Deleted, or lost by Redis: nothing of it is written again (no key without an expiry), and the job ends.
           if (!goneBatches.has(batchId)) {
             goneBatches.add(batchId);
-            logger.warn({ batchId, account: maskAccountKey(accountKey) }, `batch ${batchId} is gone from Redis (deleted, or lost by a restart without persistence): answers for it are not stored`);
+            logger.warn(
+              { batchId, account: maskAccountKey(accountKey) },
+              `batch ${batchId} is gone from Redis (deleted, or lost by a restart without persistence): answers for it are not stored`,
+            );
           }
         }
         await counted;
@@ -322,8 +350,17 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     clock,
     close: async () => {
       await stopWorkers();
-      if (workers.length > 0) await rateCeiling.leave().catch((error: unknown) => logger.warn({ err: error }, `could not withdraw this process's rate (it expires by itself): ${describeError(error)}`));
-      await tally.flush().catch((error: unknown) => logger.error({ err: error }, `the call counts of the last ${TALLY_FLUSH_MS} ms could not be written: ${describeError(error)}`));
+      if (workers.length > 0)
+        await rateCeiling
+          .leave()
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, `could not withdraw this process's rate (it expires by itself): ${describeError(error)}`),
+          );
+      await tally
+        .flush()
+        .catch((error: unknown) =>
+          logger.error({ err: error }, `the call counts of the last ${TALLY_FLUSH_MS} ms could not be written: ${describeError(error)}`),
+        );
       await notices.close();
       await queue.close();
     },

@@ -46,10 +46,23 @@ export function buildNotice(finished: FinishedBatch, environment: string): Compl
   };
 }
 
-export function openNotices(redis: RedisClient, keys: RedisKeys, settings: NotifySettings, environment: string, logger: Logger, metrics: ProductMetrics): Notices {
+export function openNotices(
+  redis: RedisClient,
+  keys: RedisKeys,
+  settings: NotifySettings,
+  environment: string,
+  logger: Logger,
+  metrics: ProductMetrics,
+): Notices {
   const { webhookUrl, secret } = settings;
   if (webhookUrl === undefined || secret === undefined) {
-    return { queue: undefined, enqueue: async () => undefined, startWorker: () => undefined, awaitOwn: async () => 0, close: async () => undefined };
+    return {
+      queue: undefined,
+      enqueue: async () => undefined,
+      startWorker: () => undefined,
+      awaitOwn: async () => 0,
+      close: async () => undefined,
+    };
   }
   const queue = openNoticeQueue(redis, keys);
   queue.on('error', redisErrors(redis, 'notice queue', logger));
@@ -84,7 +97,10 @@ export function openNotices(redis: RedisClient, keys: RedisKeys, settings: Notif
       worker.on('failed', (job, error) => {
         if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1)) return;
         const detail = error instanceof NoticeNotDeliveredError ? error.message : `${error.name}: ${error.message}`;
-        logger.error({ batchId: job.data.batchId, jobId: job.id, attempts: job.attemptsMade }, `completion notice given up after ${job.attemptsMade} attempts (${detail}); it stays in the failed list of ${queue.name}`);
+        logger.error(
+          { batchId: job.data.batchId, jobId: job.id, attempts: job.attemptsMade },
+          `completion notice given up after ${job.attemptsMade} attempts (${detail}); it stays in the failed list of ${queue.name}`,
+        );
       });
     },
     awaitOwn: async (timeoutMs) => {

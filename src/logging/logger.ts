@@ -59,7 +59,13 @@ export function createLogger(level: string, destination: DestinationStream | Log
   const readable = output.format === 'pretty' || (output.format !== 'json' && process.stderr.isTTY === true);
   // Synchronous, in this thread: a command ends with process.exit, and a transport thread would lose the last lines.
   const stream = readable
-    ? pretty({ destination: output.destination ?? 2, sync: true, colorize: process.stderr.isTTY === true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
+    ? pretty({
+        destination: output.destination ?? 2,
+        sync: true,
+        colorize: process.stderr.isTTY === true,
+        ignore: 'pid,hostname',
+        translateTime: 'SYS:HH:MM:ss.l',
+      })
     : (output.destination ?? pino.destination(2));
   return pino(
     {
