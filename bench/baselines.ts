@@ -49,7 +49,11 @@ async function post(url: string, body: object, bearer?: string): Promise<unknown
     method: 'POST',
     dispatcher,
     body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...(bearer !== undefined && { authorization: `Bearer ${bearer}` }) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(bearer !== undefined && { authorization: `Bearer ${bearer}` }),
+    },
   });
   return response.body.json();
 }
@@ -98,7 +102,11 @@ async function rawBullmq(options: BaselineOptions): Promise<void> {
   let answered = 0;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));
-  const worker = new Worker(name, async (job) => inquire(options.url, bearer, job.data as Account), { connection, prefix: options.prefix, concurrency: options.concurrency });
+  const worker = new Worker(name, async (job) => inquire(options.url, bearer, job.data as Account), {
+    connection,
+    prefix: options.prefix,
+    concurrency: options.concurrency,
+  });
   worker.on('completed', () => {
     answered += 1;
     if (answered === options.rows) finished();
@@ -106,7 +114,11 @@ async function rawBullmq(options: BaselineOptions): Promise<void> {
   const accounts = syntheticAccounts(options.rows);
   for (let from = 0; from < accounts.length; from += 1_000) {
     await queue.addBulk(
-      accounts.slice(from, from + 1_000).map((account) => ({ name: 'inquiry', data: { bankCode: account.bankCode, accountNumber: account.accountNumber }, opts: { removeOnComplete: true } })),
+      accounts.slice(from, from + 1_000).map((account) => ({
+        name: 'inquiry',
+        data: { bankCode: account.bankCode, accountNumber: account.accountNumber },
+        opts: { removeOnComplete: true },
+      })),
     );
   }
   await done;
@@ -121,7 +133,13 @@ async function accountsOfFile(file: string): Promise<Account[]> {
   const seen = new Set<string>();
   return rows
     .map((row) => ({ bankCode: row.bank_code ?? '', accountNumber: row.account_number ?? '' }))
-    .filter((account) => /^\d{3}$/.test(account.bankCode) && /^\d{6,}$/.test(account.accountNumber) && !seen.has(`${account.bankCode}:${account.accountNumber}`) && seen.add(`${account.bankCode}:${account.accountNumber}`));
+    .filter(
+      (account) =>
+        /^\d{3}$/.test(account.bankCode) &&
+        /^\d{6,}$/.test(account.accountNumber) &&
+        !seen.has(`${account.bankCode}:${account.accountNumber}`) &&
+        seen.add(`${account.bankCode}:${account.accountNumber}`),
+    );
 }
 
 const RUNNERS: Record<BaselineKind, (options: BaselineOptions) => Promise<void>> = {

@@ -85,7 +85,9 @@ function favourTheEmulator(): void {
   try {
     setPriority(-10);
   } catch (error) {
-    console.log(`note: the emulator runs at normal priority (${(error as Error).message}): on a busy machine it may stamp calls late and answer 429s no client caused`);
+    console.log(
+      `note: the emulator runs at normal priority (${(error as Error).message}): on a busy machine it may stamp calls late and answer 429s no client caused`,
+    );
   }
 }
 
@@ -111,8 +113,24 @@ const scenarios: Record<Exclude<ScenarioName, 'memory'>, () => Scenario> = {
     rate: 200,
     wallTime: false,
   }),
-  latency: () => ({ rows: rowsFlag ?? 5_000, emulator: { latencyMs: { min: 100, max: 100 } }, flags: ['--rate', '500/s'], anchor: 'paced', concurrency: 0, rate: 500, wallTime: false }),
-  example: () => ({ rows: 28, emulator: { accountsFile: EXAMPLE_ACCOUNTS, latencyMs: { min: 20, max: 80 } }, flags: ['--rate', '1000/s'], anchor: 'script', concurrency: 0, rate: 1000, wallTime: true }),
+  latency: () => ({
+    rows: rowsFlag ?? 5_000,
+    emulator: { latencyMs: { min: 100, max: 100 } },
+    flags: ['--rate', '500/s'],
+    anchor: 'paced',
+    concurrency: 0,
+    rate: 500,
+    wallTime: false,
+  }),
+  example: () => ({
+    rows: 28,
+    emulator: { accountsFile: EXAMPLE_ACCOUNTS, latencyMs: { min: 20, max: 80 } },
+    flags: ['--rate', '1000/s'],
+    anchor: 'script',
+    concurrency: 0,
+    rate: 1000,
+    wallTime: true,
+  }),
 };
 
 interface Measured {
@@ -168,7 +186,15 @@ class Bench {
     const prefix = `bcbench-${randomBytes(3).toString('hex')}`;
     const out = join(this.directory, `${prefix}.csv`);
     const measured = await this.measure(sandbox, scenario, prefix, (env) =>
-      runCli(['run', input, '--out', out, ...scenario.flags], { ...env, REDIS_URL: this.redisUrl, BC_KEY_PREFIX: prefix, BC_ENV_FILE: 'none', H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox' }).then((result) => {
+      runCli(['run', input, '--out', out, ...scenario.flags], {
+        ...env,
+        REDIS_URL: this.redisUrl,
+        BC_KEY_PREFIX: prefix,
+        BC_ENV_FILE: 'none',
+        H2H_BASE_URL: sandbox.url,
+        H2H_USERNAME: 'sandbox',
+        H2H_PASSWORD: 'sandbox',
+      }).then((result) => {
         if (result.code !== 0) throw new Error(`product run exited ${result.code}:\n${result.stderr}`);
         return result.seconds;
       }),
@@ -177,19 +203,30 @@ class Bench {
     await rm(out);
     await rm(out.replace(/\.csv$/, '.summary.json'), { force: true });
     const ids = new Set(report.map((row) => row.beneficiary_id));
-    if (report.length !== scenario.rows || ids.size !== scenario.rows) throw new Error(`product run: ${report.length} rows, ${ids.size} distinct of ${scenario.rows}: ROWS LOST OR DUPLICATED`);
+    if (report.length !== scenario.rows || ids.size !== scenario.rows)
+      throw new Error(`product run: ${report.length} rows, ${ids.size} distinct of ${scenario.rows}: ROWS LOST OR DUPLICATED`);
     return measured;
   }
 
   async runAnchor(sandbox: SandboxServer, scenario: Scenario, input: string): Promise<Measured> {
     const prefix = `bcbench-${randomBytes(3).toString('hex')}`;
     return this.measure(sandbox, scenario, prefix, (env) =>
-      runBaseline(scenario.anchor, { url: sandbox.url, rows: scenario.rows, concurrency: scenario.concurrency, rate: scenario.rate, prefix, file: input }, this.redisUrl, env),
+      runBaseline(
+        scenario.anchor,
+        { url: sandbox.url, rows: scenario.rows, concurrency: scenario.concurrency, rate: scenario.rate, prefix, file: input },
+        this.redisUrl,
+        env,
+      ),
     );
   }
 
   /** One run (resolving to its wall time), measured from the emulator's stamps, the CPU probe's lines and Redis's counters. */
-  private async measure(sandbox: SandboxServer, scenario: Scenario, prefix: string, run: (env: Record<string, string>) => Promise<number>): Promise<Measured> {
+  private async measure(
+    sandbox: SandboxServer,
+    scenario: Scenario,
+    prefix: string,
+    run: (env: Record<string, string>) => Promise<number>,
+  ): Promise<Measured> {
     const cpuFile = join(this.directory, `${prefix}.cpu`);
     await writeFile(cpuFile, '');
     sandbox.resetStats();
@@ -197,7 +234,10 @@ class Bench {
     const seconds = await run({ NODE_OPTIONS: `--import ${CPU_PROBE}`, BENCH_CPU_FILE: cpuFile });
     const after = await redisCounters(this.redis);
     await deletePrefix(prefix, this.redisUrl);
-    const clientMicros = (await readFile(cpuFile, 'utf8')).split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line), 0);
+    const clientMicros = (await readFile(cpuFile, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .reduce((sum, line) => sum + Number(line), 0);
     const stats = sandbox.stats();
     const answered = stats.inquiries - stats.rateLimited;
     const callSeconds = ((stats.lastInquiryAt ?? 0) - (stats.firstInquiryAt ?? 0)) / 1000;
@@ -226,13 +266,19 @@ async function compare(bench: Bench, name: Exclude<ScenarioName, 'memory'>): Pro
   }
   const runners = ['product', scenario.anchor] as const;
   const measured = new Map<string, Measured[]>(runners.map((runner) => [runner, []]));
-  const knobs: Partial<SandboxKnobs> = { latencyMs: scenario.emulator.latencyMs ?? { min: 0, max: 0 }, rateLimit: scenario.emulator.rateLimit ?? null };
-  console.log(`\n${name}: ${scenario.rows} rows, emulator ${JSON.stringify(knobs)}, product \`run ${scenario.flags.join(' ')}\`, anchor ${scenario.anchor}${scenario.concurrency ? ` at concurrency ${scenario.concurrency}` : ''}${scenario.rate ? ` at ${scenario.rate}/s` : ''}`);
+  const knobs: Partial<SandboxKnobs> = {
+    latencyMs: scenario.emulator.latencyMs ?? { min: 0, max: 0 },
+    rateLimit: scenario.emulator.rateLimit ?? null,
+  };
+  console.log(
+    `\n${name}: ${scenario.rows} rows, emulator ${JSON.stringify(knobs)}, product \`run ${scenario.flags.join(' ')}\`, anchor ${scenario.anchor}${scenario.concurrency ? ` at concurrency ${scenario.concurrency}` : ''}${scenario.rate ? ` at ${scenario.rate}/s` : ''}`,
+  );
   try {
     for (let round = 0; round < rounds; round += 1) {
       const order = round % 2 === 0 ? runners : [...runners].reverse();
       for (const runner of order) {
-        const result = runner === 'product' ? await bench.runProduct(sandbox, scenario, input) : await bench.runAnchor(sandbox, scenario, input);
+        const result =
+          runner === 'product' ? await bench.runProduct(sandbox, scenario, input) : await bench.runAnchor(sandbox, scenario, input);
         measured.get(runner)!.push(result);
         console.log(
           `  round ${round + 1} ${runner.padEnd(13)} ${result.rowsPerSecond.toFixed(1)} rows/s, ${result.seconds.toFixed(2)} s, ${result.rateLimited} answered 429, CPU/row client ${result.clientMicrosPerRow.toFixed(0)} µs + Redis ${result.redisMicrosPerRow.toFixed(0)} µs, ${result.redisCommandsPerRow.toFixed(1)} Redis commands/row`,
@@ -253,13 +299,35 @@ async function compare(bench: Bench, name: Exclude<ScenarioName, 'memory'>): Pro
   }
   const product = measured.get('product')!;
   const anchor = measured.get(scenario.anchor)!;
-  if (scenario.wallTime) console.log(`  product wall time / ${scenario.anchor}: ${spread(product.map((each, round) => each.seconds / anchor[round]!.seconds), 2)}`);
+  if (scenario.wallTime)
+    console.log(
+      `  product wall time / ${scenario.anchor}: ${spread(
+        product.map((each, round) => each.seconds / anchor[round]!.seconds),
+        2,
+      )}`,
+    );
   else {
-    if (scenario.rate !== undefined) console.log(`  product / ${scenario.rate}/s: ${spread(product.map((each) => each.rowsPerSecond / scenario.rate!), 3)}`);
-    console.log(`  product / ${scenario.anchor}: ${spread(product.map((each, round) => each.rowsPerSecond / anchor[round]!.rowsPerSecond), 3)}`);
+    if (scenario.rate !== undefined)
+      console.log(
+        `  product / ${scenario.rate}/s: ${spread(
+          product.map((each) => each.rowsPerSecond / scenario.rate!),
+          3,
+        )}`,
+      );
+    console.log(
+      `  product / ${scenario.anchor}: ${spread(
+        product.map((each, round) => each.rowsPerSecond / anchor[round]!.rowsPerSecond),
+        3,
+      )}`,
+    );
   }
   const cpu = (each: Measured) => each.clientMicrosPerRow + each.redisMicrosPerRow;
-  console.log(`  CPU/row (client + Redis) product / ${scenario.anchor}: ${spread(product.map((each, round) => cpu(each) / cpu(anchor[round]!)), 2)}`);
+  console.log(
+    `  CPU/row (client + Redis) product / ${scenario.anchor}: ${spread(
+      product.map((each, round) => cpu(each) / cpu(anchor[round]!)),
+      2,
+    )}`,
+  );
 }
 
 /** The memory scenario is bench/footprint.ts's (1,000,000 rows unless --rows says otherwise). */
@@ -269,9 +337,14 @@ async function memory(): Promise<void> {
 }
 
 favourTheEmulator();
-const chosen = values.scenario === 'all' ? SCENARIOS.filter((name) => name !== 'memory') : values.scenario!.split(',').map((name) => name as ScenarioName);
+const chosen =
+  values.scenario === 'all'
+    ? SCENARIOS.filter((name) => name !== 'memory')
+    : values.scenario!.split(',').map((name) => name as ScenarioName);
 if (!chosen.every((name) => SCENARIOS.includes(name))) {
-  console.error(`unknown scenario ${JSON.stringify(values.scenario)}: ${SCENARIOS.join(', ')} (comma-separated) or all (every one but memory)`);
+  console.error(
+    `unknown scenario ${JSON.stringify(values.scenario)}: ${SCENARIOS.join(', ')} (comma-separated) or all (every one but memory)`,
+  );
   process.exit(2);
 }
 const bench = await Bench.start();

@@ -138,7 +138,12 @@ export async function footprintScenario(options: FootprintOptions): Promise<Foot
     let peakRedis = before;
     let peakRssMb = 0;
     const started = performance.now();
-    const child = atStartingPriority(spawn(process.execPath, [CLI, 'run', input, '--out', join(directory, 'report.csv'), '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = atStartingPriority(
+      spawn(process.execPath, [CLI, 'run', input, '--out', join(directory, 'report.csv'), '--json'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -159,13 +164,17 @@ export async function footprintScenario(options: FootprintOptions): Promise<Foot
     // Where the finished batch's bytes are: each of its keys (the rest of `finished` is the account history and the queue).
     const finishedBatchBytesPerRow: Record<string, number> = {};
     for (const key of await scanKeys(redis, `${redisKeys(PREFIX).batch(batchId)}*`)) {
-      finishedBatchBytesPerRow[key.slice(key.indexOf('}') + 2) || 'record'] = Number((await redis.memory('USAGE', key, 'SAMPLES', '0')) ?? 0) / options.rows;
+      finishedBatchBytesPerRow[key.slice(key.indexOf('}') + 2) || 'record'] =
+        Number((await redis.memory('USAGE', key, 'SAMPLES', '0')) ?? 0) / options.rows;
     }
 
     const pruned = await runCli(['prune', '--older-than', '0s'], { BC_ENV_FILE: 'none', REDIS_URL: redisUrl, BC_KEY_PREFIX: PREFIX });
     if (pruned.code !== 0) throw new Error(`prune exited ${pruned.code}: ${pruned.stderr}`);
     const keys = redisKeys(PREFIX);
-    const batchKeys = [...(await scanKeys(redis, `${keys.batch(batchId)}*`)), ...(await scanKeys(redis, `${keys.bullPrefix()}:*:${batchId}.*`))];
+    const batchKeys = [
+      ...(await scanKeys(redis, `${keys.batch(batchId)}*`)),
+      ...(await scanKeys(redis, `${keys.bullPrefix()}:*:${batchId}.*`)),
+    ];
     const sizes = await Promise.all(batchKeys.map(async (key) => Number((await redis.memory('USAGE', key)) ?? 0)));
     const allLeft = await scanKeys(redis, `${PREFIX}:*`);
     return {
@@ -207,17 +216,27 @@ export async function footprintRounds(rows: number, rounds: number): Promise<voi
   const figures: FootprintFigures[] = [];
   for (let round = 0; round < rounds; round += 1) figures.push(await footprintScenario({ rows }));
   const of = (pick: (figure: FootprintFigures) => number, digits = 0) => summarise(figures.map(pick), digits);
-  console.log(`${rows.toLocaleString('en-US')} rows (${figures[0]!.distinctAccounts.toLocaleString('en-US')} distinct accounts), ${rounds} round(s), Node ${process.version}; min / median / max`);
+  console.log(
+    `${rows.toLocaleString('en-US')} rows (${figures[0]!.distinctAccounts.toLocaleString('en-US')} distinct accounts), ${rounds} round(s), Node ${process.version}; min / median / max`,
+  );
   console.log(`  run time              ${of((f) => f.seconds, 1)} s`);
-  console.log(`  peak Redis per row    ${of((f) => f.peakRedisBytesPerRow)} B   (target <= ${TARGETS.peakRedisBytesPerRow}; issue 11 before: ~1100)`);
+  console.log(
+    `  peak Redis per row    ${of((f) => f.peakRedisBytesPerRow)} B   (target <= ${TARGETS.peakRedisBytesPerRow}; issue 11 before: ~1100)`,
+  );
   console.log(`  finished batch / row  ${of((f) => f.finishedRedisBytesPerRow)} B   (kept until BATCH_RETENTION or prune)`);
   const parts = Object.keys(figures[0]!.finishedBatchBytesPerRow).sort();
-  console.log(`  of it, the batch's keys / row: ${parts.map((part) => `${part} ${of((f) => f.finishedBatchBytesPerRow[part] ?? 0)}`).join(', ')} B (the rest: account history, queue)`);
+  console.log(
+    `  of it, the batch's keys / row: ${parts.map((part) => `${part} ${of((f) => f.finishedBatchBytesPerRow[part] ?? 0)}`).join(', ')} B (the rest: account history, queue)`,
+  );
   console.log(`  peak RSS of run       ${of((f) => f.peakRssMb)} MB  (target <= ${TARGETS.peakRssMb})`);
-  console.log(`  batch left after prune ${of((f) => f.batchKeysLeft)} keys, ${of((f) => f.batchBytesLeft)} bytes (target ${TARGETS.bytesLeft}); other keys under the prefix: ${of((f) => f.otherKeysLeft)}`);
+  console.log(
+    `  batch left after prune ${of((f) => f.batchKeysLeft)} keys, ${of((f) => f.batchBytesLeft)} bytes (target ${TARGETS.bytesLeft}); other keys under the prefix: ${of((f) => f.otherKeysLeft)}`,
+  );
   const worst = (pick: (figure: FootprintFigures) => number) => Math.max(...figures.map(pick));
   const met =
-    worst((f) => f.peakRedisBytesPerRow) <= TARGETS.peakRedisBytesPerRow && worst((f) => f.peakRssMb) <= TARGETS.peakRssMb && worst((f) => f.batchBytesLeft) <= TARGETS.bytesLeft;
+    worst((f) => f.peakRedisBytesPerRow) <= TARGETS.peakRedisBytesPerRow &&
+    worst((f) => f.peakRssMb) <= TARGETS.peakRssMb &&
+    worst((f) => f.batchBytesLeft) <= TARGETS.bytesLeft;
   console.log(`  targets: ${met ? 'met' : 'NOT met'}`);
   if (!met) process.exitCode = 1;
 }

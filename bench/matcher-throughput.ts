@@ -38,7 +38,10 @@ const spread = (values: number[]) => {
 
 function main(): void {
   const methods: Array<[string, (expected: string, holder: string) => unknown]> = [
-    ...NAME_MATCH_POLICIES.map((policy) => [`compareNames (${policy})`, (e: string, h: string) => compareNames(e, h, policy)] as [string, (e: string, h: string) => unknown]),
+    ...NAME_MATCH_POLICIES.map(
+      (policy) =>
+        [`compareNames (${policy})`, (e: string, h: string) => compareNames(e, h, policy)] as [string, (e: string, h: string) => unknown],
+    ),
     ['plain normalised equality', plainEquality],
   ];
   for (const [, compare] of methods) measure(compare, PASSES_PER_ROUND); // warm-up: let the JIT settle first
@@ -52,7 +55,9 @@ function main(): void {
     }
   }
   const baseline = results.get('plain normalised equality')!;
-  console.log(`${evaluationPairs.length} pairs x ${PASSES_PER_ROUND} passes per round, ${ROUNDS} alternating rounds, Node ${process.version}`);
+  console.log(
+    `${evaluationPairs.length} pairs x ${PASSES_PER_ROUND} passes per round, ${ROUNDS} alternating rounds, Node ${process.version}`,
+  );
   for (const [name] of methods) {
     const values = results.get(name)!;
     const ratios = values.map((value, index) => value / baseline[index]!);
@@ -60,7 +65,9 @@ function main(): void {
     console.log(`${name.padEnd(28)} comparisons/s: ${spread(values)}`);
     if (values !== baseline) {
       const r = sorted(ratios);
-      console.log(`${''.padEnd(28)} ratio to plain equality, same round: min ${r[0]!.toFixed(3)} / median ${r[Math.floor(r.length / 2)]!.toFixed(3)} / max ${r[r.length - 1]!.toFixed(3)}; target >= ${format(TARGET_PER_SECOND)}/s: ${median >= TARGET_PER_SECOND ? 'met' : 'NOT met'} (median)`);
+      console.log(
+        `${''.padEnd(28)} ratio to plain equality, same round: min ${r[0]!.toFixed(3)} / median ${r[Math.floor(r.length / 2)]!.toFixed(3)} / max ${r[r.length - 1]!.toFixed(3)}; target >= ${format(TARGET_PER_SECOND)}/s: ${median >= TARGET_PER_SECOND ? 'met' : 'NOT met'} (median)`,
+      );
     }
   }
   if (sink < 0) console.log('unreachable');

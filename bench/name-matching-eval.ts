@@ -52,9 +52,18 @@ export function tokenSetRatio(expected: string, holder: string): number {
   const a = new Set(plainNormalised(expected).split(' ').filter(Boolean));
   const b = new Set(plainNormalised(holder).split(' ').filter(Boolean));
   if (a.size === 0 || b.size === 0) return 0;
-  const common = [...a].filter((word) => b.has(word)).sort().join(' ');
-  const onlyA = [...a].filter((word) => !b.has(word)).sort().join(' ');
-  const onlyB = [...b].filter((word) => !a.has(word)).sort().join(' ');
+  const common = [...a]
+    .filter((word) => b.has(word))
+    .sort()
+    .join(' ');
+  const onlyA = [...a]
+    .filter((word) => !b.has(word))
+    .sort()
+    .join(' ');
+  const onlyB = [...b]
+    .filter((word) => !a.has(word))
+    .sort()
+    .join(' ');
   const withA = `${common} ${onlyA}`.trim();
   const withB = `${common} ${onlyB}`.trim();
   return Math.max(ratio(common, withA), ratio(common, withB), ratio(withA, withB));
@@ -67,7 +76,9 @@ export function fuzzyVerdict(expected: string, holder: string): Verdict {
 }
 
 const METHODS: ReadonlyArray<readonly [string, (expected: string, holder: string) => Verdict]> = [
-  ...NAME_MATCH_POLICIES.map((policy) => [`compareNames (${policy})`, (e: string, h: string) => compareNames(e, h, policy).verdict] as const),
+  ...NAME_MATCH_POLICIES.map(
+    (policy) => [`compareNames (${policy})`, (e: string, h: string) => compareNames(e, h, policy).verdict] as const,
+  ),
   ['plain normalised equality', plainEquality],
   ['token-set ratio (90 / 75)', fuzzyVerdict],
 ];
@@ -88,7 +99,11 @@ function cells(result: EvaluationResult): string[] {
 
 type Labelled = { expected: string; holder: string; label: DevPair['label'] };
 
-function table(title: string, pairs: readonly Labelled[], methods: ReadonlyArray<readonly [string, (expected: string, holder: string) => Verdict]>): void {
+function table(
+  title: string,
+  pairs: readonly Labelled[],
+  methods: ReadonlyArray<readonly [string, (expected: string, holder: string) => Verdict]>,
+): void {
   const count = (label: string) => pairs.filter((pair) => pair.label === label).length;
   console.log(`${title}: ${pairs.length} pairs (same ${count('same')}, different ${count('different')}, review ${count('review')})`);
   console.log(`| ${'method'.padEnd(26)} | ${HEADERS.join(' | ')} |`);
@@ -105,11 +120,28 @@ async function answeredByRun(pairs: readonly DevPair[], policy: string): Promise
   const directory = await mkdtemp(join(tmpdir(), 'bc-names-eval-'));
   const prefix = `bcbench-names-${randomBytes(4).toString('hex')}`;
   const account = (index: number) => String(1_000_000_000 + index);
-  await writeFile(join(directory, 'accounts.csv'), stringify([['bank_code', 'account_number', 'account_holder'], ...pairs.map((pair, index) => ['014', account(index), pair.holder])]));
-  await writeFile(join(directory, 'payouts.csv'), stringify([['id', 'bank_code', 'account_number', 'name'], ...pairs.map((pair, index) => [`P${index}`, '014', account(index), pair.expected])]));
+  await writeFile(
+    join(directory, 'accounts.csv'),
+    stringify([['bank_code', 'account_number', 'account_holder'], ...pairs.map((pair, index) => ['014', account(index), pair.holder])]),
+  );
+  await writeFile(
+    join(directory, 'payouts.csv'),
+    stringify([
+      ['id', 'bank_code', 'account_number', 'name'],
+      ...pairs.map((pair, index) => [`P${index}`, '014', account(index), pair.expected]),
+    ]),
+  );
   const sandbox = await startSandbox({ accountsFile: join(directory, 'accounts.csv') });
   try {
-    const env = { REDIS_URL, BC_ENV_FILE: 'none', BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', NAME_MATCH_POLICY: policy };
+    const env = {
+      REDIS_URL,
+      BC_ENV_FILE: 'none',
+      BC_KEY_PREFIX: prefix,
+      H2H_BASE_URL: sandbox.url,
+      H2H_USERNAME: 'sandbox',
+      H2H_PASSWORD: 'sandbox',
+      NAME_MATCH_POLICY: policy,
+    };
     const result = await runCli(['run', join(directory, 'payouts.csv'), '--out', join(directory, 'report.csv')], env);
     if (result.code !== 0) throw new Error(`run exited ${result.code}: ${result.stderr}`);
     const rows = parse(await readFile(join(directory, 'report.csv')), { bom: true, columns: true }) as Record<string, string>[];
@@ -126,7 +158,9 @@ async function answeredByRun(pairs: readonly DevPair[], policy: string): Promise
 const WANTED = { same: 'MATCH', different: 'NO_MATCH', review: 'CLOSE_MATCH' } as const;
 
 async function main(): Promise<void> {
-  const files = (Object.keys(KNOWLEDGE_VERSIONS) as Concept[]).map((concept) => `${concept} v${KNOWLEDGE_VERSIONS[concept]} (${BUILT_IN_KNOWLEDGE.counts[concept]})`);
+  const files = (Object.keys(KNOWLEDGE_VERSIONS) as Concept[]).map(
+    (concept) => `${concept} v${KNOWLEDGE_VERSIONS[concept]} (${BUILT_IN_KNOWLEDGE.counts[concept]})`,
+  );
   console.log(`knowledge: ${files.join(', ')}\n`);
   table('dev set, tuned part', tunedPairs, METHODS);
   table('dev set, set-aside part (not tuned on)', setAsidePairs, METHODS);
@@ -139,14 +173,18 @@ async function main(): Promise<void> {
     table('dev set, set-aside part, end to end', setAsidePairs, methods);
     table('dev set, whole, end to end', devPairs, methods);
   }
-  console.log('targets (dev set, whole and set-aside alike): same→MATCH >= 93%, same→NO_MATCH <= 1%, different→MATCH 0, review→MATCH 0, review→CLOSE >= 80%');
+  console.log(
+    'targets (dev set, whole and set-aside alike): same→MATCH >= 93%, same→NO_MATCH <= 1%, different→MATCH 0, review→MATCH 0, review→CLOSE >= 80%',
+  );
   if (process.argv.includes('--errors')) {
     // Only the tuned part: the set-aside part's misses are never looked at one by one.
     console.log('\ntuned part, answered otherwise than labelled (standard policy):');
     for (const pair of [...tunedPairs].sort((a, b) => a.pattern.localeCompare(b.pattern))) {
       const result = compareNames(pair.expected, pair.holder);
       if (result.verdict === WANTED[pair.label]) continue;
-      console.log(`  ${pair.pattern.padEnd(14)} ${pair.label.padEnd(9)} ${result.verdict.padEnd(11)} "${pair.expected}" | "${pair.holder}": ${result.notes.join('; ')}`);
+      console.log(
+        `  ${pair.pattern.padEnd(14)} ${pair.label.padEnd(9)} ${result.verdict.padEnd(11)} "${pair.expected}" | "${pair.holder}": ${result.notes.join('; ')}`,
+      );
     }
   }
 }

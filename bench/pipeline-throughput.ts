@@ -19,7 +19,6 @@ const rows = Number(process.argv[2] ?? 10_000);
 const ratePerSecond = Number(process.argv[3] ?? 200);
 const latency = { min: 20, max: 80 };
 
-
 const accounts = syntheticAccounts(rows);
 const sandbox = await startSandbox({ accounts, latencyMs: latency, rateLimit: { max: ratePerSecond, windowMs: 1000 } });
 const directory = await mkdtemp(join(tmpdir(), 'bc-bench-'));
@@ -51,10 +50,18 @@ const ideal = rows / ratePerSecond;
 
 console.log(`rows ${rows}, rate ${ratePerSecond}/s, emulator latency ${latency.min}-${latency.max} ms, exit code ${result.code}`);
 console.log(`baseline (bare paced HTTP loop, ${baselineCalls} calls): ${baselineRate.toFixed(1)}/s`);
-console.log(`run: ${result.seconds.toFixed(1)} s wall (ideal ${ideal.toFixed(1)} s, ratio ${ratio(result.seconds, ideal)}), inquiries over ${inquirySeconds.toFixed(1)} s`);
-console.log(`achieved ${achieved.toFixed(1)}/s = ${ratio(achieved, ratePerSecond)} of the configured rate, ${ratio(achieved, baselineRate)} of the baseline`);
-console.log(`emulator: ${stats.inquiries} inquiries, ${stats.rateLimited} answered 429, max ${stats.maxInquiriesInAnyWindow} in any 1 s window, ${stats.logins} login(s)`);
-console.log(`report: ${report.length} rows, ${ids.size} distinct ids, ${report.filter((row) => row.result === 'MATCH').length} MATCH, ${report.filter((row) => row.result === 'FAILED').length} FAILED`);
+console.log(
+  `run: ${result.seconds.toFixed(1)} s wall (ideal ${ideal.toFixed(1)} s, ratio ${ratio(result.seconds, ideal)}), inquiries over ${inquirySeconds.toFixed(1)} s`,
+);
+console.log(
+  `achieved ${achieved.toFixed(1)}/s = ${ratio(achieved, ratePerSecond)} of the configured rate, ${ratio(achieved, baselineRate)} of the baseline`,
+);
+console.log(
+  `emulator: ${stats.inquiries} inquiries, ${stats.rateLimited} answered 429, max ${stats.maxInquiriesInAnyWindow} in any 1 s window, ${stats.logins} login(s)`,
+);
+console.log(
+  `report: ${report.length} rows, ${ids.size} distinct ids, ${report.filter((row) => row.result === 'MATCH').length} MATCH, ${report.filter((row) => row.result === 'FAILED').length} FAILED`,
+);
 if (report.length !== rows || ids.size !== rows) {
   console.error('ROWS LOST OR DUPLICATED');
   process.exitCode = 1;

@@ -27,9 +27,13 @@ const directory = await mkdtemp(join(tmpdir(), 'bc-bench-'));
 const input = join(directory, 'beneficiaries.csv');
 await writeBeneficiaryFile(input, accounts);
 
-
 async function scenario(name: string, knobs: Partial<SandboxKnobs>, baselineRate: number) {
-  const sandbox = await startSandbox({ accounts, latencyMs: { min: 100, max: 100 }, rateLimit: { max: ratePerSecond, windowMs: 1000 }, ...knobs });
+  const sandbox = await startSandbox({
+    accounts,
+    latencyMs: { min: 100, max: 100 },
+    rateLimit: { max: ratePerSecond, windowMs: 1000 },
+    ...knobs,
+  });
   const prefix = `bcbench-${randomBytes(3).toString('hex')}`;
   const env = {
     REDIS_URL,
@@ -43,7 +47,9 @@ async function scenario(name: string, knobs: Partial<SandboxKnobs>, baselineRate
   };
   const batchId = (await runCli(['enqueue', input], env)).stdout.trim();
   const started = performance.now();
-  const workers = Array.from({ length: WORKER_PROCESSES }, () => startCli(['worker', '--concurrency', String(CONCURRENCY_PER_PROCESS)], env));
+  const workers = Array.from({ length: WORKER_PROCESSES }, () =>
+    startCli(['worker', '--concurrency', String(CONCURRENCY_PER_PROCESS)], env),
+  );
   // `resume` waits for the batch with its own (fourth) process and writes the report.
   const out = join(directory, `${name}.csv`);
   const reported = await runCli(['resume', batchId, '--out', out, '--concurrency', '1'], env);
@@ -58,16 +64,24 @@ async function scenario(name: string, knobs: Partial<SandboxKnobs>, baselineRate
   const achieved = stats.inquiries / inquirySeconds;
   const askedTwice = Object.values(stats.inquiriesByAccount).filter((count) => count > 1).length;
   console.log(`\n${name}: ${JSON.stringify(knobs)} exit ${reported.code}, ${seconds.toFixed(1)} s`);
-  console.log(`  sent ${achieved.toFixed(1)}/s = ${ratio(achieved, ratePerSecond)} of the configured rate, ${ratio(achieved, baselineRate)} of the baseline`);
-  console.log(`  emulator: ${stats.inquiries} requests, ${stats.rateLimited} answered 429, max ${stats.maxInquiriesInAnyWindow} in any 1 s window, ${stats.serverErrors} 5xx, ${stats.hangs} hangs, ${stats.logins} login(s)`);
+  console.log(
+    `  sent ${achieved.toFixed(1)}/s = ${ratio(achieved, ratePerSecond)} of the configured rate, ${ratio(achieved, baselineRate)} of the baseline`,
+  );
+  console.log(
+    `  emulator: ${stats.inquiries} requests, ${stats.rateLimited} answered 429, max ${stats.maxInquiriesInAnyWindow} in any 1 s window, ${stats.serverErrors} 5xx, ${stats.hangs} hangs, ${stats.logins} login(s)`,
+  );
   console.log(`  accounts answered twice by the provider: ${askedTwice}`);
-  console.log(`  report: ${report.length} rows, ${new Set(ids).size} distinct, FAILED ${report.filter((row) => row.result === 'FAILED').length}, duplicated rows ${ids.length - new Set(ids).size}, missing rows ${rows - new Set(ids).size}`);
+  console.log(
+    `  report: ${report.length} rows, ${new Set(ids).size} distinct, FAILED ${report.filter((row) => row.result === 'FAILED').length}, duplicated rows ${ids.length - new Set(ids).size}, missing rows ${rows - new Set(ids).size}`,
+  );
 }
 
 const baselineSandbox = await startSandbox({ accounts, latencyMs: { min: 100, max: 100 } });
 const baselineRate = await pacedBaseline(baselineSandbox.url, ratePerSecond * 10, ratePerSecond);
 await baselineSandbox.close();
-console.log(`rows ${rows}, limit ${ratePerSecond}/s, latency 100 ms, ${WORKER_PROCESSES} worker processes x ${CONCURRENCY_PER_PROCESS}, timeout ${timeoutMs} ms`);
+console.log(
+  `rows ${rows}, limit ${ratePerSecond}/s, latency 100 ms, ${WORKER_PROCESSES} worker processes x ${CONCURRENCY_PER_PROCESS}, timeout ${timeoutMs} ms`,
+);
 console.log(`baseline (bare paced HTTP loop): ${baselineRate.toFixed(1)}/s = ${ratio(baselineRate, ratePerSecond)} of the rate`);
 await scenario('healthy', {}, baselineRate);
 await scenario('faults', { serverErrorRate: 0.05, hangRate: 0.01 }, baselineRate);

@@ -37,7 +37,14 @@ interface Round {
 async function product(round: number): Promise<Round> {
   const sandbox = await startSandbox({ accounts, latencyMs: latency, rateLimit: { max: PROVIDER_LIMIT, windowMs: 1000 } });
   const prefix = `bcbench-${randomBytes(3).toString('hex')}`;
-  const env = { REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: CONFIGURED_RATE };
+  const env = {
+    REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    INQUIRY_RATE: CONFIGURED_RATE,
+  };
   const workers = Array.from({ length: EXTRA_WORKERS }, () => startCli(['worker', '--concurrency', '12'], env));
   const out = join(directory, `storm-${round}.csv`);
   const result = await runCli(['run', input, '--out', out, '--rate', CONFIGURED_RATE, '--concurrency', '12'], env);
@@ -69,7 +76,9 @@ const spread = (values: number[], digits: number): string => {
   return `min ${sorted[0]!.toFixed(digits)} / median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(digits)} / max ${sorted[sorted.length - 1]!.toFixed(digits)}`;
 };
 
-console.log(`rows ${rows}, provider limit ${PROVIDER_LIMIT}/s (sliding 1 s), --rate ${CONFIGURED_RATE}, ${EXTRA_WORKERS + 1} processes, latency ${latency.min}-${latency.max} ms`);
+console.log(
+  `rows ${rows}, provider limit ${PROVIDER_LIMIT}/s (sliding 1 s), --rate ${CONFIGURED_RATE}, ${EXTRA_WORKERS + 1} processes, latency ${latency.min}-${latency.max} ms`,
+);
 const shares: number[] = [];
 const ratios: number[] = [];
 let failed = 0;

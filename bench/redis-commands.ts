@@ -62,13 +62,21 @@ function perRow(before: Counts, after: Counts, sent: Map<string, number>): strin
   const sentTotal = [...sent.values()].reduce((sum, calls) => sum + calls, 0);
   const commands = [...after.commands]
     .filter(([name]) => name !== 'info' && name !== 'config')
-    .map(([name, { calls, usec }]) => ({ name, calls: calls - (before.commands.get(name)?.calls ?? 0), usec: usec - (before.commands.get(name)?.usec ?? 0) }))
+    .map(([name, { calls, usec }]) => ({
+      name,
+      calls: calls - (before.commands.get(name)?.calls ?? 0),
+      usec: usec - (before.commands.get(name)?.usec ?? 0),
+    }))
     .filter((command) => command.calls > 0)
     .sort((a, b) => b.calls - a.calls);
   const total = commands.reduce((sum, command) => sum + command.calls, 0);
   const usec = commands.reduce((sum, command) => sum + command.usec, 0);
   return [
-    `${(sentTotal / rows).toFixed(2)} commands sent/row: ${[...sent].sort((a, b) => b[1] - a[1]).filter(([, calls]) => calls / rows >= 0.01).map(([name, calls]) => `${name} ${(calls / rows).toFixed(2)}`).join(', ')}`,
+    `${(sentTotal / rows).toFixed(2)} commands sent/row: ${[...sent]
+      .sort((a, b) => b[1] - a[1])
+      .filter(([, calls]) => calls / rows >= 0.01)
+      .map(([name, calls]) => `${name} ${(calls / rows).toFixed(2)}`)
+      .join(', ')}`,
     `    ${(total / rows).toFixed(1)} commands executed/row, ${(usec / rows).toFixed(0)} µs of Redis time/row, ${((after.bytesIn - before.bytesIn) / rows).toFixed(0)} B/row sent to Redis, ${((after.bytesOut - before.bytesOut) / rows).toFixed(0)} B/row received`,
     `    ${commands.map((command) => `${command.name} ${(command.calls / rows).toFixed(2)}`).join(', ')}`,
   ].join('\n');
@@ -101,19 +109,26 @@ try {
     return perRow(before, after, sent);
   };
   const product = await measure(async () => {
-    const result = await runCli(['run', input, '--out', join(directory, 'report.csv'), '--rate', '1000000/s', '--concurrency', String(concurrency)], {
-      REDIS_URL: redisServer.url,
-      // A prefix per run: the same file under the same prefix would be the finished batch, not asked again.
-      BC_KEY_PREFIX: `bccmd-${randomBytes(3).toString('hex')}`,
-      BC_ENV_FILE: 'none',
-      H2H_BASE_URL: sandbox.url,
-      H2H_USERNAME: 'sandbox',
-      H2H_PASSWORD: 'sandbox',
-    });
+    const result = await runCli(
+      ['run', input, '--out', join(directory, 'report.csv'), '--rate', '1000000/s', '--concurrency', String(concurrency)],
+      {
+        REDIS_URL: redisServer.url,
+        // A prefix per run: the same file under the same prefix would be the finished batch, not asked again.
+        BC_KEY_PREFIX: `bccmd-${randomBytes(3).toString('hex')}`,
+        BC_ENV_FILE: 'none',
+        H2H_BASE_URL: sandbox.url,
+        H2H_USERNAME: 'sandbox',
+        H2H_PASSWORD: 'sandbox',
+      },
+    );
     if (result.code !== 0) throw new Error(`run exited ${result.code}:\n${result.stderr}`);
   });
   const bullmq = await measure(async () => {
-    await runBaseline('bullmq-undici', { url: sandbox.url, rows, concurrency, rate: undefined, prefix: `bcbench-${randomBytes(3).toString('hex')}` }, redisServer.url);
+    await runBaseline(
+      'bullmq-undici',
+      { url: sandbox.url, rows, concurrency, rate: undefined, prefix: `bcbench-${randomBytes(3).toString('hex')}` },
+      redisServer.url,
+    );
   });
   console.log(`Redis per row, ${rows} rows, zero-latency emulator, concurrency ${concurrency} (run: the whole command, report included)`);
   console.log(`  product     ${product}`);

@@ -32,7 +32,12 @@ export function atStartingPriority<T extends ChildProcess>(child: T): T {
 /** Runs the built CLI as a real process and times it. */
 export function runCli(args: string[], env: Record<string, string>): Promise<ProcessResult> {
   const started = process.hrtime.bigint();
-  const child = atStartingPriority(spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = atStartingPriority(
+    spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', LOG_LEVEL: 'error', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -43,16 +48,30 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Pro
 }
 
 /** Runs one baseline of bench/baselines.ts as a process of its own, against the Redis at `redisUrl`; resolves to its wall time (s). */
-export function runBaseline(kind: BaselineKind, options: BaselineOptions, redisUrl: string, env: Record<string, string> = {}): Promise<number> {
+export function runBaseline(
+  kind: BaselineKind,
+  options: BaselineOptions,
+  redisUrl: string,
+  env: Record<string, string> = {},
+): Promise<number> {
   const started = process.hrtime.bigint();
-  const child = atStartingPriority(spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, REDIS_URL: redisUrl, ...env } }));
+  const child = atStartingPriority(
+    spawn(process.execPath, [BASELINES_SCRIPT, kind, JSON.stringify(options)], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, REDIS_URL: redisUrl, ...env },
+    }),
+  );
   return new Promise((resolve, reject) =>
-    child.once('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e9) : reject(new Error(`baseline ${kind} exited ${code}`)))),
+    child.once('close', (code) =>
+      code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e9) : reject(new Error(`baseline ${kind} exited ${code}`)),
+    ),
   );
 }
 
 export function startCli(args: string[], env: Record<string, string>) {
-  return atStartingPriority(spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' }));
+  return atStartingPriority(
+    spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', ...env }, stdio: 'ignore' }),
+  );
 }
 
 /** Deletes the keys a benchmark wrote under its prefix. */

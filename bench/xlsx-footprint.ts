@@ -60,11 +60,16 @@ async function writeReport(format: ReportFormat, path: string): Promise<void> {
 }
 
 function runChild(format: ReportFormat, path: string): Promise<Measure> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'child', format, path], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env } });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'child', format, path], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) =>
-    child.once('close', (code) => (code === 0 ? resolve(JSON.parse(output.trim()) as Measure) : reject(new Error(`${format} writer exited ${code}`)))),
+    child.once('close', (code) =>
+      code === 0 ? resolve(JSON.parse(output.trim()) as Measure) : reject(new Error(`${format} writer exited ${code}`)),
+    ),
   );
 }
 
@@ -91,12 +96,26 @@ async function main(): Promise<void> {
   const csv = of('csv');
   const xlsx = of('xlsx');
   const ratios = xlsx.map((measure, index) => measure.seconds / csv[index]!.seconds);
-  console.log(`${ROWS.toLocaleString('en-US')} rows x ${HEADER.length + RESULT_COLUMNS.length} columns, ${REPEATS} runs per format (alternating), Node ${process.version}; min / median / max`);
-  console.log(`  CSV   time ${summarise(csv.map((m) => m.seconds))} s   peak RSS ${summarise(csv.map((m) => m.peakRssMb), 0)} MB   file ${(csv[0]!.bytes / 1e6).toFixed(0)} MB`);
-  console.log(`  XLSX  time ${summarise(xlsx.map((m) => m.seconds))} s   peak RSS ${summarise(xlsx.map((m) => m.peakRssMb), 0)} MB   file ${(xlsx[0]!.bytes / 1e6).toFixed(0)} MB`);
+  console.log(
+    `${ROWS.toLocaleString('en-US')} rows x ${HEADER.length + RESULT_COLUMNS.length} columns, ${REPEATS} runs per format (alternating), Node ${process.version}; min / median / max`,
+  );
+  console.log(
+    `  CSV   time ${summarise(csv.map((m) => m.seconds))} s   peak RSS ${summarise(
+      csv.map((m) => m.peakRssMb),
+      0,
+    )} MB   file ${(csv[0]!.bytes / 1e6).toFixed(0)} MB`,
+  );
+  console.log(
+    `  XLSX  time ${summarise(xlsx.map((m) => m.seconds))} s   peak RSS ${summarise(
+      xlsx.map((m) => m.peakRssMb),
+      0,
+    )} MB   file ${(xlsx[0]!.bytes / 1e6).toFixed(0)} MB`,
+  );
   console.log(`  XLSX/CSV time ratio (pairwise) ${summarise(ratios, 2)}`);
   const worst = Math.max(...xlsx.map((m) => m.peakRssMb));
-  console.log(`  target: XLSX peak RSS <= ${TARGET_RSS_MB} MB: ${worst <= TARGET_RSS_MB ? 'met' : 'NOT met'} (worst ${worst.toFixed(0)} MB)`);
+  console.log(
+    `  target: XLSX peak RSS <= ${TARGET_RSS_MB} MB: ${worst <= TARGET_RSS_MB ? 'met' : 'NOT met'} (worst ${worst.toFixed(0)} MB)`,
+  );
   if (worst > TARGET_RSS_MB) process.exitCode = 1;
 }
 

@@ -2,7 +2,15 @@ import type { Job } from 'bullmq';
 import { timerDelay } from '../src/clock/clock.js';
 import type { Logger } from '../src/logging/logger.js';
 import { redactUrls } from '../src/logging/redact-url.js';
-import { DELIVERY_HEADER, NoticeNotDeliveredError, SIGNATURE_HEADER, signNotice, TIMESTAMP_HEADER, webhookTarget, type CompletionNoticeJobData } from '../src/notify/notice.js';
+import {
+  DELIVERY_HEADER,
+  NoticeNotDeliveredError,
+  SIGNATURE_HEADER,
+  signNotice,
+  TIMESTAMP_HEADER,
+  webhookTarget,
+  type CompletionNoticeJobData,
+} from '../src/notify/notice.js';
 
 /** What a notice job is given: where to POST, the key to sign with, and narrow callbacks. */
 export interface CompletionNoticeDependencies {

@@ -75,7 +75,10 @@ const DEFAULT_RATE_LIMIT_HOLD_MS = 1_000;
 
 /** Redis itself failed (connection, OOM): not a bug in the processor; BullMQ retries the job. */
 const isRedisFailure = (error: unknown): boolean =>
-  error instanceof Error && (error.name === 'ReplyError' || error.name === 'MaxRetriesPerRequestError' || /Connection is closed|ECONNREFUSED|ECONNRESET/.test(error.message));
+  error instanceof Error &&
+  (error.name === 'ReplyError' ||
+    error.name === 'MaxRetriesPerRequestError' ||
+    /Connection is closed|ECONNREFUSED|ECONNRESET/.test(error.message));
 
 /** The wall time (for people, and for `run` in another process) of a moment on the monotonic clock. */
 const wallTimeOf = (monotonicMs: number): number => Date.now() - (performance.now() - monotonicMs);
@@ -84,7 +87,9 @@ const wallTimeOf = (monotonicMs: number): number => Date.now() - (performance.no
 function describeRetryAfter(classification: Extract<ClientClassification, { kind: 'rate_limited' }>): string {
   if (classification.retryAfterMs === undefined) return `no Retry-After (held ${DEFAULT_RATE_LIMIT_HOLD_MS / 1000} s)`;
   const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
-  return classification.askedMs === undefined ? `Retry-After ${seconds(classification.retryAfterMs)}` : `Retry-After ${seconds(classification.askedMs)}, capped at ${seconds(classification.retryAfterMs)}`;
+  return classification.askedMs === undefined
+    ? `Retry-After ${seconds(classification.retryAfterMs)}`
+    : `Retry-After ${seconds(classification.askedMs)}, capped at ${seconds(classification.retryAfterMs)}`;
 }
 
 /**
@@ -119,7 +124,10 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     const message = error instanceof Error ? error.message : String(error);
     if (!bugsLogged.has(message)) {
       bugsLogged.add(message);
-      logger.error({ err: error, jobId: job.id, account: maskAccountKey(accountKey) }, `internal error in the inquiry job (a bug): ${message}`);
+      logger.error(
+        { err: error, jobId: job.id, account: maskAccountKey(accountKey) },
+        `internal error in the inquiry job (a bug): ${message}`,
+      );
     }
     await deps.countCall(batchId, 'internalErrors');
     await deps.landAnswer(batchId, accountKey, {
@@ -128,7 +136,12 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     });
   };
 
-  const ask = async (job: Job<InquiryJobData>, accountKey: string, lockToken: string | undefined, stop: AbortSignal | undefined): Promise<void> => {
+  const ask = async (
+    job: Job<InquiryJobData>,
+    accountKey: string,
+    lockToken: string | undefined,
+    stop: AbortSignal | undefined,
+  ): Promise<void> => {
     const { batchId } = job.data;
     const started = performance.now();
     const pre = await deps.preCall(batchId, accountKey);
@@ -155,7 +168,10 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
           // Not waited for: the call is on its way. A Redis that failed here fails the outcome's save too.
           onWritten: () =>
             void (ticket && deps.sendLeft(ticket))?.catch((error: unknown) =>
-              logger.warn({ err: error, account: maskAccountKey(accountKey) }, `could not move the pacer's record of a late send: ${describeError(error)}`),
+              logger.warn(
+                { err: error, account: maskAccountKey(accountKey) },
+                `could not move the pacer's record of a late send: ${describeError(error)}`,
+              ),
             ),
         },
         batchId,
@@ -201,7 +217,11 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         await deps.holdSending(retryAfterMs, ticket);
         rateLimitedSince ??= Date.now();
         outageReported = true;
-        await deps.reportOutage(rateLimitedSince, `HTTP 429 (rate limit), ${describeRetryAfter(classification)}`, Date.now() + retryAfterMs);
+        await deps.reportOutage(
+          rateLimitedSince,
+          `HTTP 429 (rate limit), ${describeRetryAfter(classification)}`,
+          Date.now() + retryAfterMs,
+        );
         return deps.holdEveryWorker(retryAfterMs);
       }
       case 'transient': {
@@ -211,9 +231,15 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
           await deps.reportOutage(wallTimeOf(since), classification.reason);
         }
         const attempts = job.opts.attempts ?? 1;
-        logger.warn({ account: maskAccountKey(accountKey), attempt: job.attemptsMade + 1, attempts }, `inquiry failed: ${classification.reason}`);
+        logger.warn(
+          { account: maskAccountKey(accountKey), attempt: job.attemptsMade + 1, attempts },
+          `inquiry failed: ${classification.reason}`,
+        );
         if (job.attemptsMade + 1 >= attempts) {
-          await deps.landAnswer(batchId, accountKey, { verdict: 'FAILED', reason: `no answer after ${attempts} attempt(s): ${classification.reason}` });
+          await deps.landAnswer(batchId, accountKey, {
+            verdict: 'FAILED',
+            reason: `no answer after ${attempts} attempt(s): ${classification.reason}`,
+          });
           return;
         }
         throw new TransientInquiryError(classification.reason);
@@ -233,7 +259,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
       await ask(job, accountKey, lockToken, stop);
     } catch (error) {
       // BullMQ's own control flow (the rate-limit hand-back, a delay) and retries pass through; Redis failures are retried.
-      if (error instanceof TransientInquiryError || (error instanceof Error && HANDED_BACK.has(error.name)) || isRedisFailure(error)) throw error;
+      if (error instanceof TransientInquiryError || (error instanceof Error && HANDED_BACK.has(error.name)) || isRedisFailure(error))
+        throw error;
       await reportBug(job, accountKey, error);
     }
   };

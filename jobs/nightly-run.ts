@@ -75,7 +75,13 @@ export function createNightlyRunProcessor(deps: NightlyRunDependencies) {
       logger.info({ ...context, scheduledFor: base.scheduledFor }, 'nightly run started');
       const { batchId, summary, gaveUp } = await lifecycle.check(
         {
-          input: { kind: 'file', path: chosen.sourceFile, columns: deps.columns, policy: deps.policy, ...(chosen.batchId !== undefined && { ownBatchId: chosen.batchId }) },
+          input: {
+            kind: 'file',
+            path: chosen.sourceFile,
+            columns: deps.columns,
+            policy: deps.policy,
+            ...(chosen.batchId !== undefined && { ownBatchId: chosen.batchId }),
+          },
           reportPath: chosen.reportPath,
           changesPath: changesPathFor(chosen.reportPath),
           signal: stop,
@@ -117,7 +123,13 @@ export function createNightlyRunProcessor(deps: NightlyRunDependencies) {
       }
       await lease.release();
       const reason = describeError(error);
-      await history.record({ ...base, status: 'failed', finishedAt: new Date().toISOString(), ...(pinned && { sourceFile: pinned.sourceFile }), reason });
+      await history.record({
+        ...base,
+        status: 'failed',
+        finishedAt: new Date().toISOString(),
+        ...(pinned && { sourceFile: pinned.sourceFile }),
+        reason,
+      });
       logger.error({ jobId, err: error }, `nightly run failed: ${reason}`);
       // A bad export will not get better by retrying; anything else (Redis, login) is retried by BullMQ.
       if (error instanceof UsageError) throw new UnrecoverableError(reason);

@@ -68,10 +68,16 @@ export function folderOf(file: string): string | undefined {
 }
 
 /** Every problem of the import graph, one message each (empty when the graph keeps the layers). */
-export function checkLayers(files: readonly string[], edges: readonly ImportEdge[], rules: LayerRules = { layers: LAYERS, onlyImportedBy: ONLY_IMPORTED_BY }): string[] {
+export function checkLayers(
+  files: readonly string[],
+  edges: readonly ImportEdge[],
+  rules: LayerRules = { layers: LAYERS, onlyImportedBy: ONLY_IMPORTED_BY },
+): string[] {
   const problems: string[] = [];
   const level = new Map<string, number>();
-  rules.layers.forEach((folders, index) => folders.forEach((folder) => level.set(folder, index)));
+  for (const [index, folders] of rules.layers.entries()) {
+    for (const folder of folders) level.set(folder, index);
+  }
   const describeLevel = (folder: string) => `level ${level.get(folder)! + 1} (${rules.layers[level.get(folder)!]!.join(', ')})`;
 
   const unknown = new Set<string>();
@@ -91,7 +97,9 @@ export function checkLayers(files: readonly string[], edges: readonly ImportEdge
     if (from === undefined) continue;
     const to = folderOf(edge.to);
     if (to === undefined) {
-      problems.push(`${edge.from} imports ${edge.to}, outside src/ and jobs/: the application must not depend on tests, benchmarks or scripts`);
+      problems.push(
+        `${edge.from} imports ${edge.to}, outside src/ and jobs/: the application must not depend on tests, benchmarks or scripts`,
+      );
       continue;
     }
     if (from === to) continue;

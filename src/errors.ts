@@ -28,7 +28,9 @@ export class MissingColumnsError extends UsageError {
     readonly missing: string[],
     header: string,
   ) {
-    super(`required column(s) missing: ${missing.join(', ')}; the header has: ${header}. Rename the column or map it with --bank-column / --account-column / --name-column.`);
+    super(
+      `required column(s) missing: ${missing.join(', ')}; the header has: ${header}. Rename the column or map it with --bank-column / --account-column / --name-column.`,
+    );
   }
 }
 
@@ -48,7 +50,10 @@ export class RedisFullError extends SystemicError {}
  * not the user's mistake (exit 1, not 2), and the next start makes it anew.
  */
 export class BatchVanishedError extends SystemicError {
-  constructor(readonly batchId: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly batchId: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       `batch ${batchId} vanished from Redis while it was being checked: Redis lost its data (restarted without persistence, flushed, or evicting keys under maxmemory). ` +
         'Check that Redis persists its data (appendonly yes) and that maxmemory-policy is noeviction; then run the same command again: it starts the file over',
@@ -59,7 +64,10 @@ export class BatchVanishedError extends SystemicError {
 
 /** The provider refused the credentials (or answered login in a way that cannot succeed by retrying). */
 export class LoginRejectedError extends SystemicError {
-  constructor(providerMessage: string, readonly statusCode: number | undefined) {
+  constructor(
+    providerMessage: string,
+    readonly statusCode: number | undefined,
+  ) {
     super(`login failed: ${providerMessage}`);
   }
 }

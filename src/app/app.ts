@@ -79,10 +79,22 @@ export interface App {
  * knows the BullMQ job modules (`jobs/`). `provider` is the configuration's, or the built-in emulator's
  * when `run` started one; `redis` is connected already (and closed by the caller).
  */
-export function openApp(config: Config, provider: ProviderSettings, redis: RedisClient, logger: Logger, clock: Clock = systemClock, metrics: ProductMetrics = createMetrics()): App {
+export function openApp(
+  config: Config,
+  provider: ProviderSettings,
+  redis: RedisClient,
+  logger: Logger,
+  clock: Clock = systemClock,
+  metrics: ProductMetrics = createMetrics(),
+): App {
   const keys = redisKeys(config.keyPrefix);
   const notices = openNotices(redis, keys, config.notify, provider.environment, logger, (target) =>
-    createCompletionNoticeProcessor({ ...target, onDelivered: () => metrics.notice('delivered'), onAttemptFailed: () => metrics.notice('attempt_failed'), logger }),
+    createCompletionNoticeProcessor({
+      ...target,
+      onDelivered: () => metrics.notice('delivered'),
+      onAttemptFailed: () => metrics.notice('attempt_failed'),
+      logger,
+    }),
   );
   const store = new BatchStore(redis, keys, config.retention.batchMs);
   const decisions = new DecisionStore(redis, keys, config.decisions.keepMs, () => clock.now());
@@ -101,7 +113,13 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
   const history = new AccountHistory(redis, keys, config.history.keepMs, () => clock.now());
   const answers = answerStorage(store, history, queueName, redis.isCluster, () => clock.now());
   const recordAnswer = answerRecorder(answers);
-  const producer = new Producer(store, queue, config.inquiry.attempts, answerReuser(answers, config.history.reuseAnswersMs), config.bankCodes);
+  const producer = new Producer(
+    store,
+    queue,
+    config.inquiry.attempts,
+    answerReuser(answers, config.history.reuseAnswersMs),
+    config.bankCodes,
+  );
   const loginNow = () => ensureLogin(session, logger, clock);
   const arrivals = new AnswerArrivals();
 
@@ -125,9 +143,16 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     producer,
     contentLease: (content) => new Lease(redis, keys.contentLease(content), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
     login: loginNow,
-    settle: (batchId, options) => settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options),
+    settle: (batchId, options) =>
+      settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options),
     writeReport: async (batchId, reportPath, signal, changesPath) => {
-      const written = await writeReconciliation({ store, history, decisions }, batchId, { reportPath, changesPath, timeZone: config.displayTimeZone }, config.nameMatching, signal);
+      const written = await writeReconciliation(
+        { store, history, decisions },
+        batchId,
+        { reportPath, changesPath, timeZone: config.displayTimeZone },
+        config.nameMatching,
+        signal,
+      );
       metrics.rowsReported(written.counts);
       return written;
     },
@@ -141,9 +166,18 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
     logger,
   });
 
-  const importReview = reviewImporter({ store, history, decisions }, { environment: provider.environment, endpoint: queueName, bankCodes: config.bankCodes, timeZone: config.displayTimeZone });
+  const importReview = reviewImporter(
+    { store, history, decisions },
+    { environment: provider.environment, endpoint: queueName, bankCodes: config.bankCodes, timeZone: config.displayTimeZone },
+  );
 
-  const landing = new AnswerLanding({ recordAnswer, countCalls: (...count) => store.countCalls(...count), landed: (batchId) => arrivals.landed(batchId), metrics, logger });
+  const landing = new AnswerLanding({
+    recordAnswer,
+    countCalls: (...count) => store.countCalls(...count),
+    landed: (batchId) => arrivals.landed(batchId),
+    metrics,
+    logger,
+  });
   const workers = new InquiryWorkerPool({
     queue,
     connection: redis,
@@ -192,7 +226,13 @@ export function openApp(config: Config, provider: ProviderSettings, redis: Redis
 }
 
 /** The inquiry job's processor (jobs/inquiry.ts) for a worker of the pool: the worker's part, with the provider and the pacer. */
-function inquiryProcessor(pacer: SendPacer, client: ProviderClient, outages: OutageBoard, keys: RedisKeys, logger: Logger): (part: WorkerPart) => Processor<InquiryJobData> {
+function inquiryProcessor(
+  pacer: SendPacer,
+  client: ProviderClient,
+  outages: OutageBoard,
+  keys: RedisKeys,
+  logger: Logger,
+): (part: WorkerPart) => Processor<InquiryJobData> {
   return (part) =>
     createInquiryProcessor({
       ...part,

@@ -1,4 +1,12 @@
-import { DEFAULT_REDIS_URL, loadConfig, rateSetting, requireProvider, type Config, type ConfigOverrides, type ProviderSettings } from '../config/index.js';
+import {
+  DEFAULT_REDIS_URL,
+  loadConfig,
+  rateSetting,
+  requireProvider,
+  type Config,
+  type ConfigOverrides,
+  type ProviderSettings,
+} from '../config/index.js';
 import { environmentWithEnvFile } from '../config/env-file.js';
 import { ConfigError } from '../errors.js';
 import type { DestinationStream } from 'pino';
@@ -61,7 +69,10 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
   let providerMissing: string | undefined;
   if (options.provider === 'builtin' || options.provider === 'required') requireProvider(config.provider, options.provider === 'builtin');
   else if (options.provider === 'optional') providerMissing = missingProvider(config);
-  const logger: Logger = createLogger(config.logLevel, { format: config.logFormat, ...(options.logDestination !== undefined && { destination: options.logDestination }) });
+  const logger: Logger = createLogger(config.logLevel, {
+    format: config.logFormat,
+    ...(options.logDestination !== undefined && { destination: options.logDestination }),
+  });
   for (const deprecation of config.deprecations) logger.warn(deprecation);
   const cleanups: Array<() => Promise<void>> = [];
   let closing: Promise<void> | undefined;
@@ -78,7 +89,11 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
       target = { kind: 'server', url: privateServer.url };
       privateRedisUrl = privateServer.url;
       const started = `started a private redis-server for this run on the unix socket ${privateServer.url} (no TCP port: only this user can reach it; nothing is kept after it)`;
-      notice(config.privateRedis === 'always' ? `PRIVATE_REDIS=always: ${started}` : `no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: ${started}`);
+      notice(
+        config.privateRedis === 'always'
+          ? `PRIVATE_REDIS=always: ${started}`
+          : `no Redis at ${DEFAULT_REDIS_URL} and REDIS_URL is not set: ${started}`,
+      );
     }
     const redis = await connectRedis(target);
     cleanups.push(async () => void redis.disconnect());
@@ -111,7 +126,8 @@ export async function openRuntime(overrides: ConfigOverrides, options: RuntimeOp
         delete env.PRIVATE_REDIS;
         env.REDIS_URL = privateRedisUrl;
       }
-      if (provider.builtinEmulator === true) Object.assign(env, { H2H_BASE_URL: provider.baseUrl, H2H_USERNAME: provider.username, H2H_PASSWORD: provider.password });
+      if (provider.builtinEmulator === true)
+        Object.assign(env, { H2H_BASE_URL: provider.baseUrl, H2H_USERNAME: provider.username, H2H_PASSWORD: provider.password });
       return env;
     };
     return {
@@ -149,12 +165,25 @@ function configuredRedis(config: Config): RedisTarget {
   const security = { username: config.redisUsername, password: config.redisPassword, tlsCa: config.redisTlsCa };
   const cluster = config.redisCluster;
   if (cluster === undefined) return { kind: 'server', url: config.redisUrl ?? DEFAULT_REDIS_URL, ...security };
-  return { kind: 'cluster', nodes: cluster.nodes, tls: cluster.tls, ...security, username: cluster.username ?? security.username, password: cluster.password ?? security.password };
+  return {
+    kind: 'cluster',
+    nodes: cluster.nodes,
+    tls: cluster.tls,
+    ...security,
+    username: cluster.username ?? security.username,
+    password: cluster.password ?? security.password,
+  };
 }
 
 /** `run` without REDIS_URL: a private redis-server when PRIVATE_REDIS=always, or (auto) when nothing answers at the default address. */
 async function wantsPrivateRedis(config: Config, options: RuntimeOptions, defaultUrl: string): Promise<boolean> {
-  if (config.redisUrl !== undefined || config.redisCluster !== undefined || options.provider !== 'builtin' || config.privateRedis === 'never') return false;
+  if (
+    config.redisUrl !== undefined ||
+    config.redisCluster !== undefined ||
+    options.provider !== 'builtin' ||
+    config.privateRedis === 'never'
+  )
+    return false;
   if (config.privateRedis === 'always') return true;
   // A password was given for the Redis at the default address: that one is meant, answering or not.
   return config.redisPassword === undefined && !(await redisAnswers(defaultUrl));

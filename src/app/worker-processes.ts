@@ -71,11 +71,17 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
     const number = started;
     children.add(child);
     createInterface({ input: child.stderr! }).on('line', options.writeLine);
-    child.on('error', (error) => logger.error({ err: error, workerProcess: number }, `worker process ${number} could not be run: ${error.message}`));
+    child.on('error', (error) =>
+      logger.error({ err: error, workerProcess: number }, `worker process ${number} could not be run: ${error.message}`),
+    );
     child.once('exit', (code, signal) => {
       children.delete(child);
       // Its active inquiries are not lost: their locks expire and the other workers take them (stalled jobs).
-      if (stopping === undefined) logger.error({ workerProcess: number, childPid: child.pid, code, signal }, `worker process ${number} (pid ${child.pid}) exited on its own (${signal ?? `exit code ${code}`}): its active inquiries come back to the other workers`);
+      if (stopping === undefined)
+        logger.error(
+          { workerProcess: number, childPid: child.pid, code, signal },
+          `worker process ${number} (pid ${child.pid}) exited on its own (${signal ?? `exit code ${code}`}): its active inquiries come back to the other workers`,
+        );
     });
     logger.info({ workerProcess: number, childPid: child.pid }, `started worker process ${number} (pid ${child.pid}): ${reason}`);
   };
@@ -83,7 +89,11 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
   let watch: NodeJS.Timeout | undefined;
   if (choice.kind === 'fixed') {
     const count = Math.min(choice.count, most);
-    if (count < choice.count) logger.warn({ asked: choice.count, cores: availableParallelism() }, `RUN_WORKER_PROCESSES=${choice.count}: starting ${count}, one fewer than the ${availableParallelism()} cores`);
+    if (count < choice.count)
+      logger.warn(
+        { asked: choice.count, cores: availableParallelism() },
+        `RUN_WORKER_PROCESSES=${choice.count}: starting ${count}, one fewer than the ${availableParallelism()} cores`,
+      );
     for (let index = 0; index < count; index += 1) startOne(`RUN_WORKER_PROCESSES=${choice.count}`);
   } else if (!options.concurrencyGiven && mostAuto > 0) {
     const samples: number[] = [];
@@ -95,7 +105,13 @@ export function startWorkerProcesses(options: WorkerProcessOptions): WorkerProce
       last = now;
       if (samples.length > WINDOW_SAMPLES) samples.shift();
       const busy = samples.reduce((sum, sample) => sum + sample, 0) / samples.length;
-      if (samples.length < WINDOW_SAMPLES || busy <= BUSY_UTILISATION || performance.now() - lastStartAt < PAUSE_AFTER_START_MS || !options.workRemains()) return;
+      if (
+        samples.length < WINDOW_SAMPLES ||
+        busy <= BUSY_UTILISATION ||
+        performance.now() - lastStartAt < PAUSE_AFTER_START_MS ||
+        !options.workRemains()
+      )
+        return;
       startOne(`the main event loop was ${Math.round(busy * 100)}% busy over ${WINDOW_SAMPLES} s`);
       lastStartAt = performance.now();
       samples.length = 0;

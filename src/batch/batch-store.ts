@@ -79,7 +79,20 @@ export interface BatchRecord {
   reportCounts: Record<string, number> | undefined;
 }
 
-export type NewBatch = Pick<BatchRecord, 'batchId' | 'sourceFile' | 'sourceName' | 'contentHash' | 'queueName' | 'layout' | 'header' | 'mapping' | 'replacedColumns' | 'rowCount' | 'createdAt'> &
+export type NewBatch = Pick<
+  BatchRecord,
+  | 'batchId'
+  | 'sourceFile'
+  | 'sourceName'
+  | 'contentHash'
+  | 'queueName'
+  | 'layout'
+  | 'header'
+  | 'mapping'
+  | 'replacedColumns'
+  | 'rowCount'
+  | 'createdAt'
+> &
   Partial<Pick<BatchRecord, 'throwAwayQueue'>> & { endpoint: Endpoint };
 
 /** A row as stored: its input fields, its account key when valid, its INPUT_INVALID reason when not. */
@@ -241,7 +254,10 @@ export class BatchStore {
 
   /** Takes the next producer generation, dropping the rows of any earlier production. */
   async startGeneration(batchId: string): Promise<number> {
-    const generation = await runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId), [ROWS_PER_BLOCK, this.retentionMs]);
+    const generation = await runCommand<number>(this.redis, BATCH_START_GENERATION, this.batchKeys(batchId), [
+      ROWS_PER_BLOCK,
+      this.retentionMs,
+    ]);
     if (generation === GONE) throw new BatchNotFoundError(batchId);
     return generation;
   }
@@ -267,7 +283,11 @@ export class BatchStore {
   }
 
   async markProduced(batchId: string, generation: number, invalidCount: number): Promise<void> {
-    const marked = await runCommand<number>(this.redis, BATCH_MARK_PRODUCED, this.batchKeys(batchId), [generation, invalidCount, Date.now()]);
+    const marked = await runCommand<number>(this.redis, BATCH_MARK_PRODUCED, this.batchKeys(batchId), [
+      generation,
+      invalidCount,
+      Date.now(),
+    ]);
     if (marked === GONE) throw new BatchNotFoundError(batchId);
     if (marked !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
   }
@@ -280,7 +300,12 @@ export class BatchStore {
    */
   async markReported(batchId: string, reportPath: string, counts: Record<string, number>): Promise<number | undefined> {
     const now = Date.now();
-    const finished = await runCommand<number>(this.redis, BATCH_MARK_REPORTED, batchKeyNames(this.keys, batchId), [now, reportPath, JSON.stringify(counts), this.retentionMs]);
+    const finished = await runCommand<number>(this.redis, BATCH_MARK_REPORTED, batchKeyNames(this.keys, batchId), [
+      now,
+      reportPath,
+      JSON.stringify(counts),
+      this.retentionMs,
+    ]);
     if (finished === GONE) throw new BatchNotFoundError(batchId);
     return finished === 1 ? now : undefined;
   }
@@ -307,10 +332,25 @@ export class BatchStore {
    * counts of the batch) are added in the same script. Throws BatchNotFoundError, having written nothing,
    * when the batch is gone.
    */
-  async writeAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer, counts: CallCounts = []): Promise<boolean> {
+  async writeAnswer(
+    batchId: string,
+    accountKey: string,
+    outcome: InquiryOutcome,
+    previous?: PreviousAnswer,
+    counts: CallCounts = [],
+  ): Promise<boolean> {
     const reused = previous?.reused === true ? 1 : 0;
     const keys = [this.keys.outcomes(batchId), this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)];
-    return stored(batchId, await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, keys, [accountKey, encodeAnswer({ outcome, previous }), reused, this.retentionMs, ...counts.flat()]));
+    return stored(
+      batchId,
+      await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, keys, [
+        accountKey,
+        encodeAnswer({ outcome, previous }),
+        reused,
+        this.retentionMs,
+        ...counts.flat(),
+      ]),
+    );
   }
 
   /**
@@ -319,19 +359,30 @@ export class BatchStore {
    * as the new entry (BATCH_SAVE_ANSWER). False, and nothing written, when the account had an outcome;
    * BatchNotFoundError, nothing written, when the batch is gone.
    */
-  async writeAnswerWithHistory(batchId: string, accountKey: string, outcome: DefinitiveOutcome, write: HistoryWrite, counts: CallCounts = []): Promise<boolean> {
+  async writeAnswerWithHistory(
+    batchId: string,
+    accountKey: string,
+    outcome: DefinitiveOutcome,
+    write: HistoryWrite,
+    counts: CallCounts = [],
+  ): Promise<boolean> {
     return stored(
       batchId,
-      await runCommand<number>(this.redis, BATCH_SAVE_ANSWER, [this.keys.outcomes(batchId), write.key, this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)], [
-        accountKey,
-        JSON.stringify(outcomeValues(outcome)),
-        write.field,
-        write.answeredAt,
-        write.keepMs,
-        write.entry,
-        this.retentionMs,
-        ...counts.flat(),
-      ]),
+      await runCommand<number>(
+        this.redis,
+        BATCH_SAVE_ANSWER,
+        [this.keys.outcomes(batchId), write.key, this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)],
+        [
+          accountKey,
+          JSON.stringify(outcomeValues(outcome)),
+          write.field,
+          write.answeredAt,
+          write.keepMs,
+          write.entry,
+          this.retentionMs,
+          ...counts.flat(),
+        ],
+      ),
     );
   }
 
@@ -363,11 +414,20 @@ export class BatchStore {
       add: async (entries) => {
         if (entries.length === 0) return;
         // A writer that dies leaves its list behind: it expires by itself.
-        await this.redis.multi().rpush(temporary, ...entries.map((entry) => JSON.stringify(entry))).pexpire(temporary, UNFINISHED_LIST_MS).exec();
+        await this.redis
+          .multi()
+          .rpush(temporary, ...entries.map((entry) => JSON.stringify(entry)))
+          .pexpire(temporary, UNFINISHED_LIST_MS)
+          .exec();
         written += entries.length;
       },
       commit: async () => {
-        const reply = await runCommand<number>(this.redis, BATCH_COMMIT_REVIEW_ROWS, [this.keys.batch(batchId), temporary, final], [this.retentionMs, written]);
+        const reply = await runCommand<number>(
+          this.redis,
+          BATCH_COMMIT_REVIEW_ROWS,
+          [this.keys.batch(batchId), temporary, final],
+          [this.retentionMs, written],
+        );
         if (reply === GONE) throw new BatchNotFoundError(batchId);
       },
       discard: async () => void (await this.redis.unlink(temporary)),
@@ -377,7 +437,10 @@ export class BatchStore {
   /** Entries `start` to `start + count - 1` of the rows a person decides, as the last report wrote them; undefined when no report wrote the list. */
   async readReviewRows(batchId: string, start: number, count: number): Promise<ReviewRowEntry[] | undefined> {
     const key = this.keys.reviewRows(batchId);
-    const [encoded, reported] = await Promise.all([this.redis.lrange(key, start, start + count - 1), this.redis.hexists(this.keys.batch(batchId), 'reviewRowsWritten')]);
+    const [encoded, reported] = await Promise.all([
+      this.redis.lrange(key, start, start + count - 1),
+      this.redis.hexists(this.keys.batch(batchId), 'reviewRowsWritten'),
+    ]);
     if (encoded.length === 0 && reported === 0) return undefined;
     return encoded.map((entry) => JSON.parse(entry) as ReviewRowEntry);
   }
@@ -505,8 +568,15 @@ export const contentAtEndpoint = (queueName: string, contentHash: string): strin
  * Removes the content index entry, only while it still names this batch (a newer batch of that content keeps
  * its own); an entry of the index before it named the endpoint too.
  */
-export async function dropContentEntry(redis: RedisClient, keys: RedisKeys, queueName: string, contentHash: string, batchId: string): Promise<void> {
-  for (const field of [contentAtEndpoint(queueName, contentHash), contentHash]) await runCommand<number>(redis, INDEX_DROP_CONTENT, [keys.batchesByContent()], [field, batchId]);
+export async function dropContentEntry(
+  redis: RedisClient,
+  keys: RedisKeys,
+  queueName: string,
+  contentHash: string,
+  batchId: string,
+): Promise<void> {
+  for (const field of [contentAtEndpoint(queueName, contentHash), contentHash])
+    await runCommand<number>(redis, INDEX_DROP_CONTENT, [keys.batchesByContent()], [field, batchId]);
 }
 
 /**
@@ -528,7 +598,8 @@ const inflateRawAsync = promisify(inflateRaw);
 const encodeBlock = async (rows: StoredRow[]): Promise<Buffer> =>
   deflateRawAsync(Buffer.from(JSON.stringify(rows.map((row): EncodedRow => [row.fields, row.accountKey, row.invalidReason]))));
 
-const decodeBlock = async (block: Buffer): Promise<StoredRow[]> => (JSON.parse((await inflateRawAsync(block)).toString('utf8')) as EncodedRow[]).map(decodeRow);
+const decodeBlock = async (block: Buffer): Promise<StoredRow[]> =>
+  (JSON.parse((await inflateRawAsync(block)).toString('utf8')) as EncodedRow[]).map(decodeRow);
 
 /** An account's outcome in a batch, and for a definitive answer what the history held before it. */
 export interface StoredAnswer {
@@ -544,7 +615,10 @@ export interface StoredAnswer {
  * (written before that) and an answer object (before this encoding) still read.
  */
 export const encodeAnswer = ({ outcome, previous }: StoredAnswer): string =>
-  JSON.stringify([...outcomeValues(outcome), ...(previous === undefined ? [] : [previous.entry === null ? null : encodeHistoryEntry(previous.entry), previous.reused ? 1 : 0])]);
+  JSON.stringify([
+    ...outcomeValues(outcome),
+    ...(previous === undefined ? [] : [previous.entry === null ? null : encodeHistoryEntry(previous.entry), previous.reused ? 1 : 0]),
+  ]);
 
 export function decodeAnswer(encoded: string): StoredAnswer {
   const parsed = JSON.parse(encoded) as InquiryOutcome | unknown[];
@@ -552,7 +626,10 @@ export function decodeAnswer(encoded: string): StoredAnswer {
   const answer: StoredAnswer = { outcome: outcomeFromValues(parsed) };
   if (parsed.length > OUTCOME_VALUE_COUNT) {
     const entry = parsed[OUTCOME_VALUE_COUNT] as string | HistoryEntry | null;
-    answer.previous = { entry: typeof entry === 'string' ? (decodeHistoryEntry(entry) ?? null) : entry, reused: parsed[OUTCOME_VALUE_COUNT + 1] === 1 };
+    answer.previous = {
+      entry: typeof entry === 'string' ? (decodeHistoryEntry(entry) ?? null) : entry,
+      reused: parsed[OUTCOME_VALUE_COUNT + 1] === 1,
+    };
   }
   return answer;
 }

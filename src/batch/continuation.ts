@@ -35,7 +35,10 @@ export interface ContinuationPolicy {
 export const RETRY_FAILED_WINDOW_MS = 12 * 3600_000;
 
 /** The policy of every entry point: only the watched folder reuses finished batches (its duplicate window). */
-export const continuationPolicy = (reuseFinishedWithinMs = 0): ContinuationPolicy => ({ retryFailedWithinMs: RETRY_FAILED_WINDOW_MS, reuseFinishedWithinMs });
+export const continuationPolicy = (reuseFinishedWithinMs = 0): ContinuationPolicy => ({
+  retryFailedWithinMs: RETRY_FAILED_WINDOW_MS,
+  reuseFinishedWithinMs,
+});
 
 export type Continuation =
   /** No usable earlier batch: a new one, every account asked. */
@@ -56,7 +59,12 @@ export type Continuation =
  * the same endpoint (`endpoint`: this start's inquiry queue name) is ever continued or reused: another
  * environment's or address's answers never stand in this endpoint's report.
  */
-export function decideContinuation(earlier: EarlierBatch | undefined, endpoint: string, policy: ContinuationPolicy, now: number): Continuation {
+export function decideContinuation(
+  earlier: EarlierBatch | undefined,
+  endpoint: string,
+  policy: ContinuationPolicy,
+  now: number,
+): Continuation {
   if (earlier === undefined || earlier.endpoint !== endpoint) return { kind: 'new' };
   const { batchId, reportedAt } = earlier;
   if (reportedAt === undefined) return { kind: 'continue', batchId, produce: !earlier.produced, answered: earlier.answered };

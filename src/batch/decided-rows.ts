@@ -25,11 +25,18 @@ export async function readDecidedRows(
   nameMatching: NameMatching,
 ): Promise<DecidedRow[]> {
   const slice = await store.readRows(batch.batchId, start, count);
-  const outcomes = await store.getOutcomes(batch.batchId, [...new Set(slice.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey])))]);
+  const outcomes = await store.getOutcomes(batch.batchId, [
+    ...new Set(slice.flatMap((row) => (row.accountKey === null ? [] : [row.accountKey]))),
+  ]);
   const nameColumn = batch.mapping.expectedName;
   return slice.map((row, offset) => {
     const outcome = row.accountKey === null ? undefined : outcomes.get(row.accountKey);
     const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
-    return { index: start + offset, row, decided: decideRowResult(row.invalidReason, outcome, expectedName, nameMatching), answered: row.invalidReason !== null || outcome !== undefined };
+    return {
+      index: start + offset,
+      row,
+      decided: decideRowResult(row.invalidReason, outcome, expectedName, nameMatching),
+      answered: row.invalidReason !== null || outcome !== undefined,
+    };
   });
 }

@@ -20,7 +20,8 @@ export async function knownAnswers(
   for (const endpoint of endpoints) {
     for (const [accountKey, entry] of await history.getMany(endpoint, accountKeys)) {
       const known = newest.get(accountKey);
-      if (known === undefined || entry.answeredAt > known.answeredAt) newest.set(accountKey, { holderName: entry.outcome.holderName, answeredAt: entry.answeredAt });
+      if (known === undefined || entry.answeredAt > known.answeredAt)
+        newest.set(accountKey, { holderName: entry.outcome.holderName, answeredAt: entry.answeredAt });
     }
   }
   return newest;

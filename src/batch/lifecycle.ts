@@ -3,7 +3,15 @@ import type { Clock } from '../clock/clock.js';
 import { describeRoles, headerKey, roleColumns, type ColumnOverrides } from '../csv/columns.js';
 import type { TextEncoding } from '../csv/sniff.js';
 import { describeEndpoint, type Endpoint } from '../config/endpoint.js';
-import { BatchNotFoundError, BatchUnfinishedError, BatchVanishedError, describeError, InputFileError, UsageError, WorkTakenOverError } from '../errors.js';
+import {
+  BatchNotFoundError,
+  BatchUnfinishedError,
+  BatchVanishedError,
+  describeError,
+  InputFileError,
+  UsageError,
+  WorkTakenOverError,
+} from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
 import { contentAtEndpoint, newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
@@ -24,7 +32,18 @@ export interface ContentLease {
 
 /** What the lifecycle needs, narrowly; the app wires it to Redis, the queue, the provider and the file system. */
 export interface LifecycleDependencies {
-  store: Pick<BatchStore, 'get' | 'create' | 'latestByContent' | 'progress' | 'countFailedOutcomes' | 'forgetFailedOutcomes' | 'markReported' | 'failedAccounts' | 'getOutcomes'>;
+  store: Pick<
+    BatchStore,
+    | 'get'
+    | 'create'
+    | 'latestByContent'
+    | 'progress'
+    | 'countFailedOutcomes'
+    | 'forgetFailedOutcomes'
+    | 'markReported'
+    | 'failedAccounts'
+    | 'getOutcomes'
+  >;
   producer: Pick<Producer, 'produce' | 'requeueUnanswered'>;
   /** The lease on one content at this endpoint (`contentAtEndpoint`). */
   contentLease(contentAtEndpoint: string): ContentLease;
@@ -128,7 +147,12 @@ export interface CheckedBatch extends StartedBatch {
 }
 
 /** How the notice names an encoding other than UTF-8. */
-const ENCODING_NAMES: Record<TextEncoding, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16 (little-endian)', 'utf-16be': 'UTF-16 (big-endian)', 'windows-1252': 'Windows-1252 (Excel\'s "CSV" on Windows)' };
+const ENCODING_NAMES: Record<TextEncoding, string> = {
+  'utf-8': 'UTF-8',
+  'utf-16le': 'UTF-16 (little-endian)',
+  'utf-16be': 'UTF-16 (big-endian)',
+  'windows-1252': 'Windows-1252 (Excel\'s "CSV" on Windows)',
+};
 
 const LEASE_POLL_MS = 500;
 /** A producer that lost its lease starts over (waiting for, then joining, whoever took over) this many times. */
@@ -158,7 +182,12 @@ export class BatchLifecycle {
       await request.onSettled?.();
       const gaveUp = settled.kind === 'gave_up' ? settled.reason : await this.noUsableAnswer(started);
       const extras = typeof summaryExtras === 'function' ? summaryExtras(started) : summaryExtras;
-      const summary = await this.report(started, request.reportPath, { signal: request.signal, gaveUp, extras, changesPath: request.changesPath });
+      const summary = await this.report(started, request.reportPath, {
+        signal: request.signal,
+        gaveUp,
+        extras,
+        changesPath: request.changesPath,
+      });
       return { ...started, summary, gaveUp };
     } catch (error) {
       throw vanishedFromRedis(error);
@@ -172,7 +201,8 @@ export class BatchLifecycle {
     const startedElapsed = deps.clock.monotonic();
     const target = await this.resolveInput(request.input);
     const encoding = target.inspected?.file.encoding;
-    if (encoding !== undefined && encoding !== 'utf-8') request.onNotice?.(`${target.inputPath} is read as ${ENCODING_NAMES[encoding]} text`);
+    if (encoding !== undefined && encoding !== 'utf-8')
+      request.onNotice?.(`${target.inputPath} is read as ${ENCODING_NAMES[encoding]} text`);
     if (request.reportPath !== undefined) {
       await checkReportPath(request.reportPath, target.inputPath);
       checkReportWidth(request.reportPath, target.header);
@@ -190,10 +220,15 @@ export class BatchLifecycle {
         };
       } catch (error) {
         if (request.signal?.aborted) {
-          throw error instanceof HandedBackError ? error : new HandedBackError(`stopped while starting the batch of ${target.inputPath}`, { cause: error });
+          throw error instanceof HandedBackError
+            ? error
+            : new HandedBackError(`stopped while starting the batch of ${target.inputPath}`, { cause: error });
         }
         if (!isTakeOver(error)) throw vanishedFromRedis(error);
-        if (attempt >= TAKEOVER_RETRIES) throw new WorkTakenOverError(`producing the batch of ${target.inputPath} was taken over by another process ${attempt + 1} times; run it again`);
+        if (attempt >= TAKEOVER_RETRIES)
+          throw new WorkTakenOverError(
+            `producing the batch of ${target.inputPath} was taken over by another process ${attempt + 1} times; run it again`,
+          );
         deps.logger.warn({ file: target.inputPath }, 'another process took over producing this content: waiting for it, then joining');
       }
     }
@@ -222,9 +257,14 @@ export class BatchLifecycle {
     const finishedAt = await deps.store.markReported(started.batchId, reportPath, written.counts);
     if (finishedAt !== undefined && deps.batchFinished !== undefined) {
       // The report stands whatever happens to its notice: a failure to queue it is logged, not thrown.
-      await deps.batchFinished({ summary, batch, finishedAt }).catch((error: unknown) =>
-        deps.logger.error({ err: error, batchId: started.batchId }, `the completion notice of batch ${started.batchId} could not be queued: ${describeError(error)}`),
-      );
+      await deps
+        .batchFinished({ summary, batch, finishedAt })
+        .catch((error: unknown) =>
+          deps.logger.error(
+            { err: error, batchId: started.batchId },
+            `the completion notice of batch ${started.batchId} could not be queued: ${describeError(error)}`,
+          ),
+        );
     }
     return summary;
   }
@@ -241,7 +281,13 @@ export class BatchLifecycle {
     await checkReportPath(reportPath, batch.sourceFile);
     checkReportWidth(reportPath, batch.header);
     const continuation: Continuation = { kind: 'reuse', batchId };
-    const run: RunStart = { inputPath: batch.sourceFile, startedAt: clock.now(), startedElapsed: clock.monotonic(), continuation, ...figuresBefore(batch) };
+    const run: RunStart = {
+      inputPath: batch.sourceFile,
+      startedAt: clock.now(),
+      startedElapsed: clock.monotonic(),
+      continuation,
+      ...figuresBefore(batch),
+    };
     return this.report({ batchId, continuation, run, batch }, reportPath);
   }
 
@@ -259,7 +305,8 @@ export class BatchLifecycle {
     if (calls === 0 || batch.usableAnswers > started.run.usableAnswersBefore) return undefined;
     for await (const failed of store.failedAccounts(started.batchId)) {
       const example = (await store.getOutcomes(started.batchId, failed.slice(0, 1))).values().next().value;
-      if (example !== undefined) return `the provider gave no usable answer: none of the ${calls} calls of this run was answered in its protocol (a FAILED row says: ${example.reason})`;
+      if (example !== undefined)
+        return `the provider gave no usable answer: none of the ${calls} calls of this run was answered in its protocol (a FAILED row says: ${example.reason})`;
     }
     return undefined;
   }
@@ -269,7 +316,12 @@ export class BatchLifecycle {
       const own = input.ownBatchId === undefined ? undefined : await this.findBatch(input.ownBatchId);
       // Taken up again only at its own endpoint: restarted for another one, the file is checked anew there.
       if (own !== undefined && own.queueName === this.deps.queueName) {
-        return { inputPath: input.path, contentHash: own.contentHash, header: own.header, input: { kind: 'batch', batchId: own.batchId, retryFailed: false } };
+        return {
+          inputPath: input.path,
+          contentHash: own.contentHash,
+          header: own.header,
+          input: { kind: 'batch', batchId: own.batchId, retryFailed: false },
+        };
       }
       const inspected = await this.deps.inspect(input.path, input.columns);
       return { inputPath: inspected.file.path, contentHash: inspected.file.contentHash, header: inspected.header, inspected, input };
@@ -308,7 +360,9 @@ export class BatchLifecycle {
       onHeld: (holder) => {
         if (toldHolder) return;
         toldHolder = true;
-        request.onNotice?.(`the same content is being produced by another process (${describeHolder(holder)}): waiting for it, then joining its batch`);
+        request.onNotice?.(
+          `the same content is being produced by another process (${describeHolder(holder)}): waiting for it, then joining its batch`,
+        );
       },
     });
     if (!acquired) throw new HandedBackError(`stopped while waiting to produce ${target.inputPath}`);
@@ -317,7 +371,12 @@ export class BatchLifecycle {
       const continuation = await this.decide(target);
       // A stop does not wait for a login that hangs; a lease lost meanwhile is seen after it (a take-over, retried).
       const { signal } = request;
-      const login = request.loginFirst === false ? async () => undefined : signal === undefined ? deps.login : () => untilStopped(deps.login(), signal, 'stopped while logging in to the provider');
+      const login =
+        request.loginFirst === false
+          ? async () => undefined
+          : signal === undefined
+            ? deps.login
+            : () => untilStopped(deps.login(), signal, 'stopped while logging in to the provider');
       const batchId = continuation.kind === 'new' ? await this.create(target, login) : continuation.batchId;
       // Before production: workers answer while rows are still being stored, and those calls are this run's.
       const batch = await deps.store.get(batchId);
@@ -326,7 +385,9 @@ export class BatchLifecycle {
       await this.prepare(batchId, continuation, target, stop, login);
       return { batchId, continuation, batch };
     } finally {
-      await lease.release().catch((error: unknown) => deps.logger.warn({ err: error }, 'could not release the content lease (it expires by itself)'));
+      await lease
+        .release()
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not release the content lease (it expires by itself)'));
     }
   }
 
@@ -334,9 +395,15 @@ export class BatchLifecycle {
     const { store, clock } = this.deps;
     if (target.input.kind === 'batch') {
       const { batchId, retryFailed } = target.input;
-      const [batch, progress, failed] = await Promise.all([store.get(batchId), store.progress(batchId), store.countFailedOutcomes(batchId)]);
+      const [batch, progress, failed] = await Promise.all([
+        store.get(batchId),
+        store.progress(batchId),
+        store.countFailedOutcomes(batchId),
+      ]);
       if (retryFailed && failed > 0) return { kind: 'retry_failed', batchId };
-      return batch.reportedAt === undefined ? { kind: 'continue', batchId, produce: !progress.produced, answered: progress.complete } : { kind: 'reuse', batchId };
+      return batch.reportedAt === undefined
+        ? { kind: 'continue', batchId, produce: !progress.produced, answered: progress.complete }
+        : { kind: 'reuse', batchId };
     }
     const earlierId = await store.latestByContent(this.deps.queueName, target.contentHash);
     if (earlierId === undefined) return { kind: 'new' };
@@ -349,7 +416,14 @@ export class BatchLifecycle {
     if (earlier === undefined) return { kind: 'new' };
     const [progress, failedAccounts] = await Promise.all([store.progress(earlierId), store.countFailedOutcomes(earlierId)]);
     return decideContinuation(
-      { batchId: earlierId, endpoint: earlier.queueName, produced: progress.produced, answered: progress.complete, reportedAt: earlier.reportedAt, failedAccounts },
+      {
+        batchId: earlierId,
+        endpoint: earlier.queueName,
+        produced: progress.produced,
+        answered: progress.complete,
+        reportedAt: earlier.reportedAt,
+        failedAccounts,
+      },
       this.deps.queueName,
       target.input.policy,
       clock.now(),
@@ -416,7 +490,9 @@ function describeColumns(batch: BatchRecord): string {
     batch.replacedColumns.length === 0
       ? ''
       : `; the columns of an earlier report (${batch.replacedColumns.join(', ')}) are not read, and this report's own take their place${
-          batch.replacedColumns.some((name) => headerKey(name) === 'decision') ? ' (decisions written in a report are recorded with `review`)' : ''
+          batch.replacedColumns.some((name) => headerKey(name) === 'decision')
+            ? ' (decisions written in a report are recorded with `review`)'
+            : ''
         }`;
   return `reading ${describeRoles(roleColumns(batch.header, batch.mapping))}${replaced}`;
 }
@@ -425,10 +501,15 @@ function describeColumns(batch: BatchRecord): string {
  * A batch that was there when this run took it up and is gone now was lost by Redis (restart without
  * persistence, flush, eviction): a systemic failure, not the user's unknown id.
  */
-const vanishedFromRedis = (error: unknown): unknown => (error instanceof BatchNotFoundError ? new BatchVanishedError(error.batchId, { cause: error }) : error);
+const vanishedFromRedis = (error: unknown): unknown =>
+  error instanceof BatchNotFoundError ? new BatchVanishedError(error.batchId, { cause: error }) : error;
 
 /** The batch's counters as a run found them: what the run adds to them is its own. */
-const figuresBefore = (batch: BatchRecord) => ({ callsBefore: batch.calls, rateLimitedBefore: batch.rateLimited, usableAnswersBefore: batch.usableAnswers });
+const figuresBefore = (batch: BatchRecord) => ({
+  callsBefore: batch.calls,
+  rateLimitedBefore: batch.rateLimited,
+  usableAnswersBefore: batch.usableAnswers,
+});
 
 /** What a start works on: the input resolved, the file inspected when it is read (not for a batch by id). */
 interface Target {

@@ -16,10 +16,14 @@ import { reportHeader } from './report-writer.js';
 export async function checkReportPath(reportPath: string, inputPath: string): Promise<void> {
   const target = resolve(reportPath);
   const existing = await stat(target).catch(() => undefined);
-  if (existing?.isDirectory()) throw new OutputPathError(`the report path ${target} is a directory: give a file name, e.g. ${target}/report.csv`);
-  if (existing !== undefined && !existing.isFile()) throw new OutputPathError(`the report path ${target} is not a regular file (a device or a pipe): give a file name`);
+  if (existing?.isDirectory())
+    throw new OutputPathError(`the report path ${target} is a directory: give a file name, e.g. ${target}/report.csv`);
+  if (existing !== undefined && !existing.isFile())
+    throw new OutputPathError(`the report path ${target} is not a regular file (a device or a pipe): give a file name`);
   if (existing !== undefined && (await realpath(target)) === (await realpath(inputPath).catch(() => resolve(inputPath)))) {
-    throw new OutputPathError(`the report path ${target} is the input file itself: writing it would destroy the input; choose another --out`);
+    throw new OutputPathError(
+      `the report path ${target} is the input file itself: writing it would destroy the input; choose another --out`,
+    );
   }
   const folder = dirname(target);
   try {
@@ -31,7 +35,9 @@ export async function checkReportPath(reportPath: string, inputPath: string): Pr
     await writeFile(probe, '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
     await rm(probe, { force: true });
   } catch (error) {
-    throw new OutputPathError(`cannot write the report ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new OutputPathError(`cannot write the report ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      cause: error,
+    });
   }
 }
 

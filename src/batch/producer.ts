@@ -43,7 +43,9 @@ export async function inspectFile(path: string, columns: ColumnOverrides): Promi
   const file = await inspectInputFile(resolve(path));
   const inputColumns = readInputColumns(file.header, columns);
   const { mapping, positions } = inputColumns;
-  const read = [mapping.bankCode, mapping.accountNumber, ...(mapping.expectedName === undefined ? [] : [mapping.expectedName])].map((index) => positions[index]!);
+  const read = [mapping.bankCode, mapping.accountNumber, ...(mapping.expectedName === undefined ? [] : [mapping.expectedName])].map(
+    (index) => positions[index]!,
+  );
   const cut = cutLastValue(file, read);
   if (cut !== undefined) throw cut;
   return { file, ...inputColumns };

@@ -13,7 +13,13 @@ export function progressLogger(logger: Logger, context: Record<string, unknown>)
     if (report.progress.complete || report.waitingFor !== lastWaitingFor || now - lastAt >= PROGRESS_LOG_EVERY_MS) {
       const { answered, accountCount, produced } = report.progress;
       logger.info(
-        { ...context, batchId: report.batchId, answered, accounts: produced ? accountCount : undefined, perSecond: Number(report.answeredPerSecond.toFixed(1)) },
+        {
+          ...context,
+          batchId: report.batchId,
+          answered,
+          accounts: produced ? accountCount : undefined,
+          perSecond: Number(report.answeredPerSecond.toFixed(1)),
+        },
         report.waitingFor ? `waiting for ${report.waitingFor}` : report.progress.complete ? 'batch answered' : 'batch in progress',
       );
       lastAt = now;

@@ -8,7 +8,14 @@ import { CHANGE_VALUES, classifyChange, isNotableChange, withChangeNote, type Ch
 import { parseAccountKey } from '../csv/validation.js';
 import { isoInZone, localTime } from '../clock/local-time.js';
 import { environmentOfQueue } from '../queue/inquiry-queue.js';
-import { bankTranslationNote, decideRowResult, resultCells, RESULT_COLUMNS, RESULT_VALUES, type ResultValue } from '../report/row-result.js';
+import {
+  bankTranslationNote,
+  decideRowResult,
+  resultCells,
+  RESULT_COLUMNS,
+  RESULT_VALUES,
+  type ResultValue,
+} from '../report/row-result.js';
 import { openSink, type RowSink } from '../report/sink.js';
 import { PRIVATE_FOLDER_MODE } from '../host/private-files.js';
 import { countReviewState, decidableFacts, zeroReviewCounts, type ReviewCounts } from '../review/decision.js';
@@ -84,7 +91,8 @@ export async function writeReconciliation(
   const review = zeroReviewCounts();
   const paths = [outputs.reportPath, ...(outputs.changesPath === undefined ? [] : [outputs.changesPath])];
   let failingPath = outputs.reportPath;
-  const cannotWrite = (error: unknown) => new OutputPathError(`cannot write the report ${failingPath}: ${describeError(error)}`, { cause: error });
+  const cannotWrite = (error: unknown) =>
+    new OutputPathError(`cannot write the report ${failingPath}: ${describeError(error)}`, { cause: error });
   const sinkOptions = {
     delimiter: batch.layout.delimiter,
     resultColumn: batch.header.length,
@@ -116,10 +124,18 @@ export async function writeReconciliation(
         const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
         const answer = row.accountKey === null ? undefined : answers.get(row.accountKey);
         const decided = decideRowResult(row.invalidReason, answer?.outcome, expectedName, nameMatching);
-        const facts = decidableFacts(environment, { result: decided.result, accountKey: row.accountKey, expectedName, holderName: decided.outcome?.holderName });
+        const facts = decidableFacts(environment, {
+          result: decided.result,
+          accountKey: row.accountKey,
+          expectedName,
+          holderName: decided.outcome?.holderName,
+        });
         return { row, answer, decided, facts };
       });
-      const states = await decisions.judge(decidedRows.map(({ facts }) => facts), showTime);
+      const states = await decisions.judge(
+        decidedRows.map(({ facts }) => facts),
+        showTime,
+      );
       const listed: ReviewRowEntry[] = [];
       for (const [offset, { row, answer, decided, facts }] of decidedRows.entries()) {
         const { change, note } = classifyChange(decided, answer?.previous);
@@ -131,14 +147,25 @@ export async function writeReconciliation(
           listed.push([start + offset + 1, row.accountKey!, facts.expectedName, facts.holderName]);
         }
         // The verdicts of this batch's own valid answers go to the history (reused ones are another batch's).
-        if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && answer?.previous?.reused === false) reported.set(row.accountKey, decided.result);
+        if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && answer?.previous?.reused === false)
+          reported.set(row.accountKey, decided.result);
         rows += 1;
         const sent = row.accountKey === null ? undefined : parseAccountKey(row.accountKey);
-        const reason = [withChangeNote(decided.reason, note), bankTranslationNote(row.fields[batch.mapping.bankCode], sent?.bankCode), state?.kind === 'void' ? state.note : undefined]
+        const reason = [
+          withChangeNote(decided.reason, note),
+          bankTranslationNote(row.fields[batch.mapping.bankCode], sent?.bankCode),
+          state?.kind === 'void' ? state.note : undefined,
+        ]
           .filter((part) => part)
           .join('; ');
         const decision =
-          state?.kind === 'stands' ? { decision: state.decision.decision, decidedBy: state.decision.decidedBy, decidedAt: isoInZone(state.decision.decidedAt, outputs.timeZone) } : undefined;
+          state?.kind === 'stands'
+            ? {
+                decision: state.decision.decision,
+                decidedBy: state.decision.decidedBy,
+                decidedAt: isoInZone(state.decision.decidedAt, outputs.timeZone),
+              }
+            : undefined;
         const cells = [...row.fields, ...resultCells({ ...decided, reason, change, accountNumberChecked: sent?.accountNumber, decision })];
         failingPath = outputs.reportPath;
         await report.write(cells);
@@ -162,7 +189,17 @@ export async function writeReconciliation(
     if (error instanceof HandedBackError || !isFileSystemError(error)) throw error;
     throw cannotWrite(error);
   }
-  return { rows, counts, changes, review, reusedAnswers: await store.reusedAnswers(batchId), ...(outputs.changesPath !== undefined && { changesReport: outputs.changesPath }) };
+  return {
+    rows,
+    counts,
+    changes,
+    review,
+    reusedAnswers: await store.reusedAnswers(batchId),
+    ...(outputs.changesPath !== undefined && { changesReport: outputs.changesPath }),
+  };
 }
 
-const isFileSystemError = (error: unknown): boolean => error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall !== undefined;
+const isFileSystemError = (error: unknown): boolean =>
+  error instanceof Error &&
+  typeof (error as NodeJS.ErrnoException).code === 'string' &&
+  (error as NodeJS.ErrnoException).syscall !== undefined;

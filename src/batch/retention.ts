@@ -81,7 +81,8 @@ export class BatchRetention {
     if (batch === undefined) {
       const orphaned = (await this.orphans()).get(batchId);
       const jobs = (await this.removeOrphanedJobs(batchId))[0];
-      if (orphaned !== undefined) return { ...(await this.removeOrphan(batchId, orphaned)), ...(jobs !== undefined && { orphanedJobs: jobs.orphanedJobs }) };
+      if (orphaned !== undefined)
+        return { ...(await this.removeOrphan(batchId, orphaned)), ...(jobs !== undefined && { orphanedJobs: jobs.orphanedJobs }) };
       if (jobs !== undefined) return jobs;
       throw new BatchNotFoundError(batchId);
     }
@@ -109,7 +110,8 @@ export class BatchRetention {
         if (batchId !== undefined) byBatch.set(batchId, [...(byBatch.get(batchId) ?? []), key]);
       }
     }
-    for (const batchId of [...byBatch.keys()]) if ((await this.redis.hexists(this.keys.batch(batchId), 'batchId')) === 1) byBatch.delete(batchId);
+    for (const batchId of [...byBatch.keys()])
+      if ((await this.redis.hexists(this.keys.batch(batchId), 'batchId')) === 1) byBatch.delete(batchId);
     return byBatch;
   }
 
@@ -228,7 +230,9 @@ export class BatchRetention {
   private async dropThrowAwayQueues(removed: IndexedBatch[], before: IndexedBatch[]): Promise<void> {
     const gone = new Set(removed.map((batch) => batch.batchId));
     const stillUsed = new Set(before.filter((batch) => !gone.has(batch.batchId)).map((batch) => batch.queueName));
-    const queueNames = new Set(removed.filter((batch) => batch.throwAwayQueue && !stillUsed.has(batch.queueName)).map((batch) => batch.queueName));
+    const queueNames = new Set(
+      removed.filter((batch) => batch.throwAwayQueue && !stillUsed.has(batch.queueName)).map((batch) => batch.queueName),
+    );
     for (const queueName of queueNames) {
       const queue = openInquiryQueue(this.redis, this.keys, queueName, this.logger);
       try {

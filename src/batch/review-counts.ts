@@ -22,7 +22,12 @@ export async function countReview(
   for (let start = 0; ; start += ENTRIES_PER_READ) {
     const entries = await store.readReviewRows(batch.batchId, start, ENTRIES_PER_READ);
     if (entries === undefined) return undefined;
-    const facts = entries.map(([, accountKey, expectedName, holderName]) => ({ environment, ...parseAccountKey(accountKey), expectedName, holderName }));
+    const facts = entries.map(([, accountKey, expectedName, holderName]) => ({
+      environment,
+      ...parseAccountKey(accountKey),
+      expectedName,
+      holderName,
+    }));
     // Counted, not shown: no note needs a time.
     for (const state of await decisions.judge(facts, () => '')) countReviewState(counts, state!);
     if (entries.length < ENTRIES_PER_READ) return counts;

@@ -99,7 +99,12 @@ export async function settleBatch(
   }
 }
 
-async function settle(deps: SettleDependencies, settings: SettleSettings, batchId: string, options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void }): Promise<SettleResult> {
+async function settle(
+  deps: SettleDependencies,
+  settings: SettleSettings,
+  batchId: string,
+  options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void },
+): Promise<SettleResult> {
   const { clock } = deps;
   // Wall times are for people and for comparing with what other processes post; every duration (the
   // idle time, the outage budget, the audit interval) is measured on the monotonic clock, so a step of the
@@ -129,7 +134,10 @@ async function settle(deps: SettleDependencies, settings: SettleSettings, batchI
     if (loginFailure?.rejected && loginFailure.at >= startedAt - 60_000) throw new RejectedByProviderError(loginFailure.message);
 
     const idleMs = now - lastAnsweredElapsed;
-    const trouble = idleMs >= Math.min(settings.stallNoticeMs, settings.outageBudgetMs) ? await describeTrouble(deps, lastAnsweredAt, clock.now(), loginFailure) : undefined;
+    const trouble =
+      idleMs >= Math.min(settings.stallNoticeMs, settings.outageBudgetMs)
+        ? await describeTrouble(deps, lastAnsweredAt, clock.now(), loginFailure)
+        : undefined;
     options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: trouble?.waitingFor });
     if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs) {
       const reason = `no answer from the provider since ${new Date(lastAnsweredAt).toISOString()}: ${trouble.waitingFor}`;
@@ -153,7 +161,13 @@ async function settle(deps: SettleDependencies, settings: SettleSettings, batchI
  * Waits for the next look at the batch: the poll interval, or less when the answers it still needs land in
  * this process (then the report starts as the last answer lands), or when `signal` aborts.
  */
-async function nextLook(deps: SettleDependencies, pollMs: number, batchId: string, progress: BatchProgress, signal: AbortSignal | undefined): Promise<void> {
+async function nextLook(
+  deps: SettleDependencies,
+  pollMs: number,
+  batchId: string,
+  progress: BatchProgress,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   if (deps.answersLanded === undefined || !progress.produced) return deps.clock.sleep(pollMs, signal);
   const woken = new AbortController();
   const wake = () => woken.abort();
@@ -174,12 +188,20 @@ async function nextLook(deps: SettleDependencies, pollMs: number, batchId: strin
  * failed and then the login failed too (a token ran out during the outage), the login is what holds the
  * batch now: login trouble never turns rows FAILED.
  */
-async function describeTrouble(deps: SettleDependencies, lastAnsweredAt: number, now: number, loginFailure: LoginFailureRecord | undefined): Promise<Trouble> {
+async function describeTrouble(
+  deps: SettleDependencies,
+  lastAnsweredAt: number,
+  now: number,
+  loginFailure: LoginFailureRecord | undefined,
+): Promise<Trouble> {
   const outage = await deps.providerOutage();
   const login = loginFailure !== undefined && loginFailure.at >= lastAnsweredAt ? loginFailure : undefined;
   const outageNow = outage !== undefined && (outage.lastFailureAt >= lastAnsweredAt || (outage.holdUntil ?? 0) > now);
   if (outage !== undefined && outageNow && (login === undefined || login.at < outage.lastFailureAt)) {
-    return { kind: 'provider', waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing` };
+    return {
+      kind: 'provider',
+      waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing`,
+    };
   }
   if (login !== undefined) return { kind: 'login', waitingFor: `a login: ${login.message}` };
   const counts = await deps.queueCounts();
@@ -206,7 +228,11 @@ async function auditLostJobs(deps: SettleDependencies, batchId: string): Promise
   for (const { accountKey, reason } of lost.failed) {
     await deps.recordAnswer(batchId, accountKey, { verdict: 'FAILED', reason: `the inquiry job failed: ${reason}` });
   }
-  if (lost.failed.length > 0) deps.logger.error({ batchId, jobs: lost.failed.length }, 'inquiry jobs failed outside the retry rules: their rows are FAILED (see the failed jobs of the queue)');
+  if (lost.failed.length > 0)
+    deps.logger.error(
+      { batchId, jobs: lost.failed.length },
+      'inquiry jobs failed outside the retry rules: their rows are FAILED (see the failed jobs of the queue)',
+    );
   if (lost.missing.length > 0) {
     deps.logger.warn({ batchId, jobs: lost.missing.length }, 'inquiry jobs of unanswered accounts were gone from the queue: queued again');
     await deps.requeue(batchId, lost.missing);

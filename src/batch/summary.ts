@@ -100,7 +100,12 @@ export function buildSummary(
     startedAt: new Date(run.startedAt).toISOString(),
     finishedAt: new Date(finished.at).toISOString(),
     durationSeconds: Math.round((finished.elapsed - run.startedElapsed) / 100) / 10,
-    batch: { createdAt: new Date(batch.createdAt).toISOString(), calls: batch.calls, rateLimited: batch.rateLimited, sourceFile: batch.sourceFile },
+    batch: {
+      createdAt: new Date(batch.createdAt).toISOString(),
+      calls: batch.calls,
+      rateLimited: batch.rateLimited,
+      sourceFile: batch.sourceFile,
+    },
   };
 }
 
@@ -134,7 +139,9 @@ export function formatSummary(summary: BatchSummary): string {
       : '';
   return [
     `batch ${summary.batchId}${summary.continued ? ` (continued: ${summary.continuation.replace('_', ' ')})` : ''}: ${summary.rows} rows, ${summary.accounts} distinct accounts, ${summary.calls} inquiry calls this run${
-      summary.rateLimited > 0 ? ` (${summary.rateLimited} answered 429${summary.allowedRate === undefined ? '' : `; the provider allowed about ${summary.allowedRate}/s`})` : ''
+      summary.rateLimited > 0
+        ? ` (${summary.rateLimited} answered 429${summary.allowedRate === undefined ? '' : `; the provider allowed about ${summary.allowedRate}/s`})`
+        : ''
     }, ${summary.durationSeconds}s${totals}`,
     counts,
     `review: ${summary.needsReview} row(s) need a person (CLOSE_MATCH / NO_MATCH without a decision); decided: ${summary.approved} APPROVED, ${summary.rejected} REJECTED`,

@@ -57,7 +57,10 @@ const FAIL_ON_VALUES: readonly string[] = [...RESULT_VALUES, NEEDS_REVIEW];
 /** `--fail-on FAILED,NO_MATCH`: result values (or NEEDS_REVIEW), checked before anything starts (a typo is a usage error, exit 2). */
 export function parseFailOn(value: string | undefined): FailOnValue[] {
   if (value === undefined) return [];
-  const values = value.split(',').map((item) => item.trim().toUpperCase()).filter((item) => item !== '');
+  const values = value
+    .split(',')
+    .map((item) => item.trim().toUpperCase())
+    .filter((item) => item !== '');
   const unknown = values.filter((item) => !FAIL_ON_VALUES.includes(item));
   if (values.length === 0 || unknown.length > 0) {
     throw new UsageError(`--fail-on takes result values separated by commas (${FAIL_ON_VALUES.join(', ')}), not ${JSON.stringify(value)}`);
@@ -66,7 +69,8 @@ export function parseFailOn(value: string | undefined): FailOnValue[] {
 }
 
 /** How many rows of the summary a --fail-on value names. */
-const failOnCount = (summary: BatchSummary, value: FailOnValue): number => (value === NEEDS_REVIEW ? summary.needsReview : summary.counts[value]);
+const failOnCount = (summary: BatchSummary, value: FailOnValue): number =>
+  value === NEEDS_REVIEW ? summary.needsReview : summary.counts[value];
 
 export interface OutputFlags {
   json?: boolean;
@@ -95,7 +99,11 @@ const TALLY_EVERY_MS = 1_000;
  * stop signal hands the batch back (it stays in Redis; the same command continues it) and exits with the
  * signal's code, never 0.
  */
-async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' | 'required', check: (context: CheckContext) => Promise<CheckedBatch>): Promise<number> {
+async function checkHere(
+  flags: CommonFlags & OutputFlags,
+  provider: 'builtin' | 'required',
+  check: (context: CheckContext) => Promise<CheckedBatch>,
+): Promise<number> {
   const failOn = parseFailOn(flags.failOn);
   keepHeapNearLiveSize();
   const display = createProgressDisplay();
@@ -166,12 +174,16 @@ async function checkHere(flags: CommonFlags & OutputFlags, provider: 'builtin' |
         );
         await awaitOwnNotices(app, privateRedis);
         if (checked.gaveUp !== undefined) {
-          notice(`stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those`);
+          notice(
+            `stopped: ${checked.gaveUp}\nrows without an answer are FAILED; run the same file again (or \`resume ${checked.batchId}\`) to ask only those`,
+          );
           return 1;
         }
         const flagged = failOn.filter((value) => failOnCount(checked.summary, value) > 0);
         if (flagged.length > 0) {
-          notice(`--fail-on: ${flagged.map((value) => `${failOnCount(checked.summary, value)} ${value}`).join(', ')}: exit ${FAIL_ON_EXIT_CODE}`);
+          notice(
+            `--fail-on: ${flagged.map((value) => `${failOnCount(checked.summary, value)} ${value}`).join(', ')}: exit ${FAIL_ON_EXIT_CODE}`,
+          );
           return FAIL_ON_EXIT_CODE;
         }
         return 0;
@@ -211,17 +223,22 @@ const describeConcurrency = ({ min, max }: ConcurrencyBounds): string =>
 /** `run`: check a file end to end: enqueue, process, wait, report. Returns the exit code. */
 export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & OutputFlags & { out?: string }): Promise<number> {
   return checkHere(flags, 'builtin', async ({ app, signal, startWorkers, onSettled, summaryExtras, onProgress, onStarted }) => {
-    notice(`checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${describeConcurrency(app.config.inquiry.concurrency)} against ${describeEndpoint(endpointOf(app.provider))}`);
-    return app.lifecycle.check({
-      input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
-      reportPath: resolve(flags.out ?? defaultReportPath(file, app.config.outputFormat)),
-      signal,
-      onDecided: startWorkers,
-      onSettled,
-      onStarted,
-      onProgress,
-      onNotice: notice,
-    }, summaryExtras);
+    notice(
+      `checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${describeConcurrency(app.config.inquiry.concurrency)} against ${describeEndpoint(endpointOf(app.provider))}`,
+    );
+    return app.lifecycle.check(
+      {
+        input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
+        reportPath: resolve(flags.out ?? defaultReportPath(file, app.config.outputFormat)),
+        signal,
+        onDecided: startWorkers,
+        onSettled,
+        onStarted,
+        onProgress,
+        onNotice: notice,
+      },
+      summaryExtras,
+    );
   });
 }
 
@@ -229,16 +246,19 @@ export async function runCommand(file: string, flags: CommonFlags & ColumnFlags 
 export async function resumeCommand(batchId: string, flags: CommonFlags & OutputFlags & { out?: string }): Promise<number> {
   return checkHere(flags, 'required', async ({ app, signal, startWorkers, onSettled, summaryExtras, onProgress, onStarted }) => {
     const batch = await app.store.get(batchId);
-    return app.lifecycle.check({
-      input: { kind: 'batch', batchId, retryFailed: true },
-      reportPath: resolve(flags.out ?? defaultReportPath(batch.sourceFile, app.config.outputFormat)),
-      signal,
-      onDecided: startWorkers,
-      onSettled,
-      onStarted,
-      onProgress,
-      onNotice: notice,
-    }, summaryExtras);
+    return app.lifecycle.check(
+      {
+        input: { kind: 'batch', batchId, retryFailed: true },
+        reportPath: resolve(flags.out ?? defaultReportPath(batch.sourceFile, app.config.outputFormat)),
+        signal,
+        onDecided: startWorkers,
+        onSettled,
+        onStarted,
+        onProgress,
+        onNotice: notice,
+      },
+      summaryExtras,
+    );
   });
 }
 
@@ -272,7 +292,10 @@ export async function workerCommand(flags: CommonFlags & MetricsFlags): Promise<
     try {
       await guard(app.startWorkers());
       closeMetrics = await startMetricsEndpoint(app, flags);
-      app.logger.info({ queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency }, 'worker started');
+      app.logger.info(
+        { queue: app.queue.name, rate: formatRate(app.config.inquiry.rate), concurrency: app.config.inquiry.concurrency },
+        'worker started',
+      );
       // The workers finish their active inquiries within the timeout (then closing the app closes them).
       return await serveUntilStopped(runtime, lifetime);
     } finally {
@@ -305,7 +328,12 @@ export async function statusCommand(batchId: string | undefined, flags: CommonFl
           // Counts are the report's: a batch in progress has none yet (the console and `run` show them so far).
           // What a person still has to do is counted against the decisions standing now.
           const review = batch.reportedAt === undefined ? undefined : await countReview(app.store, app.decisions, batch);
-          return batchView(batch, progress, batch.reportCounts === undefined ? null : { ...zeroCounts(), ...batch.reportCounts }, review ?? null);
+          return batchView(
+            batch,
+            progress,
+            batch.reportCounts === undefined ? null : { ...zeroCounts(), ...batch.reportCounts },
+            review ?? null,
+          );
         }),
       ),
     );

@@ -45,7 +45,9 @@ export async function runUntilStopped(
     process.stderr.write(`${line}\n`);
     const boundMs = runtime.app.config.shutdownTimeoutMs + CLOSE_GRACE_MS;
     setTimeout(() => {
-      process.stderr.write(`${signal}: not stopped within SHUTDOWN_TIMEOUT and ${CLOSE_GRACE_MS / 1000} s more: exiting without waiting for the rest\n`);
+      process.stderr.write(
+        `${signal}: not stopped within SHUTDOWN_TIMEOUT and ${CLOSE_GRACE_MS / 1000} s more: exiting without waiting for the rest\n`,
+      );
       process.exit(SIGNAL_EXIT_CODES[signal]);
     }, timerDelay(boundMs)).unref();
     stop.abort();
@@ -70,7 +72,11 @@ export async function runUntilStopped(
  * taking work; what is in hand may finish within the timeout, else it is handed back) and then the inquiries
  * still in flight share one SHUTDOWN_TIMEOUT.
  */
-export async function serveUntilStopped(runtime: Runtime, lifetime: Lifetime, stopWork: (timeoutMs: number) => Promise<void> = async () => undefined): Promise<number> {
+export async function serveUntilStopped(
+  runtime: Runtime,
+  lifetime: Lifetime,
+  stopWork: (timeoutMs: number) => Promise<void> = async () => undefined,
+): Promise<number> {
   const signal = await runtime.guard(lifetime.stopped);
   await stopInTurn(runtime.app.config.shutdownTimeoutMs, stopWork, (withinMs) => runtime.app.stopWorkers(withinMs));
   return stoppedExitCode(signal);

@@ -27,7 +27,10 @@ function buildProgram(): Command {
   const common = (command: Command) =>
     command
       .option('--rate <rate>', 'inquiries ceiling across all workers, e.g. 20/s or 600/min (INQUIRY_RATE)')
-      .option('--concurrency <n>', 'most concurrent inquiries per process (INQUIRY_CONCURRENCY; default: 16 to 256, adapted to the provider latency)')
+      .option(
+        '--concurrency <n>',
+        'most concurrent inquiries per process (INQUIRY_CONCURRENCY; default: 16 to 256, adapted to the provider latency)',
+      )
       // Read as H2H_ENV is (any case), and checked with it: one rule, one message.
       .addOption(new Option('--env <environment>', 'provider environment, sandbox or production, in any case (H2H_ENV)'));
   const columns = (command: Command) =>
@@ -47,9 +50,15 @@ function buildProgram(): Command {
 
   reuse(common(columns(program.command('run <file>'))))
     .description('check a CSV or XLSX file end to end: enqueue, process, wait, write the reconciliation report')
-    .option('--out <path>', 'the reconciliation report: CSV, or a workbook when it ends in .xlsx (default: <file>.reconciled.csv beside the input; OUTPUT_FORMAT)')
+    .option(
+      '--out <path>',
+      'the reconciliation report: CSV, or a workbook when it ends in .xlsx (default: <file>.reconciled.csv beside the input; OUTPUT_FORMAT)',
+    )
     .option('--json', 'print the summary as one JSON document on stdout (progress and logs stay on stderr)')
-    .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet')
+    .option(
+      '--fail-on <results>',
+      'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet',
+    )
     .action(async (file: string, flags) => exitWith(await (await commands()).runCommand(file, flags)));
   reuse(common(columns(program.command('enqueue <file>'))))
     .description('queue a CSV or XLSX file for the workers; prints the batch id')
@@ -61,7 +70,10 @@ function buildProgram(): Command {
     .description('ask what a batch is missing (unanswered or FAILED rows), then write its report')
     .option('--out <path>', 'the reconciliation report, CSV or .xlsx (default: beside the source file)')
     .option('--json', 'print the summary as one JSON document on stdout')
-    .option('--fail-on <results>', 'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet')
+    .option(
+      '--fail-on <results>',
+      'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet',
+    )
     .action(async (batchId: string, flags) => exitWith(await (await commands()).resumeCommand(batchId, flags)));
   common(program.command('export <batch-id>'))
     .description("write (or re-write) a finished batch's reconciliation CSV")
@@ -73,7 +85,9 @@ function buildProgram(): Command {
     .action(async (batchId: string | undefined, flags) => exitWith(await (await commands()).statusCommand(batchId, flags)));
   program
     .command('prune')
-    .description('remove finished batches (rows, answers, kept failed jobs), and keys of batches whose record is gone, from Redis; reports on disk stay; unfinished batches are never pruned')
+    .description(
+      'remove finished batches (rows, answers, kept failed jobs), and keys of batches whose record is gone, from Redis; reports on disk stay; unfinished batches are never pruned',
+    )
     .option('--older-than <age>', 'only batches finished at least this long ago: 0s, 12h, 30d (default: BATCH_RETENTION)')
     .action(async (flags) => exitWith(await (await import('./retention-commands.js')).pruneCommand(flags)));
   program
@@ -93,7 +107,9 @@ function buildProgram(): Command {
     .requiredOption('--out <path>', 'the file to write: .csv or .xlsx')
     .action(async (flags) => exitWith(await (await import('./review-commands.js')).decisionsExportCommand(flags)));
   metrics(common(columns(program.command('watch <folder>'))))
-    .description('watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/; reviewed reports dropped into <folder>/reviews are recorded')
+    .description(
+      'watched folder: CSV or XLSX files dropped into <folder>/inbox are checked; reports and changes in outbox/, inputs in archive/, refused files in failed/; reviewed reports dropped into <folder>/reviews are recorded',
+    )
     .action(async (folder: string, flags) => exitWith(await (await import('./watch-command.js')).watchCommand(folder, flags)));
   metrics(common(columns(program.command('schedule'))))
     .description('register the nightly run and carry it out (SCHEDULE_CRON, SCHEDULE_TZ, SCHEDULE_SOURCE, SCHEDULE_OUTBOX)')

@@ -9,7 +9,8 @@ export interface MetricsFlags {
 /** `--port` and `--metrics-port`: a whole number 0-65535 (0: any free port). */
 export function parsePort(value: string, flag: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`${flag} must be a port number (0-65535), not ${JSON.stringify(value)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(`${flag} must be a port number (0-65535), not ${JSON.stringify(value)}`);
   return port;
 }
 
@@ -26,6 +27,9 @@ export async function startMetricsEndpoint(app: App, flags: MetricsFlags): Promi
   const server = await buildMetricsServer(app);
   await server.listen({ host: flags.metricsHost ?? '127.0.0.1', port });
   const address = server.server.address();
-  app.logger.info({ metrics: typeof address === 'object' && address !== null ? `${address.address}:${address.port}` : address }, 'metrics endpoint listening');
+  app.logger.info(
+    { metrics: typeof address === 'object' && address !== null ? `${address.address}:${address.port}` : address },
+    'metrics endpoint listening',
+  );
   return () => server.close();
 }

@@ -24,7 +24,10 @@ export function progressText(report: ProgressReport, counts: CountsSoFar | undef
   const total = progress.produced ? String(progress.accountCount) : '?';
   const percent = progress.accountCount > 0 ? ` (${Math.floor((progress.answered * 100) / progress.accountCount)}%)` : '';
   const remaining = progress.accountCount - progress.answered;
-  const eta = progress.produced && report.answeredPerSecond > 0 && remaining > 0 ? `, about ${Math.ceil(remaining / report.answeredPerSecond)}s left` : '';
+  const eta =
+    progress.produced && report.answeredPerSecond > 0 && remaining > 0
+      ? `, about ${Math.ceil(remaining / report.answeredPerSecond)}s left`
+      : '';
   // The counts come early in the line: a narrow terminal cuts the end, and these matter more than the speed.
   const soFar = counts === undefined ? '' : `, so far ${counts.NO_MATCH} NO_MATCH ${counts.FAILED} FAILED`;
   const waiting = report.waitingFor ? ` - waiting for ${report.waitingFor}` : '';

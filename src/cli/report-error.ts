@@ -17,6 +17,8 @@ export function reportError(error: unknown, write: (text: string) => void = (tex
     write(`beneficiary-check: ${showable(error.message)}\n`);
     return error.exitCode;
   }
-  write(`beneficiary-check: unexpected error (a bug in beneficiary-check, please report it with this output): ${showable(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+  write(
+    `beneficiary-check: unexpected error (a bug in beneficiary-check, please report it with this output): ${showable(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+  );
   return 1;
 }

@@ -10,8 +10,12 @@ function describeRemoved(batch: RemovedBatch): string {
     return `removed ${batch.batchId}  ${maskDigitRuns(batch.sourceName)}  ${batch.rows} rows  ${batch.finishedAt === undefined ? 'unfinished' : `finished ${new Date(batch.finishedAt).toISOString()}`}\n`;
   }
   const parts = [
-    ...(batch.orphanedKeys === undefined ? [] : [`${batch.orphanedKeys} key(s) left without their batch record (Redis lost the batch while it was worked on)`]),
-    ...(batch.orphanedJobs === undefined ? [] : [`${batch.orphanedJobs} queued job(s) left without their batch record (it expired, was lost or deleted)`]),
+    ...(batch.orphanedKeys === undefined
+      ? []
+      : [`${batch.orphanedKeys} key(s) left without their batch record (Redis lost the batch while it was worked on)`]),
+    ...(batch.orphanedJobs === undefined
+      ? []
+      : [`${batch.orphanedJobs} queued job(s) left without their batch record (it expired, was lost or deleted)`]),
   ];
   return `removed ${batch.batchId}  orphaned: ${parts.join('; ')}\n`;
 }
@@ -32,7 +36,9 @@ export async function pruneCommand(flags: CommonFlags & { olderThan?: string }):
     const finished = removed.filter((batch) => !isOrphan(batch));
     const orphans = removed.length - finished.length;
     const rows = finished.reduce((sum, batch) => sum + batch.rows, 0);
-    process.stdout.write(`${finished.length} finished batch(es) finished ${flags.olderThan ?? `${age / 86_400_000}d`} ago or more removed (${rows} rows); unfinished batches are never pruned\n`);
+    process.stdout.write(
+      `${finished.length} finished batch(es) finished ${flags.olderThan ?? `${age / 86_400_000}d`} ago or more removed (${rows} rows); unfinished batches are never pruned\n`,
+    );
     if (orphans > 0) process.stdout.write(`${orphans} orphaned batch(es) removed: keys or queued jobs whose batch record was gone\n`);
     // Decisions are records, not batches: --older-than never removes them; only their own retention does.
     const expired = await guard(app.decisions.sweep());

@@ -1,7 +1,15 @@
 import { openRuntime } from '../app/runtime.js';
 import { startNightlyWorker } from '../app/nightly-worker.js';
 import { finishOrHandBack } from '../batch/progress-log.js';
-import { openNightlyRunQueue, registerSchedule, RunHistory, runInProgress, NIGHTLY_SCHEDULER_ID, scheduleTarget, stampIn } from '../schedule/scheduler.js';
+import {
+  openNightlyRunQueue,
+  registerSchedule,
+  RunHistory,
+  runInProgress,
+  NIGHTLY_SCHEDULER_ID,
+  scheduleTarget,
+  stampIn,
+} from '../schedule/scheduler.js';
 import type { RedisClient } from '../redis/connection.js';
 import { columnsFrom, type ColumnFlags, type CommonFlags } from './commands.js';
 import { startMetricsEndpoint, type MetricsFlags } from './metrics-endpoint.js';
@@ -26,8 +34,11 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
     try {
       if (flags.remove) {
         const removed = await guard(queue.removeJobScheduler(NIGHTLY_SCHEDULER_ID));
-        process.stdout.write(removed ? `removed the schedule ${NIGHTLY_SCHEDULER_ID}\n` : `no schedule ${NIGHTLY_SCHEDULER_ID} to remove\n`);
-        if (removed) process.stdout.write('a `schedule` process started later registers it again; stop the scheduler processes to keep it off\n');
+        process.stdout.write(
+          removed ? `removed the schedule ${NIGHTLY_SCHEDULER_ID}\n` : `no schedule ${NIGHTLY_SCHEDULER_ID} to remove\n`,
+        );
+        if (removed)
+          process.stdout.write('a `schedule` process started later registers it again; stop the scheduler processes to keep it off\n');
         return 0;
       }
       await guard(printSchedule(queue, app.redis, app.keys.scheduleLock(), new RunHistory(app.redis, app.keys.scheduleRuns())));
@@ -63,19 +74,28 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
   });
 }
 
-async function printSchedule(queue: ReturnType<typeof openNightlyRunQueue>, redis: RedisClient, leaseKey: string, history: RunHistory): Promise<void> {
+async function printSchedule(
+  queue: ReturnType<typeof openNightlyRunQueue>,
+  redis: RedisClient,
+  leaseKey: string,
+  history: RunHistory,
+): Promise<void> {
   const schedulers = await queue.getJobSchedulers();
   if (schedulers.length === 0) process.stdout.write('no schedule registered (start `beneficiary-check schedule` to register it)\n');
   for (const scheduler of schedulers) {
     const data = scheduler.template?.data;
-    const next = scheduler.next === undefined ? 'none' : `${new Date(scheduler.next).toISOString()}${scheduler.tz ? ` (${stampIn(scheduler.tz, scheduler.next)} ${scheduler.tz})` : ''}`;
+    const next =
+      scheduler.next === undefined
+        ? 'none'
+        : `${new Date(scheduler.next).toISOString()}${scheduler.tz ? ` (${stampIn(scheduler.tz, scheduler.next)} ${scheduler.tz})` : ''}`;
     process.stdout.write(
       `${scheduler.key}  pattern "${scheduler.pattern ?? scheduler.every}"  tz ${scheduler.tz ?? 'UTC'}  next ${next}  runs so far ${scheduler.iterationCount ?? 0}\n` +
         (data ? `  source ${data.source}\n  outbox ${data.outbox}\n` : ''),
     );
   }
   const holder = await runInProgress(redis, leaseKey);
-  if (holder) process.stdout.write(`run in progress: ${String(holder.jobId)} since ${new Date(holder.since).toISOString()} on ${holder.host}\n`);
+  if (holder)
+    process.stdout.write(`run in progress: ${String(holder.jobId)} since ${new Date(holder.since).toISOString()} on ${holder.host}\n`);
   const runs = await history.recent(10);
   if (runs.length > 0) process.stdout.write('last runs (newest first):\n');
   for (const run of runs) {

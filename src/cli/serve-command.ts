@@ -34,7 +34,11 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
       // Without the provider's settings the console still shows every batch, report and decision: it only
       // cannot check new files (a review desk that holds no provider credentials is a fine thing to run).
       if (providerReady) await guard(app.startWorkers());
-      else app.logger.warn({ reason: providerMissing }, 'no provider settings: the console starts read-only (uploads are refused; batches, reports and decisions are shown)');
+      else
+        app.logger.warn(
+          { reason: providerMissing },
+          'no provider settings: the console starts read-only (uploads are refused; batches, reports and decisions are shown)',
+        );
       const runner = providerReady ? new BatchRunner(app.lifecycle, app.logger) : undefined;
       const server = await buildConsole(app, runner, {
         settings: app.config.console,
@@ -48,7 +52,13 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
       const shown = flags.host.includes(':') ? `[${flags.host}]` : flags.host;
       process.stdout.write(`operations console at http://${shown}:${bound}/ (queues at /queues, metrics at /metrics)\n`);
       app.logger.info(
-        { host: flags.host, port: bound, access: app.config.console.token === undefined ? 'open (loopback)' : 'CONSOLE_TOKEN', decisions: app.config.console.userHeader ?? 'off (no CONSOLE_USER_HEADER)', reports: app.config.console.reportsDir },
+        {
+          host: flags.host,
+          port: bound,
+          access: app.config.console.token === undefined ? 'open (loopback)' : 'CONSOLE_TOKEN',
+          decisions: app.config.console.userHeader ?? 'off (no CONSOLE_USER_HEADER)',
+          reports: app.config.console.reportsDir,
+        },
         'console started',
       );
       const persistence = await app.decisions.persistenceWarning();

@@ -29,7 +29,11 @@ export const stoppedExitCode = (signal: StopSignal): number => (signal === 'SIGI
  * whole timeout (they may finish, else they are handed back), then the inquiries still in flight, given what
  * is left of it (app.stopWorkers). Without the shared deadline each took the timeout in turn.
  */
-export async function stopInTurn(timeoutMs: number, stopBatches: (timeoutMs: number) => Promise<void>, stopInquiries: (withinMs: number) => Promise<void>): Promise<void> {
+export async function stopInTurn(
+  timeoutMs: number,
+  stopBatches: (timeoutMs: number) => Promise<void>,
+  stopInquiries: (withinMs: number) => Promise<void>,
+): Promise<void> {
   const stopBy = performance.now() + timeoutMs;
   await stopBatches(timeoutMs);
   await stopInquiries(stopBy - performance.now());

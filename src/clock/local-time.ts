@@ -6,11 +6,28 @@
  * into their script, so a time written by the browser and one written by the server read the same.
  */
 export function localTime(at: number | string, timeZone: string): string {
-  const labels: Record<string, string> = { 'Asia/Jakarta': 'WIB', 'Asia/Pontianak': 'WIB', 'Asia/Makassar': 'WITA', 'Asia/Jayapura': 'WIT', UTC: 'UTC', 'Etc/UTC': 'UTC' };
+  const labels: Record<string, string> = {
+    'Asia/Jakarta': 'WIB',
+    'Asia/Pontianak': 'WIB',
+    'Asia/Makassar': 'WITA',
+    'Asia/Jayapura': 'WIT',
+    UTC: 'UTC',
+    'Etc/UTC': 'UTC',
+  };
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return '';
   const parts: Record<string, string> = {};
-  const format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  });
   for (const part of format.formatToParts(date)) parts[part.type] = part.value;
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${labels[timeZone] ?? parts.timeZoneName ?? timeZone}`;
 }
@@ -31,7 +48,16 @@ export function isoInZone(at: number, timeZone: string): string {
 /** Minutes the zone is ahead of UTC at that instant (daylight saving included). */
 function zoneOffsetMinutes(at: number, timeZone: string): number {
   const parts: Record<string, number> = {};
-  const format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    hourCycle: 'h23',
+  });
   for (const part of format.formatToParts(new Date(at))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
   const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
   return Math.round((asUtc - Math.floor(at / 1000) * 1000) / 60_000);

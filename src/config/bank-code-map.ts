@@ -35,7 +35,10 @@ export function parseBankCodeMap(text: string, source = 'BANK_CODE_MAP'): BankCo
     if (!isBankCode(code)) throw new ConfigError(`${line}: ${JSON.stringify(code)} is not a bank code (letters, digits, '_', '-' and '.')`);
     const key = bankAliasKey(alias);
     const earlier = map.get(key);
-    if (earlier !== undefined && earlier !== code) throw new ConfigError(`${line}: alias ${JSON.stringify(alias)} is mapped to both ${JSON.stringify(earlier)} and ${JSON.stringify(code)}`);
+    if (earlier !== undefined && earlier !== code)
+      throw new ConfigError(
+        `${line}: alias ${JSON.stringify(alias)} is mapped to both ${JSON.stringify(earlier)} and ${JSON.stringify(code)}`,
+      );
     map.set(key, code);
   });
   return map;

@@ -28,13 +28,22 @@ export function normaliseBaseAddress(raw: string): string {
   } catch {
     throw new ConfigError(`H2H_BASE_URL must be an http(s) address, not ${JSON.stringify(raw)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`H2H_BASE_URL must be an http(s) address, not ${JSON.stringify(raw)}`);
-  if (url.username !== '' || url.password !== '') throw new ConfigError('H2H_BASE_URL must not carry credentials: set H2H_USERNAME and H2H_PASSWORD (the address is shown in summaries and logs)');
-  if (url.search !== '' || url.hash !== '') throw new ConfigError(`H2H_BASE_URL is the provider's base address, without a query or fragment, not ${JSON.stringify(raw)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`H2H_BASE_URL must be an http(s) address, not ${JSON.stringify(raw)}`);
+  if (url.username !== '' || url.password !== '')
+    throw new ConfigError(
+      'H2H_BASE_URL must not carry credentials: set H2H_USERNAME and H2H_PASSWORD (the address is shown in summaries and logs)',
+    );
+  if (url.search !== '' || url.hash !== '')
+    throw new ConfigError(`H2H_BASE_URL is the provider's base address, without a query or fragment, not ${JSON.stringify(raw)}`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-export const endpointOf = (provider: { environment: ProviderEnvironment; baseUrl: string | undefined; builtinEmulator?: boolean }): Endpoint => ({
+export const endpointOf = (provider: {
+  environment: ProviderEnvironment;
+  baseUrl: string | undefined;
+  builtinEmulator?: boolean;
+}): Endpoint => ({
   environment: provider.environment,
   address: provider.baseUrl,
   ...(provider.builtinEmulator === true && { builtinEmulator: true as const }),

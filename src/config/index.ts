@@ -226,8 +226,16 @@ type Environment = Record<string, string | undefined>;
  */
 export function loadConfig(overrides: ConfigOverrides = {}, env: Environment = process.env): Config {
   // A flag replaces its setting: the environment's value is then neither used nor checked.
-  const flags: Array<[SettingName, unknown]> = [['H2H_ENV', overrides.env], ['INQUIRY_RATE', overrides.rate], ['INQUIRY_CONCURRENCY', overrides.concurrency], ['REUSE_ANSWERS', overrides.reuseAnswers]];
-  const { settings, deprecations } = readSettings(env, flags.filter(([, value]) => value !== undefined).map(([name]) => name));
+  const flags: Array<[SettingName, unknown]> = [
+    ['H2H_ENV', overrides.env],
+    ['INQUIRY_RATE', overrides.rate],
+    ['INQUIRY_CONCURRENCY', overrides.concurrency],
+    ['REUSE_ANSWERS', overrides.reuseAnswers],
+  ];
+  const { settings, deprecations } = readSettings(
+    env,
+    flags.filter(([, value]) => value !== undefined).map(([name]) => name),
+  );
   const environment = overrides.env === undefined ? settings.H2H_ENV : SETTINGS.H2H_ENV.parse(overrides.env.trim(), '--env');
   const redisUrl = settings.REDIS_URL;
   const redisCluster = clusterSettings(settings.REDIS_CLUSTER_NODES, redisUrl);
@@ -309,7 +317,8 @@ function notifySettings(settings: Settings): NotifySettings {
   const webhookUrl = settings.NOTIFY_WEBHOOK_URL;
   const secret = settings.NOTIFY_WEBHOOK_SECRET;
   // An unsigned notice could be forged by anyone who can reach the receiver: the secret comes with the URL.
-  if (webhookUrl !== undefined && secret === undefined) throw new ConfigError('NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET: every notice is signed');
+  if (webhookUrl !== undefined && secret === undefined)
+    throw new ConfigError('NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET: every notice is signed');
   return {
     webhookUrl,
     secret,
@@ -328,7 +337,9 @@ export function reuseAge(value: string | undefined): number {
 
 function privateRedisChoice(choice: PrivateRedisChoice, redisUrlSet: boolean): PrivateRedisChoice {
   if (choice === 'always' && redisUrlSet) {
-    throw new ConfigError('PRIVATE_REDIS=always and REDIS_URL (or REDIS_CLUSTER_NODES) are both set: choose one (a private redis-server, or the Redis configured)');
+    throw new ConfigError(
+      'PRIVATE_REDIS=always and REDIS_URL (or REDIS_CLUSTER_NODES) are both set: choose one (a private redis-server, or the Redis configured)',
+    );
   }
   return choice;
 }
@@ -339,21 +350,35 @@ function privateRedisChoice(choice: PrivateRedisChoice, redisUrlSet: boolean): P
  */
 function clusterSettings(value: string | undefined, redisUrl: string | undefined): RedisClusterSettings | undefined {
   if (value === undefined) return undefined;
-  if (redisUrl !== undefined) throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES are both set: choose one (a single Redis, or the nodes of a Redis Cluster)');
-  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (redisUrl !== undefined)
+    throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES are both set: choose one (a single Redis, or the nodes of a Redis Cluster)');
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const shown = (entry: string) => JSON.stringify(entry.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@'));
   const nodes = entries.map((entry) => {
     const match = /^(?:(rediss?):\/\/(?:([^:@/]*)(?::([^@/]*))?@)?)?([^:/@\s]+|\[[0-9a-f:]+\]):(\d{1,5})\/?$/i.exec(entry);
     const port = Number(match?.[5]);
     if (!match || port < 1 || port > 65535) {
-      throw new ConfigError(`REDIS_CLUSTER_NODES must be host:port entries separated by commas (or redis://, rediss:// URLs), not ${shown(entry)}`);
+      throw new ConfigError(
+        `REDIS_CLUSTER_NODES must be host:port entries separated by commas (or redis://, rediss:// URLs), not ${shown(entry)}`,
+      );
     }
     const [, scheme, user, password, host] = match;
-    return { scheme: scheme?.toLowerCase() ?? 'redis', user: decode(user), password: decode(password), host: host!.replace(/^\[|\]$/g, ''), port };
+    return {
+      scheme: scheme?.toLowerCase() ?? 'redis',
+      user: decode(user),
+      password: decode(password),
+      host: host!.replace(/^\[|\]$/g, ''),
+      port,
+    };
   });
-  if (nodes.length === 0) throw new ConfigError('REDIS_CLUSTER_NODES is set but names no node: write host:port entries separated by commas');
+  if (nodes.length === 0)
+    throw new ConfigError('REDIS_CLUSTER_NODES is set but names no node: write host:port entries separated by commas');
   const tls = nodes[0]!.scheme === 'rediss';
-  if (nodes.some((node) => (node.scheme === 'rediss') !== tls)) throw new ConfigError('REDIS_CLUSTER_NODES mixes rediss:// (TLS) and plain nodes: write every node alike');
+  if (nodes.some((node) => (node.scheme === 'rediss') !== tls))
+    throw new ConfigError('REDIS_CLUSTER_NODES mixes rediss:// (TLS) and plain nodes: write every node alike');
   const withCredentials = nodes.find((node) => node.password !== undefined || node.user !== undefined);
   return {
     nodes: nodes.map(({ host, port }) => ({ host, port })),
@@ -368,14 +393,20 @@ const decode = (value: string | undefined): string | undefined => (value === und
 /** REDIS_TLS_CA_FILE, read once here: a CA for a connection that is not TLS is a mistake worth naming. */
 function tlsCa(file: string | undefined, tls: boolean): string | undefined {
   if (file === undefined) return undefined;
-  if (!tls) throw new ConfigError('REDIS_TLS_CA_FILE is set but the Redis address is not TLS: write REDIS_URL (or REDIS_CLUSTER_NODES) as rediss://');
+  if (!tls)
+    throw new ConfigError(
+      'REDIS_TLS_CA_FILE is set but the Redis address is not TLS: write REDIS_URL (or REDIS_CLUSTER_NODES) as rediss://',
+    );
   let pem: string;
   try {
     pem = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`REDIS_TLS_CA_FILE ${JSON.stringify(file)} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError(
+      `REDIS_TLS_CA_FILE ${JSON.stringify(file)} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`REDIS_TLS_CA_FILE ${JSON.stringify(file)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ConfigError(`REDIS_TLS_CA_FILE ${JSON.stringify(file)} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   return pem;
 }
 
@@ -395,7 +426,8 @@ function concurrencyBounds(given: string): ConcurrencyBounds {
 /** For the commands that call the provider: an address (unless the built-in emulator may stand in) and credentials. */
 export function requireProvider(provider: ProviderSettings, builtinAllowed: boolean): void {
   if (provider.baseUrl === undefined) {
-    if (provider.environment === 'production') throw new ConfigError('production needs H2H_BASE_URL: the provider gives each client its production address');
+    if (provider.environment === 'production')
+      throw new ConfigError('production needs H2H_BASE_URL: the provider gives each client its production address');
     if (builtinAllowed) return;
     throw new ConfigError(
       'H2H_BASE_URL is not set: this command calls the provider. For a local emulator run `beneficiary-check sandbox --port 8080` and set H2H_BASE_URL=http://127.0.0.1:8080 H2H_USERNAME=sandbox H2H_PASSWORD=sandbox',

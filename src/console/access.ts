@@ -37,8 +37,10 @@ export function checkConsoleToken(token: string | undefined): void {
   if (token === undefined) return;
   const make = 'make one with `openssl rand -hex 32`';
   if (/change.?me/i.test(token)) throw new UsageError(`CONSOLE_TOKEN is still a placeholder ("change-me"): ${make}`);
-  if (token.length < MIN_TOKEN_LENGTH) throw new UsageError(`CONSOLE_TOKEN has ${token.length} characters; it needs at least ${MIN_TOKEN_LENGTH} random ones: ${make}`);
-  if (new Set(token).size < 8) throw new UsageError(`CONSOLE_TOKEN repeats a few characters (${new Set(token).size} different ones): it must be random; ${make}`);
+  if (token.length < MIN_TOKEN_LENGTH)
+    throw new UsageError(`CONSOLE_TOKEN has ${token.length} characters; it needs at least ${MIN_TOKEN_LENGTH} random ones: ${make}`);
+  if (new Set(token).size < 8)
+    throw new UsageError(`CONSOLE_TOKEN repeats a few characters (${new Set(token).size} different ones): it must be random; ${make}`);
 }
 
 /**
@@ -79,7 +81,10 @@ type AccessRequest = Pick<FastifyRequest, 'url' | 'ip' | 'headers'>;
  * counted per client address (429 past the allowance, see FailedAttempts); `warn` is told when an address
  * uses its allowance up.
  */
-export function consoleAccess(token: string | undefined, warn: (message: string, client: string) => void): (request: AccessRequest) => AccessRefusal | undefined {
+export function consoleAccess(
+  token: string | undefined,
+  warn: (message: string, client: string) => void,
+): (request: AccessRequest) => AccessRefusal | undefined {
   const failedAttempts = new FailedAttempts();
   return (request): AccessRefusal | undefined => {
     if (OPEN_PATHS.has(request.url.split('?')[0]!)) return undefined;
@@ -93,12 +98,19 @@ export function consoleAccess(token: string | undefined, warn: (message: string,
     const waitMs = failedAttempts.waitFor(request.ip);
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      return { status: 429, headers: { 'retry-after': String(seconds) }, error: `too many wrong tokens from this address: try again in ${seconds} s` };
+      return {
+        status: 429,
+        headers: { 'retry-after': String(seconds) },
+        error: `too many wrong tokens from this address: try again in ${seconds} s`,
+      };
     }
     if (isAuthorized(request.headers.authorization, token)) return undefined;
     if (presentedToken(request.headers.authorization) !== undefined && failedAttempts.failed(request.ip)) {
       const client = clientOf(request.ip);
-      warn(`console: ${FREE_FAILURES} wrong tokens or more from ${client}: its requests are refused (429) but one every ${FAILURE_REFILL_MS / 1000} s`, client);
+      warn(
+        `console: ${FREE_FAILURES} wrong tokens or more from ${client}: its requests are refused (429) but one every ${FAILURE_REFILL_MS / 1000} s`,
+        client,
+      );
     }
     return {
       status: 401,

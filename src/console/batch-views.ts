@@ -119,8 +119,17 @@ export class BatchViews {
 }
 
 /** A batch as shown; `counts` as known to the caller (the report's, rows decided so far, or none). */
-export function batchView<C extends ResultCounts | null>(batch: BatchRecord, progress: BatchProgress, counts: C, review: ReviewCounts | null = null): BatchView & { counts: C } {
-  const percent = !progress.produced ? 0 : progress.accountCount === 0 ? 100 : Math.floor((progress.answered * 100) / progress.accountCount);
+export function batchView<C extends ResultCounts | null>(
+  batch: BatchRecord,
+  progress: BatchProgress,
+  counts: C,
+  review: ReviewCounts | null = null,
+): BatchView & { counts: C } {
+  const percent = !progress.produced
+    ? 0
+    : progress.accountCount === 0
+      ? 100
+      : Math.floor((progress.answered * 100) / progress.accountCount);
   return {
     batchId: batch.batchId,
     source: { name: maskDigitRuns(batch.sourceName), file: maskDigitRuns(batch.sourceFile) },

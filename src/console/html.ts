@@ -1,4 +1,3 @@
-
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
 /** Every value put into a page goes through here: holder names come from the provider, cells from files. */
@@ -35,5 +34,7 @@ function render(value: unknown): string {
  * the element or start markup.
  */
 export function scriptJson(value: unknown): Raw {
-  return raw(JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return raw(
+    JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }

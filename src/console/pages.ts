@@ -121,11 +121,17 @@ ${decider.person === undefined ? html`<p id="decider" class="error">${decider.wh
 <table id="review"><thead><tr><th class="num">Row</th><th>Reference</th><th>Bank</th><th>Account</th><th>Expected name</th><th>Result</th><th class="num">Score</th><th>Holder name (bank)</th><th>Reason</th><th>Decision</th></tr></thead><tbody></tbody></table>
 <p><button id="more" type="button" hidden>Show more</button> <span id="review-status" class="hint" role="status"></span></p></section>`;
   const settings = { batch: batch.batchId, canDecide: decider.person !== undefined };
-  return layout(context, `beneficiary-check: ${batch.batchId}`, body, BATCH_SCRIPT.replace('__SETTINGS__', () => scriptJson(settings).value));
+  return layout(
+    context,
+    `beneficiary-check: ${batch.batchId}`,
+    body,
+    BATCH_SCRIPT.replace('__SETTINGS__', () => scriptJson(settings).value),
+  );
 }
 
 /** The pages' own time formatting (the same function as the server's), for values the script writes. */
-const timeScript = (timeZone: string): string => `const TIME_ZONE = ${scriptJson(timeZone).value};\nconst localTime = ${localTime.toString()};\n`;
+const timeScript = (timeZone: string): string =>
+  `const TIME_ZONE = ${scriptJson(timeZone).value};\nconst localTime = ${localTime.toString()};\n`;
 
 /** Shared by both pages: build a cell with text only. */
 const DOM_HELPERS = `

@@ -27,7 +27,9 @@ export async function mountQueueBoard(server: FastifyInstance, queues: Queue[], 
       // The route matched, not the URL as written: an encoded or odd spelling of the path routes the same.
       const route = request.routeOptions.url ?? request.url;
       if (request.method === 'GET' || request.method === 'HEAD' || !route.startsWith(`${QUEUE_BOARD_PATH}/api/`)) return undefined;
-      return reply.code(403).send({ error: 'the queue dashboard is read-only: start `serve --queue-actions` to pause, retry, promote or remove jobs' });
+      return reply
+        .code(403)
+        .send({ error: 'the queue dashboard is read-only: start `serve --queue-actions` to pause, retry, promote or remove jobs' });
     });
   }
   const serverAdapter = new FastifyAdapter();

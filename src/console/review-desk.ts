@@ -71,7 +71,9 @@ export class ReviewDesk {
     let cursor = from;
     while (cursor < from + SCAN_ROWS) {
       const slice = await readDecidedRows(this.store, batch, cursor, SLICE_ROWS, this.nameMatching);
-      const listed = slice.filter((row) => row.answered && filter.results.has(row.decided.result) && matchesSearch(batch, row, filter.search));
+      const listed = slice.filter(
+        (row) => row.answered && filter.results.has(row.decided.result) && matchesSearch(batch, row, filter.search),
+      );
       const shown = await this.show(batch, listed);
       for (const row of listed) {
         const desk = shown.get(row.index)!;
@@ -93,11 +95,17 @@ export class ReviewDesk {
     const note = (written.note ?? '').trim();
     if (note.length > MAX_NOTE_CHARACTERS) throw new DecisionRefusedError(`the note is longer than ${MAX_NOTE_CHARACTERS} characters`, 422);
     const batch = await this.store.get(batchId);
-    const [decidedRow] = Number.isSafeInteger(row) && row >= 1 && row <= batch.rowCount ? await readDecidedRows(this.store, batch, row - 1, 1, this.nameMatching) : [];
+    const [decidedRow] =
+      Number.isSafeInteger(row) && row >= 1 && row <= batch.rowCount
+        ? await readDecidedRows(this.store, batch, row - 1, 1, this.nameMatching)
+        : [];
     if (decidedRow === undefined) throw new DecisionRefusedError(`batch ${batchId} has no row ${row}`, 409);
     const facts = this.factsOf(batch, decidedRow);
     if (!decidedRow.answered || facts === undefined) {
-      throw new DecisionRefusedError(`row ${row} is ${decidedRow.answered ? decidedRow.decided.result : 'not answered yet'}: only CLOSE_MATCH and NO_MATCH rows are decided`, 409);
+      throw new DecisionRefusedError(
+        `row ${row} is ${decidedRow.answered ? decidedRow.decided.result : 'not answered yet'}: only CLOSE_MATCH and NO_MATCH rows are decided`,
+        409,
+      );
     }
     await this.decisions.record([{ facts, decision, decidedBy: person, note, source: 'console', batchId, row }]);
     return (await this.show(batch, [decidedRow])).get(decidedRow.index)!;
@@ -106,13 +114,21 @@ export class ReviewDesk {
   /** The rows as shown, with the decisions of all of them read at once. */
   private async show(batch: BatchRecord, rows: DecidedRow[]): Promise<Map<number, DeskRow>> {
     const showTime = (at: number) => localTime(at, this.timeZone);
-    const states = await this.decisions.judge(rows.map((row) => this.factsOf(batch, row)), showTime);
+    const states = await this.decisions.judge(
+      rows.map((row) => this.factsOf(batch, row)),
+      showTime,
+    );
     return new Map(rows.map((row, index) => [row.index, deskRow(batch, row, states[index], showTime)]));
   }
 
   private factsOf(batch: BatchRecord, { row, decided }: DecidedRow) {
     const expectedName = batch.mapping.expectedName === undefined ? undefined : row.fields[batch.mapping.expectedName];
-    return decidableFacts(environmentOfQueue(batch.queueName), { result: decided.result, accountKey: row.accountKey, expectedName, holderName: decided.outcome?.holderName });
+    return decidableFacts(environmentOfQueue(batch.queueName), {
+      result: decided.result,
+      accountKey: row.accountKey,
+      expectedName,
+      holderName: decided.outcome?.holderName,
+    });
   }
 }
 
@@ -126,7 +142,13 @@ function deskRow(batch: BatchRecord, row: DecidedRow, state: DecisionState | und
     decision:
       standing === undefined
         ? null
-        : { decision: standing.decision, decidedBy: standing.decidedBy, decidedAt: new Date(standing.decidedAt).toISOString(), decidedAtShown: showTime(standing.decidedAt), note: standing.note },
+        : {
+            decision: standing.decision,
+            decidedBy: standing.decidedBy,
+            decidedAt: new Date(standing.decidedAt).toISOString(),
+            decidedAtShown: showTime(standing.decidedAt),
+            note: standing.note,
+          },
   };
 }
 
@@ -146,7 +168,9 @@ function matchesSearch(batch: BatchRecord, { row, decided }: DecidedRow, search:
   if (query === '') return true;
   const cell = (column: number | undefined) => (column === undefined ? '' : (row.fields[column] ?? ''));
   const { mapping } = batch;
-  const haystack = plainNormalised([cell(referenceColumn(batch.header, mapping)), cell(mapping.expectedName), decided.outcome?.holderName ?? ''].join(' '));
+  const haystack = plainNormalised(
+    [cell(referenceColumn(batch.header, mapping)), cell(mapping.expectedName), decided.outcome?.holderName ?? ''].join(' '),
+  );
   if (/^\d+$/.test(query)) return cell(mapping.accountNumber).replace(/\D/g, '').endsWith(query) || haystack.includes(query);
   return plainNormalised(query)
     .split(' ')

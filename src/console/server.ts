@@ -20,7 +20,7 @@ import { BatchViews } from './batch-views.js';
 import { mountQueueBoard } from './queue-board.js';
 import { batchPage, contentSecurityPolicy, indexPage } from './pages.js';
 import {
-  BatchRunner,
+  type BatchRunner,
   checkUploadName,
   chosenColumns,
   columnsByIndex,
@@ -65,7 +65,11 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
   const accessRefusal = consoleAccess(settings.token, (message, client) => app.logger.warn({ component: 'console', client }, message));
   server.addHook('onRequest', async (request, reply) => {
     const refusal = accessRefusal(request);
-    if (refusal !== undefined) return reply.code(refusal.status).headers(refusal.headers ?? {}).send({ error: refusal.error });
+    if (refusal !== undefined)
+      return reply
+        .code(refusal.status)
+        .headers(refusal.headers ?? {})
+        .send({ error: refusal.error });
     // A page of another site must not make a logged-in browser upload files here.
     if (request.method !== 'GET' && request.method !== 'HEAD' && isCrossSite(request)) {
       return reply.code(403).send({ error: 'cross-site request refused' });
@@ -101,22 +105,38 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
   await mountQueueBoard(server, queues, { readOnly: !options.queueActions });
   await server.register(multipart, { limits: { fileSize: settings.uploadMaxBytes, files: 1, fields: 4, parts: 6 } });
 
-  server.get<{ Querystring: { limit?: string } }>('/api/batches', async (request) => ({ batches: await views.list(boundedInteger(request.query.limit, 50, 1, 200)) }));
+  server.get<{ Querystring: { limit?: string } }>('/api/batches', async (request) => ({
+    batches: await views.list(boundedInteger(request.query.limit, 50, 1, 200)),
+  }));
   server.get<{ Params: { id: string } }>('/api/batches/:id', async (request) => views.one(request.params.id));
-  server.get<{ Params: { id: string }; Querystring: { from?: string; limit?: string; result?: string; decided?: string; q?: string } }>('/api/batches/:id/review', async (request) =>
-    desk.list(request.params.id, boundedInteger(request.query.from, 0, 0, Number.MAX_SAFE_INTEGER), boundedInteger(request.query.limit, 100, 1, 500), deskFilter(request.query)),
+  server.get<{ Params: { id: string }; Querystring: { from?: string; limit?: string; result?: string; decided?: string; q?: string } }>(
+    '/api/batches/:id/review',
+    async (request) =>
+      desk.list(
+        request.params.id,
+        boundedInteger(request.query.from, 0, 0, Number.MAX_SAFE_INTEGER),
+        boundedInteger(request.query.limit, 100, 1, 500),
+        deskFilter(request.query),
+      ),
   );
-  server.post<{ Params: { id: string; row: string }; Body: { decision?: unknown; note?: unknown } | undefined }>('/api/batches/:id/rows/:row/decision', async (request, reply) => {
-    const person = personOf(request.headers, settings.userHeader);
-    if (person === undefined) throw new DecisionRefusedError(noPersonReason(settings.userHeader), 403);
-    const body = request.body ?? {};
-    const row = await desk.decide(request.params.id, Number(request.params.row), { decision: body.decision, note: body.note }, person);
-    return reply.code(201).send({ row });
-  });
+  server.post<{ Params: { id: string; row: string }; Body: { decision?: unknown; note?: unknown } | undefined }>(
+    '/api/batches/:id/rows/:row/decision',
+    async (request, reply) => {
+      const person = personOf(request.headers, settings.userHeader);
+      if (person === undefined) throw new DecisionRefusedError(noPersonReason(settings.userHeader), 403);
+      const body = request.body ?? {};
+      const row = await desk.decide(request.params.id, Number(request.params.row), { decision: body.decision, note: body.note }, person);
+      return reply.code(201).send({ row });
+    },
+  );
   server.get<{ Params: { id: string } }>('/api/batches/:id/report.csv', async (request, reply) => {
     const report = await reportOf(app, request.params.id);
-    const name = report.split('/').pop()!.replace(/[^\w.-]+/g, '_');
-    const type = reportFormatOf(report) === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv; charset=utf-8';
+    const name = report
+      .split('/')
+      .pop()!
+      .replace(/[^\w.-]+/g, '_');
+    const type =
+      reportFormatOf(report) === 'xlsx' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv; charset=utf-8';
     return reply.type(type).header('content-disposition', `attachment; filename="${name}"`).send(createReadStream(report));
   });
   server.get<{ Params: { id: string } }>('/api/batches/:id/summary.json', async (request, reply) => {
@@ -125,9 +145,14 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
     return reply.type('application/json; charset=utf-8').send(createReadStream(summary));
   });
   server.post<{ Querystring: { then?: string } }>('/api/batches', async (request, reply) => {
-    if (runner === undefined) throw new UploadRefusedError(`this console is read-only: uploads need the provider (${options.uploadsOff ?? 'no provider settings'})`, 503);
+    if (runner === undefined)
+      throw new UploadRefusedError(
+        `this console is read-only: uploads need the provider (${options.uploadsOff ?? 'no provider settings'})`,
+        503,
+      );
     const part = await request.file();
-    if (part === undefined) throw new UploadRefusedError('no file: send the CSV or XLSX in the form field "file" (multipart/form-data)', 400);
+    if (part === undefined)
+      throw new UploadRefusedError('no file: send the CSV or XLSX in the form field "file" (multipart/form-data)', 400);
     if (part.fieldname !== 'file') {
       part.file.resume();
       throw new UploadRefusedError(`the file goes in the form field "file", not ${JSON.stringify(part.fieldname)}`, 400);
@@ -151,11 +176,17 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
       // Nothing was queued for a refused file: it is not kept.
       await rm(upload.inputPath, { force: true });
       if (error instanceof MissingColumnsError && columns !== undefined) {
-        return reply.code(422).send({ error: `required column(s) missing: ${error.missing.join('; ')}: choose which column holds each`, columns });
+        return reply
+          .code(422)
+          .send({ error: `required column(s) missing: ${error.missing.join('; ')}: choose which column holds each`, columns });
       }
       throw error;
     }
-    if (request.query.then === 'page') return reply.code(303).header('location', `/batches/${encodeURIComponent(batchId)}`).send();
+    if (request.query.then === 'page')
+      return reply
+        .code(303)
+        .header('location', `/batches/${encodeURIComponent(batchId)}`)
+        .send();
     return reply.code(202).send({ batchId, report: maskDigitRuns(upload.reportPath) });
   });
 
@@ -163,24 +194,41 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
   server.get<{ Params: { id: string } }>('/batches/:id', async (request, reply) => {
     const batch = await views.one(request.params.id);
     const person = personOf(request.headers, settings.userHeader);
-    return page(reply, (nonce) => batchPage({ nonce, timeZone }, batch, person === undefined ? { person: undefined, why: noPersonReason(settings.userHeader) } : { person }));
+    return page(reply, (nonce) =>
+      batchPage(
+        { nonce, timeZone },
+        batch,
+        person === undefined ? { person: undefined, why: noPersonReason(settings.userHeader) } : { person },
+      ),
+    );
   });
 
   const indexPageFor = async (nonce: string) =>
-    indexPage({ nonce, timeZone }, await views.list(50), { maxMb: Math.round((settings.uploadMaxBytes / 1024 / 1024) * 10) / 10, off: runner === undefined ? (options.uploadsOff ?? 'no provider settings') : undefined });
+    indexPage({ nonce, timeZone }, await views.list(50), {
+      maxMb: Math.round((settings.uploadMaxBytes / 1024 / 1024) * 10) / 10,
+      off: runner === undefined ? (options.uploadsOff ?? 'no provider settings') : undefined,
+    });
   return server;
 }
 
 async function page(reply: FastifyReply, render: (nonce: string) => string | Promise<string>): Promise<FastifyReply> {
   const nonce = randomBytes(16).toString('base64');
-  return reply.type('text/html; charset=utf-8').header('content-security-policy', contentSecurityPolicy(nonce)).header('cache-control', 'no-store').send(await render(nonce));
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', contentSecurityPolicy(nonce))
+    .header('cache-control', 'no-store')
+    .send(await render(nonce));
 }
 
 /** The report of a batch, readable on this machine (the download is the full report: the user's own file). */
 async function reportOf(app: App, batchId: string): Promise<string> {
   const batch = await app.store.get(batchId);
-  if (batch.lastReport === undefined) throw new ReportNotFoundError(`batch ${batchId} has no report yet: it is written when every account is answered`);
-  await readable(batch.lastReport, `the report ${batch.lastReport} is not on this machine (written by another process); use \`export ${batchId} --out PATH\` there`);
+  if (batch.lastReport === undefined)
+    throw new ReportNotFoundError(`batch ${batchId} has no report yet: it is written when every account is answered`);
+  await readable(
+    batch.lastReport,
+    `the report ${batch.lastReport} is not on this machine (written by another process); use \`export ${batchId} --out PATH\` there`,
+  );
   return batch.lastReport;
 }
 
@@ -204,7 +252,8 @@ async function readable(path: string, message: string): Promise<void> {
 /** Redis answers and the inquiry queue is reachable, each within a second; the reason when not. */
 async function readinessProblem(app: App): Promise<string | undefined> {
   const health = redisHealth(app.redis);
-  if (health !== undefined && !health.up) return `Redis not answering since ${new Date(health.lastAnsweredAt).toISOString()}${health.reason === undefined ? '' : ` (${health.reason})`}`;
+  if (health !== undefined && !health.up)
+    return `Redis not answering since ${new Date(health.lastAnsweredAt).toISOString()}${health.reason === undefined ? '' : ` (${health.reason})`}`;
   if (app.redis.status !== 'ready') return `Redis connection is ${app.redis.status}`;
   try {
     await withTimeout(app.redis.ping(), PROBE_TIMEOUT_MS, 'Redis PING');
@@ -239,12 +288,20 @@ function statusFor(error: unknown): number {
 
 /** The review list's filters from the query: `result=CLOSE_MATCH,NO_MATCH`, `decided=undecided`, `q=ratna`. */
 function deskFilter(query: { result?: string; decided?: string; q?: string }): DeskFilter {
-  const results = (query.result ?? '').split(',').map((value) => value.trim().toUpperCase()).filter((value) => value !== '');
+  const results = (query.result ?? '')
+    .split(',')
+    .map((value) => value.trim().toUpperCase())
+    .filter((value) => value !== '');
   const unknown = results.filter((value) => !(LISTED_RESULTS as readonly string[]).includes(value));
   if (unknown.length > 0) throw new BadQueryError(`result takes ${LISTED_RESULTS.join(', ')}, not ${JSON.stringify(unknown.join(','))}`);
   const decided = query.decided ?? 'all';
-  if (decided !== 'all' && decided !== 'decided' && decided !== 'undecided') throw new BadQueryError(`decided takes all, decided or undecided, not ${JSON.stringify(decided)}`);
-  return { results: new Set((results.length === 0 ? LISTED_RESULTS : results) as ResultValue[]), decided, search: (query.q ?? '').slice(0, 100) };
+  if (decided !== 'all' && decided !== 'decided' && decided !== 'undecided')
+    throw new BadQueryError(`decided takes all, decided or undecided, not ${JSON.stringify(decided)}`);
+  return {
+    results: new Set((results.length === 0 ? LISTED_RESULTS : results) as ResultValue[]),
+    decided,
+    search: (query.q ?? '').slice(0, 100),
+  };
 }
 
 function boundedInteger(value: string | undefined, fallback: number, min: number, max: number): number {
@@ -255,7 +312,10 @@ function boundedInteger(value: string | undefined, fallback: number, min: number
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -269,6 +329,8 @@ const quietLogger = (app: App, component: string): FastifyBaseLogger =>
 export async function buildMetricsServer(app: App): Promise<FastifyInstance> {
   const server = Fastify({ loggerInstance: quietLogger(app, 'metrics') });
   server.get('/healthz', async () => ({ status: 'ok' }));
-  server.get('/metrics', async (_request, reply) => reply.type(app.metrics.registry.contentType).send(await app.metrics.registry.metrics()));
+  server.get('/metrics', async (_request, reply) =>
+    reply.type(app.metrics.registry.contentType).send(await app.metrics.registry.metrics()),
+  );
   return server;
 }

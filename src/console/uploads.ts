@@ -36,11 +36,15 @@ export interface UploadPaths {
 }
 
 /** `20261121T065203Z-3f9a1c`: sorts by time, readable in a file name. */
-const newUploadId = (now = new Date()): string => `${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z-${randomBytes(3).toString('hex')}`;
+const newUploadId = (now = new Date()): string =>
+  `${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z-${randomBytes(3).toString('hex')}`;
 
 /** A client's file name made safe as a path segment (no folders, no odd characters), kept recognisable. */
 export function safeFileName(name: string): string {
-  const base = basename(name.replace(/\\/g, '/')).replace(/[^\w.\- ]+/g, '_').replace(/^\.+/, '').slice(-120);
+  const base = basename(name.replace(/\\/g, '/'))
+    .replace(/[^\w.\- ]+/g, '_')
+    .replace(/^\.+/, '')
+    .slice(-120);
   return base === '' ? 'upload.csv' : base;
 }
 
@@ -54,13 +58,23 @@ export function uploadPaths(reportsDir: string, clientName: string, format: Outp
   const name = safeFileName(clientName);
   const stem = basename(name, extname(name));
   const dir = resolve(reportsDir);
-  return { uploadId, name, inputPath: join(inputsFolder(dir), `${uploadId}--${name}`), reportPath: join(dir, `${uploadId}--${stem}.reconciled.${format}`) };
+  return {
+    uploadId,
+    name,
+    inputPath: join(inputsFolder(dir), `${uploadId}--${name}`),
+    reportPath: join(dir, `${uploadId}--${stem}.reconciled.${format}`),
+  };
 }
 
 /** A CSV or an XLSX workbook, judged first by its name as spreadsheets save it; then read by its content, as `run` reads it. */
 export function checkUploadName(clientName: string | undefined): string {
-  if (clientName === undefined || clientName.trim() === '') throw new UploadRefusedError('the upload has no file name: send the file in the form field "file"', 400);
-  if (!/\.(csv|xlsx)$/i.test(clientName.trim())) throw new UploadRefusedError(`only CSV (.csv) and Excel workbooks (.xlsx) are accepted, not ${JSON.stringify(safeFileName(clientName))}`, 415);
+  if (clientName === undefined || clientName.trim() === '')
+    throw new UploadRefusedError('the upload has no file name: send the file in the form field "file"', 400);
+  if (!/\.(csv|xlsx)$/i.test(clientName.trim()))
+    throw new UploadRefusedError(
+      `only CSV (.csv) and Excel workbooks (.xlsx) are accepted, not ${JSON.stringify(safeFileName(clientName))}`,
+      415,
+    );
   return clientName;
 }
 
@@ -79,12 +93,18 @@ export function chosenColumns(fields: Record<string, unknown>): ChosenColumns | 
     const field = fields[name] as { value?: unknown } | undefined;
     const value = typeof field?.value === 'string' ? field.value.trim() : '';
     if (value === '') return undefined;
-    if (!/^\d{1,4}$/.test(value)) throw new UploadRefusedError(`${name} must be a column position, not ${JSON.stringify(value.slice(0, 20))}`, 400);
+    if (!/^\d{1,4}$/.test(value))
+      throw new UploadRefusedError(`${name} must be a column position, not ${JSON.stringify(value.slice(0, 20))}`, 400);
     return Number(value);
   };
-  const [bankCode, accountNumber, expectedName] = [position(MAPPING_FIELDS.bankCode), position(MAPPING_FIELDS.accountNumber), position(MAPPING_FIELDS.expectedName)];
+  const [bankCode, accountNumber, expectedName] = [
+    position(MAPPING_FIELDS.bankCode),
+    position(MAPPING_FIELDS.accountNumber),
+    position(MAPPING_FIELDS.expectedName),
+  ];
   if (bankCode === undefined && accountNumber === undefined && expectedName === undefined) return undefined;
-  if (bankCode === undefined || accountNumber === undefined) throw new UploadRefusedError('choose the bank code column and the account number column', 400);
+  if (bankCode === undefined || accountNumber === undefined)
+    throw new UploadRefusedError('choose the bank code column and the account number column', 400);
   return { bankCode, accountNumber, expectedName };
 }
 
@@ -118,7 +138,8 @@ const MAX_CHOICES = 200;
 export async function saveUpload(file: Readable & { truncated?: boolean }, inputPath: string, maxBytes: number): Promise<void> {
   const partial = `${inputPath}.part`;
   await makePrivateFolder(dirname(inputPath), true);
-  const tooLarge = () => new UploadRefusedError(`the file is larger than the upload limit of ${formatBytes(maxBytes)} (CONSOLE_UPLOAD_MAX_MB)`, 413);
+  const tooLarge = () =>
+    new UploadRefusedError(`the file is larger than the upload limit of ${formatBytes(maxBytes)} (CONSOLE_UPLOAD_MAX_MB)`, 413);
   try {
     await pipeline(file, createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
   } catch (error) {
@@ -142,7 +163,10 @@ export async function prepareUploadFolders(reportsDir: string): Promise<void> {
     await makePrivateFolder(reportsDir);
     await makePrivateFolder(inputsFolder(reportsDir), true);
   } catch (error) {
-    throw new UsageError(`cannot make the console's reports folder CONSOLE_REPORTS_DIR=${reportsDir}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`, { cause: error });
+    throw new UsageError(
+      `cannot make the console's reports folder CONSOLE_REPORTS_DIR=${reportsDir}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -176,7 +200,8 @@ export async function sweepExpiredUploads(reportsDir: string, retentionMs: numbe
   return () => clearInterval(timer);
 }
 
-const formatBytes = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${bytes} bytes`);
+const formatBytes = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${bytes} bytes`;
 
 /**
  * Runs uploaded files through the batch lifecycle in the background of the console process, exactly as
@@ -212,10 +237,15 @@ export class BatchRunner {
       onNotice: (message) => this.logger.info(context, message),
     });
     const tracked = work.then(
-      (checked) => this.logger.info({ ...context, batchId: checked.batchId, report: upload.reportPath, counts: checked.summary.counts }, 'uploaded batch reported'),
+      (checked) =>
+        this.logger.info(
+          { ...context, batchId: checked.batchId, report: upload.reportPath, counts: checked.summary.counts },
+          'uploaded batch reported',
+        ),
       (error: unknown) => {
         if (startedId === undefined) return; // the caller gets the error from start()
-        if (error instanceof HandedBackError) this.logger.warn({ ...context, batchId: startedId }, 'uploaded batch handed back: the next start of the same file continues it');
+        if (error instanceof HandedBackError)
+          this.logger.warn({ ...context, batchId: startedId }, 'uploaded batch handed back: the next start of the same file continues it');
         else this.logger.error({ ...context, batchId: startedId, err: error }, `uploaded batch stopped: ${describeError(error)}`);
       },
     );

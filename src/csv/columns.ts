@@ -24,19 +24,31 @@ export const ALIASES = {
 } as const;
 
 /** What each role is called in messages and in the summary. */
-export const ROLE_NAMES: Record<keyof ColumnMapping, string> = { bankCode: 'bank code', accountNumber: 'account number', expectedName: 'expected name' };
+export const ROLE_NAMES: Record<keyof ColumnMapping, string> = {
+  bankCode: 'bank code',
+  accountNumber: 'account number',
+  expectedName: 'expected name',
+};
 
 /** Names shown in a message: a file without a header row has a data row there, so digit runs are masked and the list is cut. */
 const SHOWN_COLUMNS = 20;
 const SHOWN_NAME_CHARACTERS = 60;
 function describeHeader(header: readonly string[]): string {
-  const names = header.slice(0, SHOWN_COLUMNS).map((name) => JSON.stringify(maskDigitRuns(name.length > SHOWN_NAME_CHARACTERS ? `${name.slice(0, SHOWN_NAME_CHARACTERS)}...` : name)));
+  const names = header
+    .slice(0, SHOWN_COLUMNS)
+    .map((name) =>
+      JSON.stringify(maskDigitRuns(name.length > SHOWN_NAME_CHARACTERS ? `${name.slice(0, SHOWN_NAME_CHARACTERS)}...` : name)),
+    );
   const more = header.length > SHOWN_COLUMNS ? `, and ${header.length - SHOWN_COLUMNS} more` : '';
   return names.length > 0 ? `${names.join(', ')}${more}` : '(nothing)';
 }
 
 /** Header names compare case-insensitively, ignoring spaces, `_` and `-` (and a stray BOM). */
-export const headerKey = (name: string): string => name.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_-]+/g, '');
+export const headerKey = (name: string): string =>
+  name
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 
 const OUTPUT_KEYS = new Set(RESULT_COLUMNS.map(headerKey));
 
@@ -87,7 +99,9 @@ export function readInputColumns(fileHeader: readonly string[], overrides: Colum
   for (const field of Object.keys(overrides) as Array<keyof ColumnOverrides>) {
     const override = overrides[field];
     if (override !== undefined && OUTPUT_KEYS.has(headerKey(override))) {
-      throw new UsageError(`column ${JSON.stringify(override)} given for the ${ROLE_NAMES[field]} is a column this product writes into its report: it is never read as input`);
+      throw new UsageError(
+        `column ${JSON.stringify(override)} given for the ${ROLE_NAMES[field]} is a column this product writes into its report: it is never read as input`,
+      );
     }
   }
   return { header, positions, replaced: outputs, mapping: mapColumns(header, overrides) };
@@ -108,7 +122,9 @@ export const roleColumns = (header: readonly string[], mapping: ColumnMapping): 
 
 /** `bank code "bank_code", account number "no_rekening", expected name "nama"` (or `none`), for people. */
 export const describeRoles = (roles: RoleColumns): string =>
-  (Object.keys(ROLE_NAMES) as Array<keyof RoleColumns>).map((role) => `${ROLE_NAMES[role]} ${roles[role] === null ? 'none' : JSON.stringify(roles[role])}`).join(', ');
+  (Object.keys(ROLE_NAMES) as Array<keyof RoleColumns>)
+    .map((role) => `${ROLE_NAMES[role]} ${roles[role] === null ? 'none' : JSON.stringify(roles[role])}`)
+    .join(', ');
 
 /**
  * Finds the bank code, account number and expected name columns. An override names a column exactly
@@ -150,6 +166,8 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
 
 /** The first column the mapping does not use: usually the payer's own id for the row (what people call it by). */
 export function referenceColumn(header: readonly string[], mapping: ColumnMapping): number | undefined {
-  const column = header.findIndex((_, index) => index !== mapping.bankCode && index !== mapping.accountNumber && index !== mapping.expectedName);
+  const column = header.findIndex(
+    (_, index) => index !== mapping.bankCode && index !== mapping.accountNumber && index !== mapping.expectedName,
+  );
   return column < 0 ? undefined : column;
 }

@@ -80,12 +80,18 @@ export async function readHead(path: string, bytes = HEAD_BYTES): Promise<Buffer
  * otherwise the header line's own `,` or `;` count decides.
  */
 export function headerLayout(text: string): Pick<CsvLayout, 'delimiter' | 'sepLine'> {
-  const first = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).find((line) => line.trim() !== '') ?? '';
+  const first =
+    text
+      .replace(/^\uFEFF/, '')
+      .split(/\r\n|\r|\n/)
+      .find((line) => line.trim() !== '') ?? '';
   const sep = /^"?sep=(.)"?\s*$/i.exec(first);
   if (sep === null) return { delimiter: detectDelimiter(first), sepLine: false };
   const named = sep[1]!;
   if (named !== ',' && named !== ';' && named !== '\t') {
-    throw new InputFileError(`the file's first line ${JSON.stringify(first)} names the delimiter ${JSON.stringify(named)}: only ',', ';' and tab are read`);
+    throw new InputFileError(
+      `the file's first line ${JSON.stringify(first)} names the delimiter ${JSON.stringify(named)}: only ',', ';' and tab are read`,
+    );
   }
   return { delimiter: named, sepLine: true };
 }
@@ -129,7 +135,9 @@ class StrictDecoder extends Transform {
     if (this.encoding === 'utf-8') return new NotUtf8Error(`${this.path} is not valid UTF-8 (near byte ${this.offset})`);
     const name = this.encoding.toUpperCase();
     if (atEnd && this.offset % 2 === 1) {
-      return new InputFileError(`${this.path} is cut short: as ${name} text it has an odd number of bytes (${this.offset}), half a character at its end, as when a transfer or an export was cut short; nothing was checked. Get the whole file again`);
+      return new InputFileError(
+        `${this.path} is cut short: as ${name} text it has an odd number of bytes (${this.offset}), half a character at its end, as when a transfer or an export was cut short; nothing was checked. Get the whole file again`,
+      );
     }
     return new InputFileError(`${this.path} is not valid ${name} text (near byte ${this.offset}): save it again as CSV UTF-8 and run that`);
   }
@@ -197,7 +205,8 @@ export async function* readCsvRecords(
   let sepLineSkipped = !layout.sepLine;
   // One row is held back until the next one comes: only then is it known not to be the last.
   let held: { record: string[]; line: number } | undefined;
-  const pad = (record: string[], width: number): CsvRecord['fields'] => (record.length < width ? [...record, ...new Array<string>(width - record.length).fill('')] : record);
+  const pad = (record: string[], width: number): CsvRecord['fields'] =>
+    record.length < width ? [...record, ...new Array<string>(width - record.length).fill('')] : record;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (!sepLineSkipped) {
@@ -215,7 +224,10 @@ export async function* readCsvRecords(
     if (held !== undefined && header !== undefined) {
       if (!endsWithLineEnd && held.record.some((field) => field.trim() !== '')) {
         if (held.record.length < header.length) {
-          throw cutFileError(path, `its last line (${held.line}) has ${held.record.length} of the header's ${header.length} fields and no line end`);
+          throw cutFileError(
+            path,
+            `its last line (${held.line}) has ${held.record.length} of the header's ${header.length} fields and no line end`,
+          );
         }
         onUnterminated?.({ line: held.line, fieldCount: held.record.length });
       }
@@ -223,7 +235,8 @@ export async function* readCsvRecords(
     }
   } catch (error) {
     if (error instanceof InputFileError) throw error;
-    if (error instanceof CsvError) throw new InputFileError(`${path} is not a readable CSV file: ${parserMessage(error)}`, { cause: error });
+    if (error instanceof CsvError)
+      throw new InputFileError(`${path} is not a readable CSV file: ${parserMessage(error)}`, { cause: error });
     throw new InputFileError(`cannot read input file ${path}: ${(error as Error).message}`, { cause: error });
   } finally {
     source.destroy();
@@ -247,10 +260,16 @@ const cutFileError = (path: string, what: string): InputFileError =>
  * the cut are missing too, and a run must not end 0 without them. Any other last column (a note, an id the
  * check does not read) is passed through as it stands: a cut there changes no answer.
  */
-export function cutLastValue(file: Pick<CsvFileInfo, 'path' | 'header' | 'unterminatedRow'>, readPositions: readonly number[]): InputFileError | undefined {
+export function cutLastValue(
+  file: Pick<CsvFileInfo, 'path' | 'header' | 'unterminatedRow'>,
+  readPositions: readonly number[],
+): InputFileError | undefined {
   const row = file.unterminatedRow;
   if (row === undefined || !readPositions.includes(row.fieldCount - 1)) return undefined;
-  return cutFileError(file.path, `its last line (${row.line}) has no line end and ends in the column ${JSON.stringify(maskDigitRuns(file.header[row.fieldCount - 1] ?? ''))}, which is read for the check and may have been cut`);
+  return cutFileError(
+    file.path,
+    `its last line (${row.line}) has no line end and ends in the column ${JSON.stringify(maskDigitRuns(file.header[row.fieldCount - 1] ?? ''))}, which is read for the check and may have been cut`,
+  );
 }
 
 /**
@@ -265,7 +284,8 @@ export async function inspectCsvFile(path: string, head: Buffer, byteOrderMark: 
     return await inspectAs(path, head, byteOrderMark ?? 'utf-8');
   } catch (error) {
     if (!(error instanceof NotUtf8Error)) throw error;
-    if (byteOrderMark !== undefined) throw new InputFileError(`${error.message}, although it starts with a UTF-8 byte-order mark: save it again as CSV UTF-8`);
+    if (byteOrderMark !== undefined)
+      throw new InputFileError(`${error.message}, although it starts with a UTF-8 byte-order mark: save it again as CSV UTF-8`);
     const problem = await windows1252ProblemIn(path);
     if (problem !== undefined) {
       throw new InputFileError(`${path} is neither UTF-8 nor Windows-1252 text (${problem}): save it as CSV UTF-8 and run that`);
@@ -280,9 +300,23 @@ async function inspectAs(path: string, head: Buffer, encoding: TextEncoding): Pr
   let header: string[] = [];
   let rowCount = 0;
   let unterminatedRow: UnterminatedRow | undefined;
-  const records = readCsvRecords(path, layout, (h) => (header = h), (chunk) => hash.update(chunk), (row) => (unterminatedRow = row));
+  const records = readCsvRecords(
+    path,
+    layout,
+    (h) => (header = h),
+    (chunk) => hash.update(chunk),
+    (row) => (unterminatedRow = row),
+  );
   for await (const _ of records) rowCount += 1;
-  return { path, ...layout, encoding, header, rowCount, contentHash: hash.digest('hex'), ...(unterminatedRow === undefined ? {} : { unterminatedRow }) };
+  return {
+    path,
+    ...layout,
+    encoding,
+    header,
+    rowCount,
+    contentHash: hash.digest('hex'),
+    ...(unterminatedRow === undefined ? {} : { unterminatedRow }),
+  };
 }
 
 async function windows1252ProblemIn(path: string): Promise<string | undefined> {

@@ -63,7 +63,8 @@ export function windows1252Problem(bytes: Uint8Array, offset = 0): string | unde
     if (UNDEFINED_IN_1252.has(byte) || (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d)) {
       return `byte 0x${byte.toString(16).padStart(2, '0')} at offset ${offset + index}`;
     }
-    if (byte >= 0x80 && utf8SequenceAt(bytes, index) > 0) return `UTF-8 text mixed with other bytes: a UTF-8 character at offset ${offset + index}`;
+    if (byte >= 0x80 && utf8SequenceAt(bytes, index) > 0)
+      return `UTF-8 text mixed with other bytes: a UTF-8 character at offset ${offset + index}`;
   }
   return undefined;
 }

@@ -69,12 +69,17 @@ function cleanAccountNumber(written: string): string | { reason: string } {
   if (/^[+-]?\d+(?:[.,]\d+)?E[+-]?\d+$/i.test(written)) {
     return { reason: `account number ${quoted} is in scientific notation: a spreadsheet rounded it; export the column as text` };
   }
-  if (/^[+-]/.test(written)) return { reason: `account number ${quoted} starts with a sign: a spreadsheet may have read it as a number; write the digits only` };
+  if (/^[+-]/.test(written))
+    return { reason: `account number ${quoted} starts with a sign: a spreadsheet may have read it as a number; write the digits only` };
   if (/[.,]0+$/.test(written) || /^\d+[.,]\d{1,2}$/.test(written) || written.includes(',')) {
-    return { reason: `account number ${quoted} looks like a decimal number (a spreadsheet wrote it as a number): export the column as text` };
+    return {
+      reason: `account number ${quoted} looks like a decimal number (a spreadsheet wrote it as a number): export the column as text`,
+    };
   }
   if (!SEPARATED_DIGITS.test(written)) {
-    return { reason: `account number ${quoted} contains characters other than digits (only one space, '.' or '-' between digit groups is removed)` };
+    return {
+      reason: `account number ${quoted} contains characters other than digits (only one space, '.' or '-' between digit groups is removed)`,
+    };
   }
   const digits = written.replace(/[ .-]/g, '');
   if (digits.length < MIN_ACCOUNT_DIGITS || digits.length > MAX_ACCOUNT_DIGITS) {

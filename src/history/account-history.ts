@@ -79,7 +79,12 @@ export class AccountHistory {
 
   /** What recording `entry` writes, for a script that records it with the batch's outcome (BatchStore.writeAnswerWithHistory). */
   writeOf(endpoint: string, accountKey: string, entry: HistoryEntry): HistoryWrite {
-    return { ...this.keys.accountHistory(endpoint, accountKey), entry: encodeHistoryEntry(entry), answeredAt: entry.answeredAt, keepMs: this.keepMs };
+    return {
+      ...this.keys.accountHistory(endpoint, accountKey),
+      entry: encodeHistoryEntry(entry),
+      answeredAt: entry.answeredAt,
+      keepMs: this.keepMs,
+    };
   }
 
   /** The row verdicts a batch reported, for the next batch's RESULT_CHANGED (only where the entry is still that batch's answer). */

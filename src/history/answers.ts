@@ -6,12 +6,20 @@ import { isDefinitive, type AccountHistory, type DefinitiveOutcome, type History
 export interface AnswerDependencies {
   history: Pick<AccountHistory, 'getMany' | 'record'>;
   /** Stores the first outcome of an account in a batch, with what the history said before it; false when it had one. */
-  writeAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome, previous?: PreviousAnswer, counts?: CallCounts): Promise<boolean>;
+  writeAnswer(
+    batchId: string,
+    accountKey: string,
+    outcome: InquiryOutcome,
+    previous?: PreviousAnswer,
+    counts?: CallCounts,
+  ): Promise<boolean>;
   /**
    * A standalone Redis only (the outcome and the history entry are in different cluster slots): steps 1
    * and 2 below in one script, one round trip instead of three (BatchStore.writeAnswerWithHistory). Undefined on a cluster.
    */
-  writeWithHistory?: ((batchId: string, accountKey: string, outcome: DefinitiveOutcome, entry: HistoryEntry, counts?: CallCounts) => Promise<boolean>) | undefined;
+  writeWithHistory?:
+    | ((batchId: string, accountKey: string, outcome: DefinitiveOutcome, entry: HistoryEntry, counts?: CallCounts) => Promise<boolean>)
+    | undefined;
   /** The provider endpoint the answers come from: the inquiry queue name (environment + base address). */
   endpoint: string;
   now(): number;
@@ -29,7 +37,8 @@ export interface AnswerDependencies {
 export function answerRecorder(deps: AnswerDependencies) {
   return async function recordAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome, counts?: CallCounts): Promise<boolean> {
     if (!isDefinitive(outcome)) return deps.writeAnswer(batchId, accountKey, outcome, undefined, counts);
-    if (deps.writeWithHistory !== undefined) return deps.writeWithHistory(batchId, accountKey, outcome, { outcome, batchId, answeredAt: deps.now() }, counts);
+    if (deps.writeWithHistory !== undefined)
+      return deps.writeWithHistory(batchId, accountKey, outcome, { outcome, batchId, answeredAt: deps.now() }, counts);
     const before = (await deps.history.getMany(deps.endpoint, [accountKey])).get(accountKey) ?? null;
     const saved = await deps.writeAnswer(batchId, accountKey, outcome, { entry: before, reused: false }, counts);
     if (saved) await deps.history.record(deps.endpoint, accountKey, { outcome, batchId, answeredAt: deps.now() });

@@ -7,7 +7,8 @@ export const CHANGE_VALUES = ['NEW', 'UNCHANGED', 'HOLDER_CHANGED', 'NOW_INVALID
 export type ChangeValue = (typeof CHANGE_VALUES)[number];
 
 /** Changes worth a person's look: the rows of `<name>.changes.csv`. */
-export const isNotableChange = (change: ChangeValue | undefined): boolean => change !== undefined && change !== 'NEW' && change !== 'UNCHANGED';
+export const isNotableChange = (change: ChangeValue | undefined): boolean =>
+  change !== undefined && change !== 'NEW' && change !== 'UNCHANGED';
 
 export interface ChangeDecision {
   /** Undefined (an empty cell) for rows without a definitive answer now (INPUT_INVALID, FAILED), or answered before history was kept. */
@@ -31,8 +32,12 @@ export interface ChangeDecision {
  * but a changed expected name still shows as RESULT_CHANGED; `reason` says whose answer it is.
  */
 export function classifyChange(current: Pick<RowResult, 'result' | 'outcome'>, previous: PreviousAnswer | undefined): ChangeDecision {
-  if (current.result === 'INPUT_INVALID' || current.result === 'FAILED' || previous === undefined) return { change: undefined, note: undefined };
-  const reusedNote = previous.reused && previous.entry !== null ? `answer reused from batch ${previous.entry.batchId} checked at ${at(previous.entry)}` : undefined;
+  if (current.result === 'INPUT_INVALID' || current.result === 'FAILED' || previous === undefined)
+    return { change: undefined, note: undefined };
+  const reusedNote =
+    previous.reused && previous.entry !== null
+      ? `answer reused from batch ${previous.entry.batchId} checked at ${at(previous.entry)}`
+      : undefined;
   const decided = compare(current, previous.entry);
   const notes = [reusedNote, decided.note].filter((note): note is string => note !== undefined);
   return { change: decided.change, note: notes.length > 0 ? notes.join('; ') : undefined };
@@ -43,18 +48,22 @@ function compare(current: Pick<RowResult, 'result' | 'outcome'>, entry: HistoryE
   const wasValid = entry.outcome.verdict === 'VERIFIED';
   const isValid = current.result !== 'ACCOUNT_INVALID';
   const source = `batch ${entry.batchId}, ${at(entry)}`;
-  if (wasValid && !isValid) return { change: 'NOW_INVALID', note: `previously valid, holder ${JSON.stringify(entry.outcome.holderName ?? '')} (${source})` };
-  if (!wasValid && isValid) return { change: 'NOW_VALID', note: `previously rejected: ${entry.outcome.reason || 'no reason given'} (${source})` };
+  if (wasValid && !isValid)
+    return { change: 'NOW_INVALID', note: `previously valid, holder ${JSON.stringify(entry.outcome.holderName ?? '')} (${source})` };
+  if (!wasValid && isValid)
+    return { change: 'NOW_VALID', note: `previously rejected: ${entry.outcome.reason || 'no reason given'} (${source})` };
   if (!isValid) return { change: 'UNCHANGED' };
   const holderBefore = entry.outcome.holderName ?? '';
   if (plainNormalised(holderBefore) !== plainNormalised(current.outcome?.holderName ?? '')) {
     return { change: 'HOLDER_CHANGED', note: `previous holder ${JSON.stringify(holderBefore)} (${source})` };
   }
-  if (entry.result !== undefined && entry.result !== current.result) return { change: 'RESULT_CHANGED', note: `previous result ${entry.result} (${source})` };
+  if (entry.result !== undefined && entry.result !== current.result)
+    return { change: 'RESULT_CHANGED', note: `previous result ${entry.result} (${source})` };
   return { change: 'UNCHANGED' };
 }
 
 const at = (entry: HistoryEntry): string => new Date(entry.answeredAt).toISOString();
 
 /** The reason with the change's note after it. */
-export const withChangeNote = (reason: string, note: string | undefined): string => (note === undefined ? reason : reason === '' ? note : `${reason}; ${note}`);
+export const withChangeNote = (reason: string, note: string | undefined): string =>
+  note === undefined ? reason : reason === '' ? note : `${reason}; ${note}`;

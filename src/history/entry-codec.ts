@@ -19,7 +19,15 @@ import type { DefinitiveOutcome, HistoryEntry } from './account-history.js';
 // digit where these start with a letter: both still read (here and in the scripts) until they age out.
 
 const VERDICT_CODES: Record<DefinitiveOutcome['verdict'], string> = { VERIFIED: 'V', ACCOUNT_INVALID: 'I' };
-const RESULT_CODES: Record<ResultValue, string> = { MATCH: 'M', CLOSE_MATCH: 'C', NO_MATCH: 'N', VERIFIED: 'V', ACCOUNT_INVALID: 'A', INPUT_INVALID: 'I', FAILED: 'F' };
+const RESULT_CODES: Record<ResultValue, string> = {
+  MATCH: 'M',
+  CLOSE_MATCH: 'C',
+  NO_MATCH: 'N',
+  VERIFIED: 'V',
+  ACCOUNT_INVALID: 'A',
+  INPUT_INVALID: 'I',
+  FAILED: 'F',
+};
 
 const verdictOfCode = new Map(Object.entries(VERDICT_CODES).map(([verdict, code]) => [code, verdict as DefinitiveOutcome['verdict']]));
 const resultOfCode = new Map(RESULT_VALUES.map((result) => [RESULT_CODES[result], result]));
@@ -63,7 +71,13 @@ function decodeCompactEntry(encoded: string): HistoryEntry | undefined {
   const [head = '', at = '', batchId = '', ...values] = encoded.split('|');
   const verdict = verdictOfCode.get(head.slice(0, 1));
   const result = resultOfCode.get(head.slice(1));
-  if (verdict === undefined || (head.length > 1 && result === undefined) || !/^[0-9a-z]+$/.test(at) || values.length !== OUTCOME_VALUE_COUNT - 1) return undefined;
+  if (
+    verdict === undefined ||
+    (head.length > 1 && result === undefined) ||
+    !/^[0-9a-z]+$/.test(at) ||
+    values.length !== OUTCOME_VALUE_COUNT - 1
+  )
+    return undefined;
   const outcome = outcomeFromValues([verdict, ...values.map((value) => (value === '' ? null : unpackValue(value)))]);
   return { outcome: { ...outcome, verdict, reason: outcome.reason ?? '' }, batchId, answeredAt: parseInt(at, 36), result };
 }
@@ -73,5 +87,10 @@ function decodeJsonEntry(encoded: string): HistoryEntry | undefined {
   if (at === undefined || batchId === undefined || values === undefined) return undefined;
   const outcome = outcomeFromValues(JSON.parse(values) as unknown[]);
   if (outcome.verdict !== 'VERIFIED' && outcome.verdict !== 'ACCOUNT_INVALID') return undefined;
-  return { outcome: { ...outcome, verdict: outcome.verdict, reason: outcome.reason ?? '' }, batchId, answeredAt: Number(at), result: result === '' ? undefined : (result as ResultValue) };
+  return {
+    outcome: { ...outcome, verdict: outcome.verdict, reason: outcome.reason ?? '' },
+    batchId,
+    answeredAt: Number(at),
+    result: result === '' ? undefined : (result as ResultValue),
+  };
 }

@@ -66,7 +66,9 @@ function splitAliases(tokens: readonly Token[], knowledge: NameKnowledge): Party
     else main = [...main, ...group].sort((a, b) => tokens.indexOf(a) - tokens.indexOf(b));
   }
   // "X alias Y", "X als. Y", "X d/h Y"
-  const aliasMarker = markersIn(main, knowledge).find((marker) => marker.kind === 'alias' && marker.start > 0 && marker.start + marker.length < main.length);
+  const aliasMarker = markersIn(main, knowledge).find(
+    (marker) => marker.kind === 'alias' && marker.start > 0 && marker.start + marker.length < main.length,
+  );
   if (aliasMarker !== undefined) {
     names.unshift(main.slice(aliasMarker.start + aliasMarker.length));
     main = main.slice(0, aliasMarker.start);

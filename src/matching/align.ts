@@ -52,9 +52,18 @@ function joinCandidates(
       for (let single = 0; single < open.length; single += 1) {
         const word = open[single];
         // Cheap tests first: the run must start like the word and be about as long (doubled letters, a vowel or two).
-        if (word === null || word === undefined || word.keys[0]![0] !== runSide[start]!.keys[0]![0] || Math.abs(length - spelled(word).length) > size + 1) continue;
+        if (
+          word === null ||
+          word === undefined ||
+          word.keys[0]![0] !== runSide[start]!.keys[0]![0] ||
+          Math.abs(length - spelled(word).length) > size + 1
+        )
+          continue;
         run ??= range(start, size);
-        keys ??= joinedKeys(run.map((index) => runSide[index]!), knowledge);
+        keys ??= joinedKeys(
+          run.map((index) => runSide[index]!),
+          knowledge,
+        );
         if (keysMeet(keys, word.keys)) emit(run, single);
       }
     }
@@ -88,12 +97,17 @@ function cutCandidates(E: readonly NameWord[], H: readonly NameWord[], knowledge
 const MAX_JOINED_INITIALS = 4;
 
 /** Initials written apart on one side and together on the other ("J. B. Sutrisno" / JB SUTRISNO). */
-function joinedInitials(runSide: readonly NameWord[], singleSide: readonly NameWord[], emit: (run: number[], single: number) => void): void {
+function joinedInitials(
+  runSide: readonly NameWord[],
+  singleSide: readonly NameWord[],
+  emit: (run: number[], single: number) => void,
+): void {
   singleSide.forEach((word, single) => {
     if (word.kind !== 'name' || word.letters.length < 2 || word.letters.length > MAX_JOINED_INITIALS) return;
     for (let start = 0; start + word.letters.length <= runSide.length; start += 1) {
       const run = range(start, word.letters.length);
-      if (run.every((index, offset) => runSide[index]!.kind === 'name' && runSide[index]!.letters === word.letters[offset])) emit(run, single);
+      if (run.every((index, offset) => runSide[index]!.kind === 'name' && runSide[index]!.letters === word.letters[offset]))
+        emit(run, single);
     }
   });
 }
@@ -108,7 +122,11 @@ export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holde
   });
   if (holderMayBeCut && H.length > 0) {
     cutCandidates(E, H, knowledge, (run) => {
-      if (run.length === 1 && candidates.some((found) => found.expected[0] === run[0] && found.holder[0] === H.length - 1 && found.quality >= LINK_QUALITY.cut)) return;
+      if (
+        run.length === 1 &&
+        candidates.some((found) => found.expected[0] === run[0] && found.holder[0] === H.length - 1 && found.quality >= LINK_QUALITY.cut)
+      )
+        return;
       candidates.push(candidate(run, [H.length - 1], 'cut', E, H));
     });
   }
@@ -116,11 +134,23 @@ export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holde
   const strongH = new Set<number>();
   for (const found of candidates) {
     if (found.quality < LINK_QUALITY.joined) continue;
-    found.expected.forEach((i) => strongE.add(i));
-    found.holder.forEach((j) => strongH.add(j));
+    for (const i of found.expected) strongE.add(i);
+    for (const j of found.holder) strongH.add(j);
   }
-  joinCandidates(E, H, (j) => strongH.has(j), knowledge, (run, single) => candidates.push(candidate(run, [single], 'joined', E, H)));
-  joinCandidates(H, E, (i) => strongE.has(i), knowledge, (run, single) => candidates.push(candidate([single], run, 'joined', E, H)));
+  joinCandidates(
+    E,
+    H,
+    (j) => strongH.has(j),
+    knowledge,
+    (run, single) => candidates.push(candidate(run, [single], 'joined', E, H)),
+  );
+  joinCandidates(
+    H,
+    E,
+    (i) => strongE.has(i),
+    knowledge,
+    (run, single) => candidates.push(candidate([single], run, 'joined', E, H)),
+  );
   joinedInitials(E, H, (run, single) => candidates.push(candidate(run, [single], 'joined', E, H)));
   joinedInitials(H, E, (run, single) => candidates.push(candidate([single], run, 'joined', E, H)));
 
@@ -133,8 +163,8 @@ export function alignWords(E: readonly NameWord[], H: readonly NameWord[], holde
   const links: WordLink[] = [];
   for (const { expected, holder, kind, quality } of candidates) {
     if (expected.some((i) => usedE.has(i)) || holder.some((j) => usedH.has(j))) continue;
-    expected.forEach((i) => usedE.add(i));
-    holder.forEach((j) => usedH.add(j));
+    for (const i of expected) usedE.add(i);
+    for (const j of holder) usedH.add(j);
     links.push({ expected, holder, kind, quality });
   }
   return links.sort((a, b) => a.holder[0]! - b.holder[0]!);

@@ -47,7 +47,11 @@ function compareParties(expected: Party, holder: Party, shown: number, policy: N
       const blank = [expectedReadings[0]!, holderReadings[0]!].find(isBlank);
       if (blank !== undefined) {
         const side = blank === expectedReadings[0] ? 'expected' : 'holder';
-        best ??= { verdict: 'NO_MATCH', score: 0, notes: [`${side} name has no name, only ${blank.words.map((word) => `'${word.display}'`).join(', ')}`] };
+        best ??= {
+          verdict: 'NO_MATCH',
+          score: 0,
+          notes: [`${side} name has no name, only ${blank.words.map((word) => `'${word.display}'`).join(', ')}`],
+        };
         return;
       }
       for (const expectedReading of expectedReadings) {
@@ -70,7 +74,9 @@ function compareParties(expected: Party, holder: Party, shown: number, policy: N
 /** Every order of `count` parties (joint accounts name two or three). */
 function permutations(count: number): number[][] {
   if (count <= 1) return [[0]];
-  return permutations(count - 1).flatMap((order) => Array.from({ length: count }, (_, at) => [...order.slice(0, at), count - 1, ...order.slice(at)]));
+  return permutations(count - 1).flatMap((order) =>
+    Array.from({ length: count }, (_, at) => [...order.slice(0, at), count - 1, ...order.slice(at)]),
+  );
 }
 
 const quoteName = (tokens: Party[number]) => `'${tokens.map((token) => token.letters).join(' ')}'`;
@@ -79,7 +85,12 @@ const quoteName = (tokens: Party[number]) => `'${tokens.map((token) => token.let
  * One side names several parties (a qq account, a joint account), the other one. Money paid there may land with
  * another party, so the best this can be is CLOSE_MATCH, with a note saying which party matched.
  */
-function oneOfSeveral(single: Party, parties: readonly Party[], describe: string, compare: (single: Party, party: Party, index: number) => NameComparison): NameComparison {
+function oneOfSeveral(
+  single: Party,
+  parties: readonly Party[],
+  describe: string,
+  compare: (single: Party, party: Party, index: number) => NameComparison,
+): NameComparison {
   let best: NameComparison | null = null;
   let matched = -1;
   parties.forEach((party, index) => {
@@ -92,9 +103,17 @@ function oneOfSeveral(single: Party, parties: readonly Party[], describe: string
   });
   const found = best as NameComparison | null;
   if (found === null || found.verdict === 'NO_MATCH') {
-    return { verdict: 'NO_MATCH', score: Math.min(found?.score ?? 0, 49), notes: [`${describe}: no party is the same name`, ...(found?.notes ?? [])] };
+    return {
+      verdict: 'NO_MATCH',
+      score: Math.min(found?.score ?? 0, 49),
+      notes: [`${describe}: no party is the same name`, ...(found?.notes ?? [])],
+    };
   }
-  return { verdict: 'CLOSE_MATCH', score: closeScore(found.score), notes: [`${describe}: ${quoteName(parties[matched]![0]!)} matches, the account is not only theirs`, ...found.notes] };
+  return {
+    verdict: 'CLOSE_MATCH',
+    score: closeScore(found.score),
+    notes: [`${describe}: ${quoteName(parties[matched]![0]!)} matches, the account is not only theirs`, ...found.notes],
+  };
 }
 
 /** `policy` is NAME_MATCH_POLICY and `knowledge` the built-in knowledge plus NAME_RULES_FILE, both read once at start. */
@@ -112,7 +131,8 @@ export function compareNames(
   const expected = readAccountName(expectedTokens, knowledge);
   const holder = readAccountName(holderTokens, knowledge);
   const shown = visibleLength(holderName);
-  const parties = (name: typeof expected): Party[] => (name.kind === 'single' ? [name.party] : name.kind === 'qq' ? [name.owner, name.beneficiary] : name.parties);
+  const parties = (name: typeof expected): Party[] =>
+    name.kind === 'single' ? [name.party] : name.kind === 'qq' ? [name.owner, name.beneficiary] : name.parties;
   const compare = (e: Party, h: Party, holderIsLast: boolean) => compareParties(e, h, holderIsLast ? shown : 0, policy, knowledge);
 
   if (expected.kind === 'single' && holder.kind === 'single') return compare(expected.party, holder.party, true);
@@ -122,23 +142,36 @@ export function compareNames(
   if (expected.kind !== 'single' && holder.kind !== 'single') {
     // Both name several parties: each party against its counterpart, in order; the worst decides.
     if (expected.kind !== holder.kind || expectedParties.length !== holderParties.length) {
-      const best = oneOfSeveral(expectedParties[0]!, holderParties, 'the names have different parties', (single, party, index) => compare(single, party, index === holderParties.length - 1));
+      const best = oneOfSeveral(expectedParties[0]!, holderParties, 'the names have different parties', (single, party, index) =>
+        compare(single, party, index === holderParties.length - 1),
+      );
       return { ...best, verdict: best.verdict === 'NO_MATCH' ? 'NO_MATCH' : 'CLOSE_MATCH' };
     }
     // The parties in the order written, or (for a joint account) in any order: "A & B" is "B DAN A".
     const orders = expected.kind === 'joint' ? permutations(holderParties.length) : [holderParties.map((_, index) => index)];
     let best: { each: NameComparison[]; worst: NameComparison } | null = null;
     for (const order of orders) {
-      const each = expectedParties.map((party, index) => compare(party, holderParties[order[index]!]!, order[index] === holderParties.length - 1));
+      const each = expectedParties.map((party, index) =>
+        compare(party, holderParties[order[index]!]!, order[index] === holderParties.length - 1),
+      );
       const worst = each.reduce((a, b) => (better(a, b) === a ? b : a));
       if (best === null || better(worst, best.worst) === worst) best = { each, worst };
     }
     const { each, worst } = best!;
-    return { verdict: worst.verdict, score: Math.min(...each.map((comparison) => comparison.score)), notes: each.flatMap((comparison, index) => comparison.notes.map((note) => `${display(expectedParties[index]!)}: ${note}`)) };
+    return {
+      verdict: worst.verdict,
+      score: Math.min(...each.map((comparison) => comparison.score)),
+      notes: each.flatMap((comparison, index) => comparison.notes.map((note) => `${display(expectedParties[index]!)}: ${note}`)),
+    };
   }
   if (holder.kind !== 'single' && expected.kind === 'single') {
-    const describe = holder.kind === 'qq' ? `qq account of ${quoteName(holder.owner[0] ?? [])} held for ${quoteName(holder.beneficiary[0] ?? [])}` : `joint account of ${holderParties.map((party) => quoteName(party[0] ?? [])).join(' and ')}`;
-    return oneOfSeveral(expected.party, holderParties, describe, (single, party, index) => compare(single, party, index === holderParties.length - 1));
+    const describe =
+      holder.kind === 'qq'
+        ? `qq account of ${quoteName(holder.owner[0] ?? [])} held for ${quoteName(holder.beneficiary[0] ?? [])}`
+        : `joint account of ${holderParties.map((party) => quoteName(party[0] ?? [])).join(' and ')}`;
+    return oneOfSeveral(expected.party, holderParties, describe, (single, party, index) =>
+      compare(single, party, index === holderParties.length - 1),
+    );
   }
   const single = holder.kind === 'single' ? holder.party : [];
   const describe = expected.kind === 'qq' ? 'the expected name is a qq name' : 'the expected name is a joint account';

@@ -214,9 +214,30 @@ const SCHEMA: Record<Concept, Record<string, FieldSpec>> = {
     source,
   },
   ranks: { written: req('letters[]'), means: req('text'), kind: req(['rank', 'corps', 'status']), force: req('text'), source },
-  nobility: { written: req('letters[]'), means: req('text'), kind: req('text'), gender: opt('gender'), alsoGivenName: opt('boolean'), source },
-  birthOrder: { written: req('letters[]'), means: req('text'), kind: req('text'), position: req('position'), gender: opt('gender'), source },
-  particles: { written: req('letters[]'), means: req('text'), kind: req(['gender-particle', 'patronymic', 'marga-marker', 'article']), gender: opt('gender'), before: opt('letters'), source },
+  nobility: {
+    written: req('letters[]'),
+    means: req('text'),
+    kind: req('text'),
+    gender: opt('gender'),
+    alsoGivenName: opt('boolean'),
+    source,
+  },
+  birthOrder: {
+    written: req('letters[]'),
+    means: req('text'),
+    kind: req('text'),
+    position: req('position'),
+    gender: opt('gender'),
+    source,
+  },
+  particles: {
+    written: req('letters[]'),
+    means: req('text'),
+    kind: req(['gender-particle', 'patronymic', 'marga-marker', 'article']),
+    gender: opt('gender'),
+    before: opt('letters'),
+    source,
+  },
   nameAbbreviations: { written: req('letters[]'), means: req('letters[]'), kind: req('text'), needsOtherSide: opt('boolean'), source },
   legalForms: {
     written: req('letters[]'),
@@ -263,7 +284,8 @@ const MAX_FIELD_WIDTH = 50;
 function checkValue(type: FieldType, value: unknown): string | null {
   const isText = (item: unknown) => typeof item === 'string' && item.trim() !== '';
   const isLetters = (item: unknown) => typeof item === 'string' && WRITTEN_FORM.test(item);
-  if (Array.isArray(type)) return typeof value === 'string' && type.includes(value) ? null : `must be one of ${type.map((item) => `"${item}"`).join(', ')}`;
+  if (Array.isArray(type))
+    return typeof value === 'string' && type.includes(value) ? null : `must be one of ${type.map((item) => `"${item}"`).join(', ')}`;
   switch (type) {
     case 'text':
       return isText(value) ? null : 'must be a non-empty string';
@@ -282,11 +304,15 @@ function checkValue(type: FieldType, value: unknown): string | null {
     case 'position':
       return value === 1 || value === 2 || value === 3 || value === 4 ? null : 'must be 1, 2, 3 or 4';
     case 'context':
-      return typeof value === 'string' && CONTEXTS.includes(value) ? null : `must be one of ${CONTEXTS.map((item) => `"${item}"`).join(', ')}`;
+      return typeof value === 'string' && CONTEXTS.includes(value)
+        ? null
+        : `must be one of ${CONTEXTS.map((item) => `"${item}"`).join(', ')}`;
     case 'count':
       return Number.isInteger(value) && (value as number) >= 0 ? null : 'must be a whole number of 0 or more';
     case 'width':
-      return Number.isInteger(value) && (value as number) >= MIN_FIELD_WIDTH && (value as number) <= MAX_FIELD_WIDTH ? null : `must be a whole number from ${MIN_FIELD_WIDTH} to ${MAX_FIELD_WIDTH}`;
+      return Number.isInteger(value) && (value as number) >= MIN_FIELD_WIDTH && (value as number) <= MAX_FIELD_WIDTH
+        ? null
+        : `must be a whole number from ${MIN_FIELD_WIDTH} to ${MAX_FIELD_WIDTH}`;
     default:
       return null;
   }

@@ -90,7 +90,9 @@ function builtInEntries(): KnowledgeEntries {
 /** Reads a site rules value (the parsed JSON of NAME_RULES_FILE); throws NameRulesError naming every problem. */
 export function parseNameRules(value: unknown): NameRules {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new NameRulesError([`must be a JSON object whose keys are concepts (${CONCEPTS.join(', ')}) and whose values are lists of entries`]);
+    throw new NameRulesError([
+      `must be a JSON object whose keys are concepts (${CONCEPTS.join(', ')}) and whose values are lists of entries`,
+    ]);
   }
   const problems: string[] = [];
   const rules: Record<string, unknown[]> = {};
@@ -146,7 +148,8 @@ export class PhraseTable<T> {
     if (!this.compact.has(compactKey)) this.compact.set(compactKey, value);
     for (let end = 1; end <= compactKey.length; end += 1) this.compactPrefixes.add(compactKey.slice(0, end));
     this.longestCompact = Math.max(this.longestCompact, compactKey.length);
-    if (words.length === 1 && compactKey.length >= MIN_KEYED_PHRASE && !this.byKey.has(this.keyOf(compactKey))) this.byKey.set(this.keyOf(compactKey), value);
+    if (words.length === 1 && compactKey.length >= MIN_KEYED_PHRASE && !this.byKey.has(this.keyOf(compactKey)))
+      this.byKey.set(this.keyOf(compactKey), value);
   }
 
   /**
@@ -174,7 +177,8 @@ export class PhraseTable<T> {
     if (candidates !== undefined) {
       for (const phrase of candidates) {
         if (compactFound !== null && compactFound.length >= phrase.words.length) break;
-        if (start + phrase.words.length <= words.length && phrase.words.every((word, offset) => words[start + offset] === word)) return { value: phrase.value, length: phrase.words.length };
+        if (start + phrase.words.length <= words.length && phrase.words.every((word, offset) => words[start + offset] === word))
+          return { value: phrase.value, length: phrase.words.length };
       }
     }
     if (compactFound !== null) return compactFound;
@@ -291,29 +295,62 @@ export class NameKnowledge {
     this.accountMarkers = new PhraseTable(keyOf);
     for (const entry of entries.titles) {
       for (const written of entry.written) {
-        this.titles.add(written, { kind: entry.kind, means: entry.means, gender: entry.gender ?? null, wifeOf: entry.wifeOf === true, alsoGivenName: entry.alsoGivenName === true });
+        this.titles.add(written, {
+          kind: entry.kind,
+          means: entry.means,
+          gender: entry.gender ?? null,
+          wifeOf: entry.wifeOf === true,
+          alsoGivenName: entry.alsoGivenName === true,
+        });
       }
     }
-    for (const entry of entries.ranks) for (const written of entry.written) this.ranks.add(written, { kind: entry.kind, means: entry.means });
+    for (const entry of entries.ranks)
+      for (const written of entry.written) this.ranks.add(written, { kind: entry.kind, means: entry.means });
     for (const entry of entries.nobility) {
-      const info = { name: entry.written[0]!, kind: entry.kind, means: entry.means, gender: entry.gender ?? null, alsoGivenName: entry.alsoGivenName === true };
+      const info = {
+        name: entry.written[0]!,
+        kind: entry.kind,
+        means: entry.means,
+        gender: entry.gender ?? null,
+        alsoGivenName: entry.alsoGivenName === true,
+      };
       for (const written of entry.written) this.nobility.add(written, info);
     }
     for (const entry of entries.birthOrder) {
-      for (const written of entry.written) this.birthOrder.add(written, { name: entry.written[0]!, means: entry.means, position: entry.position, gender: entry.gender ?? null });
+      for (const written of entry.written)
+        this.birthOrder.add(written, {
+          name: entry.written[0]!,
+          means: entry.means,
+          position: entry.position,
+          gender: entry.gender ?? null,
+        });
     }
     for (const entry of entries.particles) {
-      const info = { name: letters(entry.written[0]!), kind: entry.kind, means: entry.means, gender: entry.gender ?? null, before: entry.before === undefined ? null : letters(entry.before) };
+      const info = {
+        name: letters(entry.written[0]!),
+        kind: entry.kind,
+        means: entry.means,
+        gender: entry.gender ?? null,
+        before: entry.before === undefined ? null : letters(entry.before),
+      };
       for (const written of entry.written) this.particles.add(written, info);
     }
     for (const entry of entries.legalForms) {
-      const info = { canonical: letters(entry.canonical), family: entry.family, kind: entry.kind, position: entry.position, covers: (entry.covers ?? []).map(letters), means: entry.means };
+      const info = {
+        canonical: letters(entry.canonical),
+        family: entry.family,
+        kind: entry.kind,
+        position: entry.position,
+        covers: (entry.covers ?? []).map(letters),
+        means: entry.means,
+      };
       for (const written of entry.written) {
         this.legalForms.add(written, info);
         if (entry.kind === 'qualifier') this.qualifiers.add(letters(written));
       }
     }
-    for (const entry of entries.accountMarkers) for (const written of entry.written) this.accountMarkers.add(written, { kind: entry.kind, means: entry.means });
+    for (const entry of entries.accountMarkers)
+      for (const written of entry.written) this.accountMarkers.add(written, { kind: entry.kind, means: entry.means });
     for (const entry of entries.degrees) {
       for (const written of entry.written) {
         const key = letters(written);
@@ -347,7 +384,15 @@ export class NameKnowledge {
         this.nicknameOf.get(long)!.add(short);
       }
     }
-    for (const table of [this.titles, this.ranks, this.nobility, this.birthOrder, this.particles, this.legalForms, this.accountMarkers] as PhraseTable<unknown>[]) {
+    for (const table of [
+      this.titles,
+      this.ranks,
+      this.nobility,
+      this.birthOrder,
+      this.particles,
+      this.legalForms,
+      this.accountMarkers,
+    ] as PhraseTable<unknown>[]) {
       table.addStartsTo(this.phraseStarts);
     }
     this.endings = entries.nameEndings
@@ -365,7 +410,11 @@ export class NameKnowledge {
    * they always may.
    */
   mayStartPhrase(word: string): boolean {
-    return word.length === 1 || this.phraseStarts.has(word) || (word.length >= MIN_KEYED_PHRASE && this.phraseStarts.has(this.spelling.keys(word)[0]!));
+    return (
+      word.length === 1 ||
+      this.phraseStarts.has(word) ||
+      (word.length >= MIN_KEYED_PHRASE && this.phraseStarts.has(this.spelling.keys(word)[0]!))
+    );
   }
 
   /** A qualifier of a legal form (Tbk, Persero): set aside wherever it stands in a company name. */
@@ -419,10 +468,9 @@ export class NameKnowledge {
 const BUILT_IN_ENTRIES = builtInEntries();
 
 /** Versions of the built-in files, for the start-up log. */
-export const KNOWLEDGE_VERSIONS: Readonly<Record<Concept, string>> = Object.fromEntries(CONCEPTS.map((concept) => [concept, FILES[concept].version])) as Record<
-  Concept,
-  string
->;
+export const KNOWLEDGE_VERSIONS: Readonly<Record<Concept, string>> = Object.fromEntries(
+  CONCEPTS.map((concept) => [concept, FILES[concept].version]),
+) as Record<Concept, string>;
 
 export const BUILT_IN_KNOWLEDGE = new NameKnowledge(BUILT_IN_ENTRIES);
 

@@ -33,7 +33,10 @@ export function foldDiacritics(text: string): string {
 
 /** The name as one comparable string: the baseline "plain normalised equality" compares exactly this. */
 export function plainNormalised(name: string): string {
-  return foldDiacritics(name).toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+  return foldDiacritics(name)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim();
 }
 
 /** Length of the name as the bank would count it: trimmed, runs of spaces counted once. */

@@ -10,7 +10,18 @@
 // leans on the other name (a one-letter title, a degree that is also a name) is only valid when the other name
 // writes that word out.
 
-import { writtenWords, type AbbreviationInfo, type BirthOrderInfo, type Gender, type LegalFormInfo, type NameKnowledge, type NobilityInfo, type ParticleInfo, type RankInfo, type TitleInfo } from './knowledge.js';
+import {
+  writtenWords,
+  type AbbreviationInfo,
+  type BirthOrderInfo,
+  type Gender,
+  type LegalFormInfo,
+  type NameKnowledge,
+  type NobilityInfo,
+  type ParticleInfo,
+  type RankInfo,
+  type TitleInfo,
+} from './knowledge.js';
 import type { Token } from './normalise.js';
 
 export type WordKind =
@@ -100,7 +111,6 @@ interface Degree {
   unlisted?: boolean;
 }
 
-
 interface LeadingWord {
   kind: 'corps' | 'title' | 'rank' | 'nobility' | 'particle' | 'birth-order';
   length: number;
@@ -165,7 +175,13 @@ class Reader {
       everyday: false,
       surname: null,
       needsOtherSide: null,
-      assumption: readFrom === undefined ? null : `'${readFrom}' read as ${this.tokens.filter((token) => token.readFrom === readFrom).map((token) => token.letters).join(' ')}`,
+      assumption:
+        readFrom === undefined
+          ? null
+          : `'${readFrom}' read as ${this.tokens
+              .filter((token) => token.readFrom === readFrom)
+              .map((token) => token.letters)
+              .join(' ')}`,
     };
     this.words.push(word);
     return word;
@@ -175,16 +191,22 @@ class Reader {
   addName(at: number, company: boolean): void {
     const token = this.tokens[at]!;
     const abbreviation = this.knowledge.abbreviations.get(token.letters) ?? null;
-    const reads = abbreviation !== null && !abbreviation.needsOtherSide && abbreviation.means.length === 1 ? abbreviation.means[0]! : token.letters;
+    const reads =
+      abbreviation !== null && !abbreviation.needsOtherSide && abbreviation.means.length === 1 ? abbreviation.means[0]! : token.letters;
     const word = this.add('name', at, 1, reads);
     const keys = this.knowledge.spelling.keys(reads);
     const surname = this.knowledge.surnameKind(keys);
     word.keys = keys;
     word.surname = surname;
-    word.everyday = this.knowledge.isEveryday(keys) || (company && this.knowledge.isGenericOrganisationWord(keys)) || surname === 'chinese-clan';
+    word.everyday =
+      this.knowledge.isEveryday(keys) || (company && this.knowledge.isGenericOrganisationWord(keys)) || surname === 'chinese-clan';
     word.abbreviation = abbreviation;
     word.initial =
-      token.letters.length === 1 || (token.dotted && token.letters.length <= MAX_DOTTED_STUB && abbreviation === null && !this.knowledge.isGivenName(this.knowledge.spelling.keys(token.letters)));
+      token.letters.length === 1 ||
+      (token.dotted &&
+        token.letters.length <= MAX_DOTTED_STUB &&
+        abbreviation === null &&
+        !this.knowledge.isGivenName(this.knowledge.spelling.keys(token.letters)));
   }
 
   /** Titles, ranks, noble and caste titles, I/Ni, birth-order names: the run before a name (or a father's name). */
@@ -201,7 +223,8 @@ class Reader {
       const initials = found.length > 1 && this.letters.slice(at, at + found.length).every((word) => word.length === 1);
       const ambiguous = oneWord && found.kind !== 'particle';
       if ((ambiguous || initials) && this.choices.take(2) === 1) break;
-      const readAs = (name: string, means: string) => (letters(name) === written ? null : `'${this.letters.slice(at, at + found.length).join(' ')}' read as ${means}`);
+      const readAs = (name: string, means: string) =>
+        letters(name) === written ? null : `'${this.letters.slice(at, at + found.length).join(' ')}' read as ${means}`;
       switch (found.kind) {
         case 'corps':
           this.add('rank', at, found.length, found.rank!.means);
@@ -260,7 +283,8 @@ class Reader {
     const noble = knowledge.nobility.match(letters, at, sameChunk);
     if (noble !== null) candidates.push({ kind: 'nobility', length: noble.length, nobility: noble.value });
     const particle = knowledge.particles.match(letters, at, sameChunk);
-    if (particle !== null && particle.value.kind === 'gender-particle') candidates.push({ kind: 'particle', length: particle.length, particle: particle.value });
+    if (particle !== null && particle.value.kind === 'gender-particle')
+      candidates.push({ kind: 'particle', length: particle.length, particle: particle.value });
     const order = knowledge.birthOrder.match(letters, at, sameChunk);
     if (order !== null) candidates.push({ kind: 'birth-order', length: order.length, order: order.value });
     let best: LeadingWord | null = null;
@@ -283,7 +307,11 @@ class Reader {
       if (words === null) continue;
       const plain = (word: LeadingWord, at: number) => {
         const written = this.letters.slice(at, at + word.length).join('');
-        return written.length >= 2 && !this.knowledge.isGivenName(this.knowledge.spelling.keys(written)) && !this.knowledge.abbreviations.has(written);
+        return (
+          written.length >= 2 &&
+          !this.knowledge.isGivenName(this.knowledge.spelling.keys(written)) &&
+          !this.knowledge.abbreviations.has(written)
+        );
       };
       let at = from;
       const unambiguous = words.every((word) => {
@@ -302,7 +330,8 @@ class Reader {
     let rankSeen = false;
     for (let at = from; at < end; ) {
       const found = this.leadingWord(at, rankSeen);
-      if (found === null || at + found.length > end || (found.kind !== 'title' && found.kind !== 'rank' && found.kind !== 'corps')) return null;
+      if (found === null || at + found.length > end || (found.kind !== 'title' && found.kind !== 'rank' && found.kind !== 'corps'))
+        return null;
       if (found.kind === 'title' && found.title!.alsoGivenName) return null;
       rankSeen ||= found.kind === 'rank';
       words.push(found);
@@ -366,7 +395,12 @@ class Reader {
    * "Ahmad Yani, S.I.K., M.H.": after a comma that follows a name of two words or more, dotted chunks that open
    * like an academic degree of the list (S., M., A., D., B.) are degrees even when the list lacks one; each is noted.
    */
-  private degreesAfterComma(start: number, before: number, end: number, segment: (from: number) => Degree[] | null): { at: number; degrees: Degree[] } | null {
+  private degreesAfterComma(
+    start: number,
+    before: number,
+    end: number,
+    segment: (from: number) => Degree[] | null,
+  ): { at: number; degrees: Degree[] } | null {
     for (let comma = start + 1; comma + 1 < before; comma += 1) {
       if (!this.tokens[comma]!.commaAfter || this.tokens[comma]!.bracket !== 0) continue;
       const degrees = this.degreeShapedFrom(comma, end, segment);
@@ -389,7 +423,11 @@ class Reader {
         from += known[0]!.length;
         continue;
       }
-      const degreeShaped = chunk.every((token) => token.dotted && token.letters.length <= 4) && letters.length >= 2 && letters.length <= 8 && this.knowledge.degreeOpeners.has(letters[0]!);
+      const degreeShaped =
+        chunk.every((token) => token.dotted && token.letters.length <= 4) &&
+        letters.length >= 2 &&
+        letters.length <= 8 &&
+        this.knowledge.degreeOpeners.has(letters[0]!);
       if (!degreeShaped) return null;
       degrees.push({ from, length, dotted: true, dottedOnly: false, unlisted: true });
       from += length;
@@ -418,7 +456,10 @@ class Reader {
       }
       // A marker written out may end the name (a bank cut after "BINTI"); a one- or two-letter one needs a word after it.
       const typedHere = this.knowledge.mayStartPhrase(token.letters) || (hasNext && this.sameChunk(at, at + 1));
-      const particle = typedHere && at > bodyStart && (hasNext || token.letters.length > 2) ? this.knowledge.particles.match(this.letters, at, this.sameChunk) : null;
+      const particle =
+        typedHere && at > bodyStart && (hasNext || token.letters.length > 2)
+          ? this.knowledge.particles.match(this.letters, at, this.sameChunk)
+          : null;
       if (particle !== null && particle.value.kind === 'patronymic' && this.part === 'own' && !company) {
         const oneLetter = this.letters[at]!.length === 1;
         // "J. B. Sutrisno": after initials only, a one-letter "B" is one more initial, not bin.
@@ -435,16 +476,23 @@ class Reader {
       } else if (particle !== null && particle.value.kind === 'marga-marker' && hasNext && !company) {
         const word = this.add('marga-marker', at, particle.length, particle.value.means);
         word.gender = particle.value.gender;
-        if (this.letters[at] !== particle.value.name) word.assumption = `'${this.letters[at]}' read as ${particle.value.means.split(' (')[0]}`;
+        if (this.letters[at] !== particle.value.name)
+          word.assumption = `'${this.letters[at]}' read as ${particle.value.means.split(' (')[0]}`;
         at += particle.length;
         continue;
-      } else if (particle !== null && particle.value.kind === 'article' && hasNext && (particle.value.before === null || this.letters[at + particle.length]!.startsWith(particle.value.before))) {
+      } else if (
+        particle !== null &&
+        particle.value.kind === 'article' &&
+        hasNext &&
+        (particle.value.before === null || this.letters[at + particle.length]!.startsWith(particle.value.before))
+      ) {
         // Compared with the name words: "AL FATIH" may be written ALFATIH, or without the article.
         this.add('article', at, particle.length, this.letters.slice(at, at + particle.length).join(''));
         at += particle.length;
         continue;
       }
-      const inner = typedHere && at > bodyStart && hasNext && !company ? this.knowledge.nobility.match(this.letters, at, this.sameChunk) : null;
+      const inner =
+        typedHere && at > bodyStart && hasNext && !company ? this.knowledge.nobility.match(this.letters, at, this.sameChunk) : null;
       if (inner !== null && INNER_TITLE_KINDS.has(inner.value.kind) && !inner.value.alsoGivenName && at + inner.length < end) {
         const short = this.letters[at]!.length <= 2;
         if (!short || this.choices.take(2) === 0) {
@@ -488,7 +536,10 @@ class Reader {
   }
 
   /** A company's legal forms before and after its name; returns where the name is, and the trailing forms to add after it. */
-  companyForms(start: number, end: number): { start: number; end: number; trailing: Array<{ at: number; length: number; value: LegalFormInfo }> } {
+  companyForms(
+    start: number,
+    end: number,
+  ): { start: number; end: number; trailing: Array<{ at: number; length: number; value: LegalFormInfo }> } {
     let from = start;
     let to = end;
     for (;;) {
@@ -502,7 +553,8 @@ class Reader {
       let found: { at: number; length: number; value: LegalFormInfo } | null = null;
       for (let length = Math.min(4, to - from - 1); length >= 1 && found === null; length -= 1) {
         const match = this.knowledge.legalForms.match(this.letters, to - length, this.sameChunk);
-        if (match !== null && match.length === length && mayTrail(match.value, this.tokens, to - length)) found = { at: to - length, ...match };
+        if (match !== null && match.length === length && mayTrail(match.value, this.tokens, to - length))
+          found = { at: to - length, ...match };
       }
       if (found === null) break;
       trailing.unshift(found);
@@ -513,7 +565,10 @@ class Reader {
 
   degree(from: number, length: number, dottedOnly: boolean, unlisted = false): void {
     const letters = this.letters.slice(from, from + length).join('');
-    const display = this.tokens.slice(from, from + length).map((token) => token.display).join('');
+    const display = this.tokens
+      .slice(from, from + length)
+      .map((token) => token.display)
+      .join('');
     const word = this.add('degree', from, length, letters);
     word.letters = letters;
     word.display = display;
@@ -528,7 +583,8 @@ class Reader {
 const letters = (written: string) => writtenWords(written).join('');
 
 /** A legal form at `at` may close a company name: one written after names, or any after a comma ("Harapan Kasih, Yayasan"). */
-const mayTrail = (form: LegalFormInfo, tokens: readonly Token[], at: number) => form.position !== 'before' || (at > 0 && tokens[at - 1]!.commaAfter);
+const mayTrail = (form: LegalFormInfo, tokens: readonly Token[], at: number) =>
+  form.position !== 'before' || (at > 0 && tokens[at - 1]!.commaAfter);
 
 /** Starts (or ends) with a legal form: a company or organisation, whose "&" and "dan" are words of its name. */
 export function isCompanyName(tokens: readonly Token[], knowledge: NameKnowledge): boolean {
@@ -551,10 +607,19 @@ function expandAbbreviations(tokens: readonly Token[], knowledge: NameKnowledge)
   for (let at = 0; at < tokens.length; at += 1) {
     // Initials written apart that together are such an abbreviation: "F. X.", "F X".
     let length = 1;
-    while (length < 3 && at + length < tokens.length && tokens[at + length - 1]!.letters.length === 1 && tokens[at + length]!.letters.length === 1) length += 1;
+    while (
+      length < 3 &&
+      at + length < tokens.length &&
+      tokens[at + length - 1]!.letters.length === 1 &&
+      tokens[at + length]!.letters.length === 1
+    )
+      length += 1;
     let expanded = false;
     for (; length >= 1 && !expanded; length -= 1) {
-      const written = tokens.slice(at, at + length).map((token) => token.letters).join('');
+      const written = tokens
+        .slice(at, at + length)
+        .map((token) => token.letters)
+        .join('');
       const abbreviation = knowledge.abbreviations.get(written);
       if (abbreviation === undefined || abbreviation.needsOtherSide || abbreviation.means.length < 2) continue;
       if (abbreviation.kind === 'balinese' && at > 0) continue;

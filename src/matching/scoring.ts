@@ -9,10 +9,16 @@ import type { NameWord } from './parse-name.js';
 
 const wordWeight = (word: NameWord) => Math.max(1, word.keys[0]?.length ?? word.letters.length);
 
-const weightOf = (indices: readonly number[], words: readonly NameWord[]) => indices.reduce((sum, index) => sum + wordWeight(words[index]!), 0);
+const weightOf = (indices: readonly number[], words: readonly NameWord[]) =>
+  indices.reduce((sum, index) => sum + wordWeight(words[index]!), 0);
 
 /** 0-100 before banding. */
-export function similarity(expected: readonly NameWord[], holder: readonly NameWord[], links: readonly WordLink[], hidden: readonly number[]): number {
+export function similarity(
+  expected: readonly NameWord[],
+  holder: readonly NameWord[],
+  links: readonly WordLink[],
+  hidden: readonly number[],
+): number {
   const shownExpected = expected.reduce((sum, word, index) => sum + (hidden.includes(index) ? 0 : wordWeight(word)), 0);
   const total = shownExpected + holder.reduce((sum, word) => sum + wordWeight(word), 0);
   if (total === 0) return 0;

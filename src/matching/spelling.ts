@@ -48,7 +48,8 @@ function fits(rule: LetterRule, word: string, at: number, open: boolean): boolea
   // A doubled letter where a cut word stops may be a letter and the start of the next (PP of "P PR...").
   if (open && end === word.length && rule.from.length === 2 && rule.from[0] === rule.from[1]) return false;
   if (rule.where === 'before-vowel' && (end >= word.length || !VOWELS.includes(word[end]!))) return false;
-  if (rule.after !== null && !rule.after.some((letters) => at >= letters.length && word.startsWith(letters, at - letters.length))) return false;
+  if (rule.after !== null && !rule.after.some((letters) => at >= letters.length && word.startsWith(letters, at - letters.length)))
+    return false;
   if (rule.before !== null && !rule.before.some((letters) => word.startsWith(letters, end))) return false;
   return true;
 }
@@ -101,7 +102,7 @@ export function compileSpelling(ruleEntries: readonly SpellingRuleEntry[], varia
     if (fired.size === 0) return [plain];
     const keys = new Set([plain]);
     for (const rule of fired) {
-      rule.alsoTo.forEach((_, index) => keys.add(read(word, (candidate) => (candidate === rule ? index : -1), null, open)));
+      for (const index of rule.alsoTo.keys()) keys.add(read(word, (candidate) => (candidate === rule ? index : -1), null, open));
     }
     keys.add(read(word, (candidate) => (fired.has(candidate) ? 0 : -1), null, open));
     return [...keys].slice(0, MAX_KEYS);
@@ -130,7 +131,8 @@ export function compileSpelling(ruleEntries: readonly SpellingRuleEntry[], varia
   return {
     keys: cached(false),
     startKeys: cached(true),
-    todayForOldSpellingsOpenedBy: (letter) => oldSpellings.filter((rule) => rule.from[0] === letter).flatMap((rule) => [rule.to, ...rule.alsoTo]),
+    todayForOldSpellingsOpenedBy: (letter) =>
+      oldSpellings.filter((rule) => rule.from[0] === letter).flatMap((rule) => [rule.to, ...rule.alsoTo]),
   };
 }
 

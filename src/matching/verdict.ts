@@ -72,7 +72,10 @@ interface Pairing {
 }
 
 const words = (indices: readonly number[], list: readonly NameWord[]) => indices.map((index) => list[index]!);
-const lettersAt = (indices: readonly number[], list: readonly NameWord[]) => words(indices, list).map((word) => word.letters).join(' ');
+const lettersAt = (indices: readonly number[], list: readonly NameWord[]) =>
+  words(indices, list)
+    .map((word) => word.letters)
+    .join(' ');
 const ownCache = new WeakMap<readonly NameWord[], number[]>();
 /** Positions of the person's own name words (not the father's, not the words around a name). */
 const own = (list: readonly NameWord[]): number[] => {
@@ -89,7 +92,13 @@ const own = (list: readonly NameWord[]): number[] => {
 
 /** A reading that leans on the other name (a one-letter title, "PT" as Putu, an undotted degree) holds only if it does. */
 function supported(name: ParsedName, other: ParsedName): boolean {
-  return name.words.every((word) => word.needsOtherSide === null || other.words.some((candidate) => candidate.reads === word.needsOtherSide || candidate.letters.replace(/ /g, '') === word.needsOtherSide));
+  return name.words.every(
+    (word) =>
+      word.needsOtherSide === null ||
+      other.words.some(
+        (candidate) => candidate.reads === word.needsOtherSide || candidate.letters.replace(/ /g, '') === word.needsOtherSide,
+      ),
+  );
 }
 
 function findBankCut(
@@ -110,8 +119,18 @@ function findBankCut(
   // A last word read as a spelling of its typed word (HASANA / Hasanah, a final h dropped) that is also its
   // start, with words after it: the bank cut inside it.
   const shown = H[H.length - 1]!;
-  const cutInside = last.kind === 'cut' || (hidden.length > 0 && last.kind !== 'exact' && last.holder.length === 1 && isStartOf(shown.letters, last.expected.map((index) => E[index]!.letters).join('')));
-  return { shownLength: holder.visibleLength, partial: cutInside ? last : null, hidden, evident: cutInside || OPENING_KINDS.has(shown.kind) || OPENING_KINDS.has(E[cutAt]!.kind) };
+  const cutInside =
+    last.kind === 'cut' ||
+    (hidden.length > 0 &&
+      last.kind !== 'exact' &&
+      last.holder.length === 1 &&
+      isStartOf(shown.letters, last.expected.map((index) => E[index]!.letters).join('')));
+  return {
+    shownLength: holder.visibleLength,
+    partial: cutInside ? last : null,
+    hidden,
+    evident: cutInside || OPENING_KINDS.has(shown.kind) || OPENING_KINDS.has(E[cutAt]!.kind),
+  };
 }
 
 const isStartOf = (start: string, word: string) => start.length < word.length && word.startsWith(start);
@@ -150,7 +169,8 @@ function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnow
   H.forEach((word, index) => {
     if (linkOfH.has(index)) return;
     // A one-word name the bank repeats (TUKIYEM TUKIYEM) adds nothing.
-    if (word.kind === 'name' && mononym && H.some((other, at) => at !== index && linkOfH.has(at) && other.letters === word.letters)) repeated.push(word);
+    if (word.kind === 'name' && mononym && H.some((other, at) => at !== index && linkOfH.has(at) && other.letters === word.letters))
+      repeated.push(word);
     else if (word.kind === 'name') extra.push(index);
     else if (word.kind === 'article') articlesAlone.push(word);
   });
@@ -163,9 +183,23 @@ const MAX_ACRONYM = 5;
  * A word left over on one side that is the initials of a run of words on the other, legal forms included (YPI for
  * Yayasan Pendidikan Islam, PT BCK for Bumi Cahaya Kencana): a name reduced to an acronym, for a person to look at.
  */
-function acronyms(expected: ParsedName, holder: ParsedName, E: NameWord[], H: NameWord[], linkOfE: Map<number, WordLink>, linkOfH: Map<number, WordLink>): WordLink[] {
+function acronyms(
+  expected: ParsedName,
+  holder: ParsedName,
+  E: NameWord[],
+  H: NameWord[],
+  linkOfE: Map<number, WordLink>,
+  linkOfH: Map<number, WordLink>,
+): WordLink[] {
   const found: WordLink[] = [];
-  const scan = (short: NameWord[], shortLinked: Map<number, WordLink>, long: ParsedName, longNames: NameWord[], longLinked: Map<number, WordLink>, emit: (word: number, run: number[]) => void) => {
+  const scan = (
+    short: NameWord[],
+    shortLinked: Map<number, WordLink>,
+    long: ParsedName,
+    longNames: NameWord[],
+    longLinked: Map<number, WordLink>,
+    emit: (word: number, run: number[]) => void,
+  ) => {
     let all: NameWord[] | null = null;
     short.forEach((word, index) => {
       const letters = word.letters;
@@ -184,7 +218,12 @@ function acronyms(expected: ParsedName, holder: ParsedName, E: NameWord[], H: Na
   };
   scan(H, linkOfH, expected, E, linkOfE, (word, run) => found.push({ expected: run, holder: [word], kind: 'acronym', quality: 0.35 }));
   scan(E, linkOfE, holder, H, linkOfH, (word, run) => found.push({ expected: [word], holder: run, kind: 'acronym', quality: 0.35 }));
-  return found.filter((link, index) => !found.slice(0, index).some((other) => other.expected.some((at) => link.expected.includes(at)) || other.holder.some((at) => link.holder.includes(at))));
+  return found.filter(
+    (link, index) =>
+      !found
+        .slice(0, index)
+        .some((other) => other.expected.some((at) => link.expected.includes(at)) || other.holder.some((at) => link.holder.includes(at))),
+  );
 }
 
 // --- the rules ----------------------------------------------------------------------------------------------
@@ -310,7 +349,10 @@ function pairQuality(p: Pairing, outcome: Outcome): void {
         break;
       }
       case 'acronym':
-        outcome.limit('CLOSE_MATCH', `${quote(link.expected.length > 1 ? h : e)} may be the initials of ${quote(link.expected.length > 1 ? e : h)}`);
+        outcome.limit(
+          'CLOSE_MATCH',
+          `${quote(link.expected.length > 1 ? h : e)} may be the initials of ${quote(link.expected.length > 1 ? e : h)}`,
+        );
         break;
       case 'cut':
         if (link !== p.cut?.partial) outcome.limit('CLOSE_MATCH', `${quote(h)} is only the start of ${quote(e)}`);
@@ -361,7 +403,7 @@ function wordOrder(p: Pairing, outcome: Outcome): void {
   const isSurname = (index: number) => {
     if (p.E[index]!.surname !== null) return true;
     const link = ownLinks.find((candidate) => candidate.expected.includes(index));
-    return link !== undefined && link.holder.every((j) => p.H[j]!.surname !== null);
+    return link?.holder.every((j) => p.H[j]!.surname !== null) ?? false;
   };
   const movable = (block: number[]) => block.every(isSurname);
   if (blocks !== null && (p.expected.surnameFirst || p.holder.surnameFirst || blocks.some(movable))) {
@@ -381,11 +423,17 @@ function bankCut(p: Pairing, outcome: Outcome): void {
   if (cut === null) return;
   // Words shown in full: those of full links, and those a cut run-together word shows before the cut one.
   const full = links.filter((link) => link !== cut.partial && FULL_WORD_KINDS.has(link.kind));
-  const shownInFull = [...full.flatMap((link) => words(link.expected, E)), ...(cut.partial === null ? [] : words(cut.partial.expected.slice(0, -1), E))];
+  const shownInFull = [
+    ...full.flatMap((link) => words(link.expected, E)),
+    ...(cut.partial === null ? [] : words(cut.partial.expected.slice(0, -1), E)),
+  ];
   const everyShownWordAgrees = links.every((link) => link === cut.partial || FULL_WORD_KINDS.has(link.kind) || link.kind === 'initial');
   const distinctive = shownInFull.filter((word) => word.kind === 'name' && !word.everyday && !word.initial).length;
   const hidden = cut.hidden.length > 0 ? `${quoteWords(words(cut.hidden, E))} not shown` : '';
-  const partial = cut.partial === null ? '' : `${quote(lettersAt(cut.partial.holder, H))} read as the start of ${quote(lettersAt(cut.partial.expected, E))}`;
+  const partial =
+    cut.partial === null
+      ? ''
+      : `${quote(lettersAt(cut.partial.holder, H))} read as the start of ${quote(lettersAt(cut.partial.expected, E))}`;
   const what = [partial, hidden].filter(Boolean).join(', ');
   if (!everyShownWordAgrees) {
     outcome.limit('CLOSE_MATCH', `holder name cut at ${cut.shownLength} characters, but a shown word does not agree: ${what}`);
@@ -416,15 +464,30 @@ function wifeOf(p: Pairing, outcome: Outcome): void {
     if (first === undefined) continue;
     const byName = genderAfterTitle(given, p.knowledge);
     // A woman's own title beside Ny. (Ny. Hj. Rukmini, Ny. Dra. ...) says whose name it is when the name does not.
-    const herTitle = byName === null ? name.words.find((word) => word.kind === 'title' && !word.wifeOf && word.gender === 'female') : undefined;
+    const herTitle =
+      byName === null ? name.words.find((word) => word.kind === 'title' && !word.wifeOf && word.gender === 'female') : undefined;
     const gender = herTitle === undefined ? byName : 'female';
     // Only a listed man's name says NO_MATCH; a man's ending (Wagiman) says "probably": a person looks.
     const listedMale = gender === 'male' && p.knowledge.isGivenName(first.keys);
-    if (herTitle !== undefined) outcome.note(`${quote(title.letters)} read as the woman's own title (beside her title ${quote(herTitle.letters)})`);
-    else if (gender === 'female') outcome.note(`${quote(title.letters)} read as the woman's own title (${quote(first.letters)} is a woman's name)`);
-    else if (listedMale) outcome.limit('NO_MATCH', `${quote(title.letters)} before a man's name in the ${side} name: read as the wife of ${quote(first.letters)}`);
-    else if (gender === 'male') outcome.limit('CLOSE_MATCH', `${quote(title.letters)} before ${quote(first.letters)}, a man's name by its ending, in the ${side} name: probably the wife of ${quote(first.letters)}`);
-    else outcome.limit('CLOSE_MATCH', `${quote(title.letters)} before ${quote(first.letters)} in the ${side} name: her own name, or the wife of ${quote(first.letters)}`);
+    if (herTitle !== undefined)
+      outcome.note(`${quote(title.letters)} read as the woman's own title (beside her title ${quote(herTitle.letters)})`);
+    else if (gender === 'female')
+      outcome.note(`${quote(title.letters)} read as the woman's own title (${quote(first.letters)} is a woman's name)`);
+    else if (listedMale)
+      outcome.limit(
+        'NO_MATCH',
+        `${quote(title.letters)} before a man's name in the ${side} name: read as the wife of ${quote(first.letters)}`,
+      );
+    else if (gender === 'male')
+      outcome.limit(
+        'CLOSE_MATCH',
+        `${quote(title.letters)} before ${quote(first.letters)}, a man's name by its ending, in the ${side} name: probably the wife of ${quote(first.letters)}`,
+      );
+    else
+      outcome.limit(
+        'CLOSE_MATCH',
+        `${quote(title.letters)} before ${quote(first.letters)} in the ${side} name: her own name, or the wife of ${quote(first.letters)}`,
+      );
   }
 }
 
@@ -453,7 +516,10 @@ function genderMarkers(p: Pairing, outcome: Outcome): void {
   const ours = genderOfName(p.expected);
   const theirs = genderOfName(p.holder);
   if (ours === null || theirs === null || ours.gender === theirs.gender) return;
-  outcome.limit('CLOSE_MATCH', `${quote(theirs.word.letters)} (a ${theirs.gender === 'male' ? 'man' : 'woman'}) in the holder name, ${quote(ours.word.letters)} (a ${ours.gender === 'male' ? 'man' : 'woman'}) in the expected name`);
+  outcome.limit(
+    'CLOSE_MATCH',
+    `${quote(theirs.word.letters)} (a ${theirs.gender === 'male' ? 'man' : 'woman'}) in the holder name, ${quote(ours.word.letters)} (a ${ours.gender === 'male' ? 'man' : 'woman'}) in the expected name`,
+  );
 }
 
 /** Balinese birth-order names: the same position written two ways may be the same person or a sibling; two positions are two siblings. */
@@ -466,7 +532,8 @@ function birthOrder(p: Pairing, outcome: Outcome): void {
     const linked = (word: NameWord) => p.linkOfE.has(p.E.indexOf(word)) || p.linkOfH.has(p.H.indexOf(word));
     const present = (ours.length > 0 ? ours : theirs).filter((word) => !linked(word));
     const fullLinks = p.links.filter((link) => FULL_WORD_KINDS.has(link.kind)).length;
-    if (present.length > 0 && fullLinks < 2) outcome.limit('CLOSE_MATCH', `birth-order name ${quoteWords(present)} on one side only, and only one other word to go by`);
+    if (present.length > 0 && fullLinks < 2)
+      outcome.limit('CLOSE_MATCH', `birth-order name ${quoteWords(present)} on one side only, and only one other word to go by`);
     return;
   }
   // A word in common settles it ("Anak Agung Gede Made Oka" / AA MD OKA: Gede is part of the title there).
@@ -474,9 +541,15 @@ function birthOrder(p: Pairing, outcome: Outcome): void {
   const a = ours[0]!;
   const b = theirs[0]!;
   if (a.birthOrder === b.birthOrder) {
-    outcome.limit('CLOSE_MATCH', `${quote(b.letters)} and ${quote(a.letters)} both name a child born ${ordinal(a.birthOrder!)}: the same person or a sibling`);
+    outcome.limit(
+      'CLOSE_MATCH',
+      `${quote(b.letters)} and ${quote(a.letters)} both name a child born ${ordinal(a.birthOrder!)}: the same person or a sibling`,
+    );
   } else {
-    outcome.limit('NO_MATCH', `${quote(b.letters)} (born ${ordinal(b.birthOrder!)}) vs ${quote(a.letters)} (born ${ordinal(a.birthOrder!)}): siblings`);
+    outcome.limit(
+      'NO_MATCH',
+      `${quote(b.letters)} (born ${ordinal(b.birthOrder!)}) vs ${quote(a.letters)} (born ${ordinal(a.birthOrder!)}): siblings`,
+    );
   }
 }
 
@@ -491,7 +564,8 @@ function nobility(p: Pairing, outcome: Outcome): void {
   for (const word of [...ours, ...theirs]) if (word.assumption !== null) outcome.note(word.assumption);
   // A Balinese caste title before a birth-order name (I Dewa Made Sukadana) is the title: a given name comes after it.
   const casteBeforeOrder = (name: ParsedName, index: number) =>
-    name.words[index + 1]?.kind === 'birth-order' && p.knowledge.nobility.get(name.words[index]!.letters.replace(/ /g, ''))?.kind === BALINESE_CASTE;
+    name.words[index + 1]?.kind === 'birth-order' &&
+    p.knowledge.nobility.get(name.words[index]!.letters.replace(/ /g, ''))?.kind === BALINESE_CASTE;
   const titles = (name: ParsedName) => name.words.filter((word, index) => word.alsoGivenName && !casteBeforeOrder(name, index));
   const onlyOnOneSide = [
     ...titles(p.expected).filter((word) => !p.holder.words.some((other) => other.reads === word.reads)),
@@ -502,7 +576,8 @@ function nobility(p: Pairing, outcome: Outcome): void {
     outcome.limit('CLOSE_MATCH', `${quote(givenName.letters)} on one side only: a title dropped, or a given name missing`);
   }
   // A man's and a woman's title (Ida Bagus / Ida Ayu, La Ode / Wa Ode) is the gender rule's to note.
-  const genderOnly = ours.every((word) => word.gender !== null) && theirs.every((word) => word.gender !== null) && ours[0]?.gender !== theirs[0]?.gender;
+  const genderOnly =
+    ours.every((word) => word.gender !== null) && theirs.every((word) => word.gender !== null) && ours[0]?.gender !== theirs[0]?.gender;
   // Written out as words, a title that starts the same is the same, however it was split ("I GST" + "NGURAH" is
   // "I GUSTI NGURAH"), and so is one written with fewer of its words (NGURAH for I Gusti Ngurah); the Balinese I/Ni
   // in front is the gender rule's.
@@ -514,7 +589,14 @@ function nobility(p: Pairing, outcome: Outcome): void {
   const sameStart = oursWritten[0] !== undefined && oursWritten[0] === theirsWritten[0];
   const within = (short: string[], long: string[]) => short.length > 0 && short.every((word) => long.includes(word));
   const shortened = within(oursWritten, theirsWritten) || within(theirsWritten, oursWritten);
-  if (ours.length > 0 && theirs.length > 0 && !genderOnly && !sameStart && !shortened && !ours.some((word) => theirs.some((other) => other.reads === word.reads))) {
+  if (
+    ours.length > 0 &&
+    theirs.length > 0 &&
+    !genderOnly &&
+    !sameStart &&
+    !shortened &&
+    !ours.some((word) => theirs.some((other) => other.reads === word.reads))
+  ) {
     outcome.limit('CLOSE_MATCH', `titles differ: ${quoteWords(theirs)} in the holder name, ${quoteWords(ours)} in the expected name`);
   }
 }
@@ -535,17 +617,24 @@ function legalForms(p: Pairing, outcome: Outcome): void {
   const ours = typed(p.expected, 'legal-form').filter((word) => word.legal!.kind !== 'qualifier');
   const theirs = typed(p.holder, 'legal-form').filter((word) => word.legal!.kind !== 'qualifier');
   const compatible = (a: NameWord, b: NameWord) => coversOf(a).includes(b.legal!.canonical) || coversOf(b).includes(a.legal!.canonical);
-  const comparable = (a: NameWord, b: NameWord) => a.legal!.family === b.legal!.family || (ENTITY_FAMILIES.has(a.legal!.family) && ENTITY_FAMILIES.has(b.legal!.family));
+  const comparable = (a: NameWord, b: NameWord) =>
+    a.legal!.family === b.legal!.family || (ENTITY_FAMILIES.has(a.legal!.family) && ENTITY_FAMILIES.has(b.legal!.family));
   for (const word of ours) {
     const rivals = theirs.filter((other) => comparable(word, other));
     if (rivals.length > 0 && !rivals.some((other) => compatible(word, other))) {
-      outcome.limit('CLOSE_MATCH', `legal form differs: ${quote(word.letters)} in the expected name, ${quoteWords(rivals)} in the holder name`);
+      outcome.limit(
+        'CLOSE_MATCH',
+        `legal form differs: ${quote(word.letters)} in the expected name, ${quoteWords(rivals)} in the holder name`,
+      );
     }
   }
   if (p.expected.company !== p.holder.company) {
     const person = p.expected.company ? p.holder : p.expected;
-    const personMarked = person.words.some((word) => ['title', 'rank', 'particle', 'patronymic', 'birth-order', 'nobility'].includes(word.kind));
-    if (personMarked || readsAsPerson(person, p.knowledge)) outcome.limit('CLOSE_MATCH', `a business on one side, what reads as a person's name (${quote(person.display)}) on the other`);
+    const personMarked = person.words.some((word) =>
+      ['title', 'rank', 'particle', 'patronymic', 'birth-order', 'nobility'].includes(word.kind),
+    );
+    if (personMarked || readsAsPerson(person, p.knowledge))
+      outcome.limit('CLOSE_MATCH', `a business on one side, what reads as a person's name (${quote(person.display)}) on the other`);
   }
   const onlyOurs = ours.filter((word) => !theirs.some((other) => compatible(word, other)));
   const onlyTheirs = theirs.filter((word) => !ours.some((other) => compatible(word, other)));
@@ -595,9 +684,17 @@ function typedWordWhereNameGoesOn(p: Pairing, outcome: Outcome): void {
   shown.forEach((word, index) => {
     if (word.kind === 'name') lastName = index;
   });
-  const shownAfter = shown.slice(lastName + 1).filter((word) => AFTER_NAME_KINDS.has(word.kind) && !p.expected.words.some((other) => other.letters === word.letters || other.reads === word.reads));
+  const shownAfter = shown
+    .slice(lastName + 1)
+    .filter(
+      (word) =>
+        AFTER_NAME_KINDS.has(word.kind) && !p.expected.words.some((other) => other.letters === word.letters || other.reads === word.reads),
+    );
   if (shownAfter.length > 0) {
-    outcome.limit('CLOSE_MATCH', `${quoteWords(shownAfter)} where the expected name goes on with ${quoteWords(words(p.cut.hidden, p.E))}: its start, cut, or a title`);
+    outcome.limit(
+      'CLOSE_MATCH',
+      `${quoteWords(shownAfter)} where the expected name goes on with ${quoteWords(words(p.cut.hidden, p.E))}: its start, cut, or a title`,
+    );
   }
 }
 
@@ -632,7 +729,16 @@ const RULES = [
   someWordInFull,
 ];
 
-const SET_ASIDE_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'legal-form', 'conjunction', 'patronymic', 'article', 'particle']);
+const SET_ASIDE_KINDS = new Set<NameWord['kind']>([
+  'title',
+  'degree',
+  'rank',
+  'legal-form',
+  'conjunction',
+  'patronymic',
+  'article',
+  'particle',
+]);
 const hasNameWords = (name: ParsedName) => name.words.some((word) => word.kind === 'name');
 
 /**
@@ -640,14 +746,34 @@ const hasNameWords = (name: ParsedName) => name.words.some((word) => word.kind =
  * and the same words of the other name are compared with them as names too.
  */
 function typedAsNames(name: ParsedName, other: ParsedName, knowledge: NameKnowledge): ParsedName {
-  const asName = (word: NameWord): NameWord => ({ ...word, kind: 'name', reads: word.letters.replace(/ /g, ''), keys: knowledge.spelling.keys(word.letters.replace(/ /g, '')), needsOtherSide: null });
+  const asName = (word: NameWord): NameWord => ({
+    ...word,
+    kind: 'name',
+    reads: word.letters.replace(/ /g, ''),
+    keys: knowledge.spelling.keys(word.letters.replace(/ /g, '')),
+    needsOtherSide: null,
+  });
   if (!hasNameWords(name)) return { ...name, words: name.words.map((word) => (SET_ASIDE_KINDS.has(word.kind) ? word : asName(word))) };
   if (hasNameWords(other)) return name;
   const theirs = new Set(other.words.map((word) => word.reads));
-  return { ...name, words: name.words.map((word) => (word.kind !== 'name' && !SET_ASIDE_KINDS.has(word.kind) && theirs.has(word.reads) ? asName(word) : word)) };
+  return {
+    ...name,
+    words: name.words.map((word) =>
+      word.kind !== 'name' && !SET_ASIDE_KINDS.has(word.kind) && theirs.has(word.reads) ? asName(word) : word,
+    ),
+  };
 }
 
-const NOT_NAME_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'legal-form', 'patronymic', 'marga-marker', 'nobility', 'birth-order']);
+const NOT_NAME_KINDS = new Set<NameWord['kind']>([
+  'title',
+  'degree',
+  'rank',
+  'legal-form',
+  'patronymic',
+  'marga-marker',
+  'nobility',
+  'birth-order',
+]);
 
 /**
  * A bank cut inside a word that is not a name word ("... BATUBARA S" of S.H., "... SAPUTRA BIN" of binti, "... TB" of
@@ -655,11 +781,22 @@ const NOT_NAME_KINDS = new Set<NameWord['kind']>(['title', 'degree', 'rank', 'le
  */
 function withoutCutTypedWord(expected: ParsedName, holder: ParsedName): { holder: ParsedName; note: string | null } {
   const last = holder.words[holder.words.length - 1];
-  if (last === undefined || last.kind !== 'name' || holder.visibleLength < MIN_BANK_WIDTH || holder.visibleLength > MAX_BANK_WIDTH) return { holder, note: null };
+  if (last === undefined || last.kind !== 'name' || holder.visibleLength < MIN_BANK_WIDTH || holder.visibleLength > MAX_BANK_WIDTH)
+    return { holder, note: null };
   const lastName = Math.max(...expected.words.map((word, index) => (word.kind === 'name' ? index : -1)));
-  const typed = expected.words.slice(lastName + 1).find((word) => NOT_NAME_KINDS.has(word.kind) && word.letters.replace(/ /g, '').length > last.letters.length && word.letters.replace(/ /g, '').startsWith(last.letters));
+  const typed = expected.words
+    .slice(lastName + 1)
+    .find(
+      (word) =>
+        NOT_NAME_KINDS.has(word.kind) &&
+        word.letters.replace(/ /g, '').length > last.letters.length &&
+        word.letters.replace(/ /g, '').startsWith(last.letters),
+    );
   if (typed === undefined) return { holder, note: null };
-  return { holder: { ...holder, words: holder.words.slice(0, -1) }, note: `${quote(last.letters)} read as the start of ${quote(typed.display)} (holder name cut at ${holder.visibleLength} characters)` };
+  return {
+    holder: { ...holder, words: holder.words.slice(0, -1) },
+    note: `${quote(last.letters)} read as the start of ${quote(typed.display)} (holder name cut at ${holder.visibleLength} characters)`,
+  };
 }
 
 /** A bank cut before the first name word ("ANAK AGUNG AYU PUTU", "PROF DR IR H"): only titles shown, all of them the expected name's. */
@@ -675,7 +812,12 @@ const IDENTIFYING_KINDS = new Set<NameWord['kind']>(['name', 'nobility', 'birth-
 /** Only titles, degrees or a legal form ("H.", "Ibu", "PT"): nobody is named. */
 export const isBlank = (name: ParsedName): boolean => !name.words.some((word) => IDENTIFYING_KINDS.has(word.kind));
 
-export function judgeNames(expected: ParsedName, holderAsRead: ParsedName, policy: NameMatchPolicy, knowledge: NameKnowledge): NameComparison | null {
+export function judgeNames(
+  expected: ParsedName,
+  holderAsRead: ParsedName,
+  policy: NameMatchPolicy,
+  knowledge: NameKnowledge,
+): NameComparison | null {
   if (!supported(expected, holderAsRead) || !supported(holderAsRead, expected)) return null;
   const outcome = new Outcome(policy);
   const cutTyped = withoutCutTypedWord(expected, holderAsRead);

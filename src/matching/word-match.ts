@@ -130,7 +130,9 @@ export function isCutOf(full: string, fullKeys: readonly string[], shown: NameWo
   const today = letters.length < 2 ? [] : knowledge.spelling.todayForOldSpellingsOpenedBy(letters[letters.length - 1]!);
   if (today.length === 0) return false;
   const beforeKeys = knowledge.spelling.startKeys(letters.slice(0, -1));
-  return fullKeys.some((key) => beforeKeys.some((part) => key.startsWith(part) && today.some((letter) => letter !== '' && key.startsWith(letter, part.length))));
+  return fullKeys.some((key) =>
+    beforeKeys.some((part) => key.startsWith(part) && today.some((letter) => letter !== '' && key.startsWith(letter, part.length))),
+  );
 }
 
 /** Keys of a run of words written as one ("NUR AINI" as "NURAINI"). */
@@ -224,7 +226,8 @@ export function isSlip(typed: NameWord, bank: NameWord, knowledge: NameKnowledge
   if (long.slice(at + 1) !== short.slice(at)) return false;
   // A vowel dropped between two consonants leaves a cluster no Indonesian name has (WIBSONO, HANDAYNI, WIDYANINGRM),
   // even next to the ending: a slip.
-  const droppedVowel = at > 0 && at < long.length - 1 && VOWELS.includes(long[at]!) && isConsonant(long[at - 1]) && isConsonant(long[at + 1]);
+  const droppedVowel =
+    at > 0 && at < long.length - 1 && VOWELS.includes(long[at]!) && isConsonant(long[at - 1]) && isConsonant(long[at + 1]);
   if (droppedVowel && long.length >= SLIP_SWAP_MIN_LENGTH) return true;
   return at < long.length - SLIP_KEPT_ENDING && long.length >= SLIP_MIN_LENGTH;
 }

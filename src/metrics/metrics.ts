@@ -43,11 +43,32 @@ export function createMetrics(): ProductMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const rows = new Counter({ name: `${PREFIX}rows_total`, help: 'Rows written to reconciliation reports, by result', labelNames: ['result'], registers });
-  const calls = new Counter({ name: `${PREFIX}inquiry_calls_total`, help: 'Inquiry HTTP calls sent to the provider (retries included)', registers });
-  const limited = new Counter({ name: `${PREFIX}inquiry_rate_limited_total`, help: 'Inquiry calls the provider answered with HTTP 429', registers });
-  const retries = new Counter({ name: `${PREFIX}inquiry_retries_total`, help: 'Inquiries sent back for another attempt after a transient failure', registers });
-  const bugs = new Counter({ name: `${PREFIX}inquiry_internal_errors_total`, help: 'Inquiry jobs that met a bug in beneficiary-check', registers });
+  const rows = new Counter({
+    name: `${PREFIX}rows_total`,
+    help: 'Rows written to reconciliation reports, by result',
+    labelNames: ['result'],
+    registers,
+  });
+  const calls = new Counter({
+    name: `${PREFIX}inquiry_calls_total`,
+    help: 'Inquiry HTTP calls sent to the provider (retries included)',
+    registers,
+  });
+  const limited = new Counter({
+    name: `${PREFIX}inquiry_rate_limited_total`,
+    help: 'Inquiry calls the provider answered with HTTP 429',
+    registers,
+  });
+  const retries = new Counter({
+    name: `${PREFIX}inquiry_retries_total`,
+    help: 'Inquiries sent back for another attempt after a transient failure',
+    registers,
+  });
+  const bugs = new Counter({
+    name: `${PREFIX}inquiry_internal_errors_total`,
+    help: 'Inquiry jobs that met a bug in beneficiary-check',
+    registers,
+  });
   const latency = new Histogram({
     name: `${PREFIX}inquiry_duration_seconds`,
     help: 'Inquiry call latency, by outcome (answer, rate_limited, transient)',
@@ -56,8 +77,18 @@ export function createMetrics(): ProductMetrics {
     registers,
   });
   const logins = new Counter({ name: `${PREFIX}logins_total`, help: 'Provider logins by outcome', labelNames: ['outcome'], registers });
-  const refreshes = new Counter({ name: `${PREFIX}token_refreshes_total`, help: 'Access tokens replaced: expiring (before expiry) or refused (after a 401)', labelNames: ['reason'], registers });
-  const notices = new Counter({ name: `${PREFIX}completion_notices_total`, help: 'Completion notice deliveries: delivered, or an attempt that failed', labelNames: ['outcome'], registers });
+  const refreshes = new Counter({
+    name: `${PREFIX}token_refreshes_total`,
+    help: 'Access tokens replaced: expiring (before expiry) or refused (after a 401)',
+    labelNames: ['reason'],
+    registers,
+  });
+  const notices = new Counter({
+    name: `${PREFIX}completion_notices_total`,
+    help: 'Completion notice deliveries: delivered, or an attempt that failed',
+    labelNames: ['outcome'],
+    registers,
+  });
   const breakers: Array<() => boolean> = [];
   new Gauge({
     name: `${PREFIX}circuit_breaker_open`,

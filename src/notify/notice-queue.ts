@@ -16,7 +16,11 @@ export function openNoticeQueue(connection: RedisClient, keys: RedisKeys): Queue
  * kept (a week). Retries with exponential backoff; a notice that exhausts its attempts stays as a failed
  * job, visible in the dashboard (`/queues`).
  */
-export function noticeJobOptions(batchId: string, finishedAt: number, settings: Pick<NotifySettings, 'attempts' | 'backoffMs'>): JobsOptions {
+export function noticeJobOptions(
+  batchId: string,
+  finishedAt: number,
+  settings: Pick<NotifySettings, 'attempts' | 'backoffMs'>,
+): JobsOptions {
   return {
     jobId: `notice.${batchId}.${finishedAt}`,
     attempts: settings.attempts,

@@ -66,7 +66,13 @@ export function openNotices(
 ): Notices {
   const { webhookUrl, secret } = settings;
   if (webhookUrl === undefined || secret === undefined) {
-    return { queue: undefined, enqueue: async () => undefined, startWorker: () => undefined, awaitOwn: async () => undefined, close: async () => undefined };
+    return {
+      queue: undefined,
+      enqueue: async () => undefined,
+      startWorker: () => undefined,
+      awaitOwn: async () => undefined,
+      close: async () => undefined,
+    };
   }
   const queue = openNoticeQueue(redis, keys);
   queue.on('error', redisErrors(redis, 'notice queue', logger));
@@ -94,7 +100,10 @@ export function openNotices(
       worker.on('failed', (job, error) => {
         if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1)) return;
         const detail = error instanceof NoticeNotDeliveredError ? error.message : `${error.name}: ${error.message}`;
-        logger.error({ batchId: job.data.batchId, jobId: job.id, attempts: job.attemptsMade }, `completion notice given up after ${job.attemptsMade} attempts (${detail}); it stays in the failed list of ${queue.name}`);
+        logger.error(
+          { batchId: job.data.batchId, jobId: job.id, attempts: job.attemptsMade },
+          `completion notice given up after ${job.attemptsMade} attempts (${detail}); it stays in the failed list of ${queue.name}`,
+        );
       });
     },
     awaitOwn: async (timeoutMs, privateRedis) => {

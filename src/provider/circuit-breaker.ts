@@ -10,7 +10,13 @@ export interface CircuitBreakerSettings {
   maxOpenMs: number;
 }
 
-export const DEFAULT_BREAKER: CircuitBreakerSettings = { windowSize: 20, minimumCalls: 10, failureRatio: 0.5, openMs: 2_000, maxOpenMs: 30_000 };
+export const DEFAULT_BREAKER: CircuitBreakerSettings = {
+  windowSize: 20,
+  minimumCalls: 10,
+  failureRatio: 0.5,
+  openMs: 2_000,
+  maxOpenMs: 30_000,
+};
 
 /** `probe`: this call is the one let through to see whether the provider is back; its verdict must be recorded, or the probe abandoned. */
 export type BreakerGate = { allowed: true; probe: boolean } | { allowed: false; waitMs: number };

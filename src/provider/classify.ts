@@ -73,21 +73,31 @@ export function classifyInquiryResponse(sent: AccountQuery, response: InquiryRes
   if (statusCode === 401) return { kind: 'unauthorized', message: providerMessage(body) };
   if (statusCode === 429) return rateLimited(parseRetryAfter(response.retryAfter));
   if (statusCode >= 500 || statusCode === 408) return { kind: 'transient', reason: `provider answered HTTP ${statusCode}` };
-  const failed = (reason: string, record?: Json) => ({ kind: 'answer', outcome: { verdict: 'FAILED', reason, ...unverifiedFields(record) } }) as const;
+  const failed = (reason: string, record?: Json) =>
+    ({ kind: 'answer', outcome: { verdict: 'FAILED', reason, ...unverifiedFields(record) } }) as const;
   const unusable = (reason: string, record?: Json): InquiryClassification => ({ ...failed(reason, record), unusable: true });
   if (statusCode !== 200) return unusable(`provider answered HTTP ${statusCode}: ${providerMessage(body)}`);
   if (!isObject(body)) {
     const what = body === undefined ? `is not JSON (${response.contentType?.trim() || 'no content type'})` : 'is JSON but not an object';
-    return { kind: 'transient', reason: `provider answered HTTP 200 with a body that ${what}: a proxy's or a gateway's page, not the provider's answer` };
+    return {
+      kind: 'transient',
+      reason: `provider answered HTTP 200 with a body that ${what}: a proxy's or a gateway's page, not the provider's answer`,
+    };
   }
 
   const record = isObject(body.data) ? body.data : undefined;
   if (body.error === true) {
     // A rejection beside a record that says SUCCESS contradicts itself: no definitive answer either way.
     if (text(record?.status)?.trim().toUpperCase() === 'SUCCESS') {
-      return failed(`inconsistent answer: the provider rejected the account (${providerMessage(body)}) but its record says status SUCCESS; ask again later`, record);
+      return failed(
+        `inconsistent answer: the provider rejected the account (${providerMessage(body)}) but its record says status SUCCESS; ask again later`,
+        record,
+      );
     }
-    return { kind: 'answer', outcome: { verdict: 'ACCOUNT_INVALID', reason: `provider: ${providerMessage(body)}`, ...unverifiedFields(record) } };
+    return {
+      kind: 'answer',
+      outcome: { verdict: 'ACCOUNT_INVALID', reason: `provider: ${providerMessage(body)}`, ...unverifiedFields(record) },
+    };
   }
   // A missing or non-boolean `error` is not success: the provider's own login failure body has no `error` field.
   if (body.error !== false) return unusable(`provider answer has no error flag: ${providerMessage(body)}`, record);
@@ -106,7 +116,8 @@ export function classifyInquiryResponse(sent: AccountQuery, response: InquiryRes
   if (holderName === undefined || holderName === '') return failed('provider record has no account holder name', record);
   if (!hasVisibleCharacter(holderName)) return failed('provider record has no account holder name (only invisible characters)', record);
   // `-`, `.`, `?`, `***` or `0` in the holder's place is a placeholder, no name: compared, it would be scored as one.
-  if (!/\p{L}/u.test(holderName)) return failed('provider record has no account holder name (no letter in it: only punctuation, digits or symbols)', record);
+  if (!/\p{L}/u.test(holderName))
+    return failed('provider record has no account holder name (no letter in it: only punctuation, digits or symbols)', record);
   return { kind: 'answer', outcome: { verdict: 'VERIFIED', reason: '', ...recordFields(record) } };
 }
 
@@ -144,5 +155,11 @@ function recordFields(record: Json): Omit<InquiryOutcome, 'verdict' | 'reason'> 
 function unverifiedFields(record: Json | undefined): Omit<InquiryOutcome, 'verdict' | 'reason'> {
   if (record === undefined) return {};
   const { bankName, fee, inquiryStatus, inquiryId, checkedAt } = recordFields(record);
-  return { bankName, fee, inquiryId, checkedAt, ...(inquiryStatus !== undefined && inquiryStatus.trim().toUpperCase() !== 'SUCCESS' && { inquiryStatus }) };
+  return {
+    bankName,
+    fee,
+    inquiryId,
+    checkedAt,
+    ...(inquiryStatus !== undefined && inquiryStatus.trim().toUpperCase() !== 'SUCCESS' && { inquiryStatus }),
+  };
 }

@@ -34,7 +34,9 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export class AnswerTooLargeError extends Error {
   constructor() {
-    super(`the provider's answer is larger than ${MAX_ANSWER_BYTES / 1024} KB, where an inquiry or login answer is a few hundred bytes: a provider or proxy error; the rest was not read (connection dropped)`);
+    super(
+      `the provider's answer is larger than ${MAX_ANSWER_BYTES / 1024} KB, where an inquiry or login answer is a few hundred bytes: a provider or proxy error; the rest was not read (connection dropped)`,
+    );
     this.name = 'AnswerTooLargeError';
   }
 }
@@ -51,7 +53,10 @@ export function createHttpClient(timeoutMs: number): HttpClient {
   const dispatcher = new Agent();
   return {
     async post(url, body, headers = {}, onWritten) {
-      const [contentType, payload] = 'json' in body ? ['application/json', JSON.stringify(body.json)] : ['application/x-www-form-urlencoded', new URLSearchParams(body.form).toString()];
+      const [contentType, payload] =
+        'json' in body
+          ? ['application/json', JSON.stringify(body.json)]
+          : ['application/x-www-form-urlencoded', new URLSearchParams(body.form).toString()];
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(new NoAnswerError(timeoutMs)), timerDelay(timeoutMs));
       try {
@@ -74,7 +79,11 @@ export function createHttpClient(timeoutMs: number): HttpClient {
 }
 
 /** The body as text, up to MAX_ANSWER_BYTES; past that `drop` aborts the request (the connection goes) and it throws. */
-async function readBounded(body: AsyncIterable<Buffer>, declaredLength: number, drop: (error: AnswerTooLargeError) => void): Promise<string> {
+async function readBounded(
+  body: AsyncIterable<Buffer>,
+  declaredLength: number,
+  drop: (error: AnswerTooLargeError) => void,
+): Promise<string> {
   const tooLarge = () => {
     const error = new AnswerTooLargeError();
     drop(error);
@@ -131,7 +140,12 @@ const MISUSE_ERRORS = [errors.InvalidArgumentError, errors.InvalidReturnValueErr
 export function isNetworkError(error: unknown): boolean {
   if (error instanceof NoAnswerError || error instanceof AnswerTooLargeError) return true;
   if (error instanceof errors.UndiciError) return !MISUSE_ERRORS.some((misuse) => error instanceof misuse);
-  return error instanceof Error && !(error instanceof TypeError) && !(error instanceof RangeError) && typeof (error as NodeJS.ErrnoException).code === 'string';
+  return (
+    error instanceof Error &&
+    !(error instanceof TypeError) &&
+    !(error instanceof RangeError) &&
+    typeof (error as NodeJS.ErrnoException).code === 'string'
+  );
 }
 
 /** A short description of a network-level failure (timeout, refused, reset), without the request's headers. */

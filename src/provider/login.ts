@@ -18,7 +18,12 @@ const DEFAULT_LIFETIME_SECONDS = 3600;
 
 /** Reads `data.access_token`-style dotted paths from a JSON answer. */
 export function readPath(value: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), value);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined),
+      value,
+    );
 }
 
 /** The `iat` and `exp` claims of a JWT, in epoch ms (each undefined when absent, or for a token that is not a readable JWT). */
@@ -45,7 +50,8 @@ export function jwtTimes(token: string): { issuedAt?: number | undefined; expire
 export function readLoginAnswer(settings: LoginSettings, statusCode: number, body: unknown, now = Date.now()): AccessToken {
   const rawMessage = readPath(body, 'message');
   const message = typeof rawMessage === 'string' && rawMessage.trim() !== '' ? rawMessage.trim() : `HTTP ${statusCode}`;
-  if (statusCode >= 500 || statusCode === 429 || statusCode === 408) throw new LoginUnavailableError(`provider answered HTTP ${statusCode}: ${message}`);
+  if (statusCode >= 500 || statusCode === 429 || statusCode === 408)
+    throw new LoginUnavailableError(`provider answered HTTP ${statusCode}: ${message}`);
   const token = readPath(body, settings.tokenPath);
   if (statusCode !== 200 || readPath(body, 'error') === true || typeof token !== 'string' || token === '') {
     throw new LoginRejectedError(message, statusCode);
@@ -53,8 +59,11 @@ export function readLoginAnswer(settings: LoginSettings, statusCode: number, bod
   const expiresInSeconds = Number(readPath(body, settings.expiresInPath));
   const expiresIn = Number.isFinite(expiresInSeconds) && expiresInSeconds > 0 ? expiresInSeconds * 1000 : undefined;
   const { issuedAt, expiresAt } = jwtTimes(token);
-  const stated = [expiresIn, issuedAt !== undefined && expiresAt !== undefined ? expiresAt - issuedAt : undefined].filter((value): value is number => value !== undefined);
-  const clockSkewMs = issuedAt !== undefined ? now - issuedAt : expiresAt !== undefined && expiresIn !== undefined ? now + expiresIn - expiresAt : undefined;
+  const stated = [expiresIn, issuedAt !== undefined && expiresAt !== undefined ? expiresAt - issuedAt : undefined].filter(
+    (value): value is number => value !== undefined,
+  );
+  const clockSkewMs =
+    issuedAt !== undefined ? now - issuedAt : expiresAt !== undefined && expiresIn !== undefined ? now + expiresIn - expiresAt : undefined;
   if (stated.length === 0 && expiresAt !== undefined && expiresAt <= now) {
     throw new LoginRejectedError(
       `the provider issued a token whose exp (${new Date(expiresAt).toISOString()}) is before this machine's clock (${new Date(now).toISOString()}) and said nothing else about its lifetime: either this machine's clock is ahead (check NTP) or the provider issues expired tokens`,
@@ -62,7 +71,8 @@ export function readLoginAnswer(settings: LoginSettings, statusCode: number, bod
     );
   }
   const lifetimeMs = stated.length > 0 ? Math.min(...stated) : expiresAt !== undefined ? expiresAt - now : DEFAULT_LIFETIME_SECONDS * 1000;
-  if (lifetimeMs <= 0) throw new LoginRejectedError('the provider issued a token that has already expired (its exp is not after its iat)', 200);
+  if (lifetimeMs <= 0)
+    throw new LoginRejectedError('the provider issued a token that has already expired (its exp is not after its iat)', 200);
   return { token, lifetimeMs, clockSkewMs };
 }
 
@@ -74,7 +84,8 @@ export async function login(http: HttpClient, provider: ProviderSettings): Promi
   try {
     answer = await http.post(`${provider.baseUrl}/api/login`, settings.bodyFormat === 'form' ? { form: fields } : { json: fields });
   } catch (error) {
-    if (isNetworkError(error)) throw new LoginUnavailableError(`cannot reach ${provider.baseUrl}: ${describeNetworkError(error)}`, { cause: error });
+    if (isNetworkError(error))
+      throw new LoginUnavailableError(`cannot reach ${provider.baseUrl}: ${describeNetworkError(error)}`, { cause: error });
     throw error;
   }
   return readLoginAnswer(settings, answer.statusCode, answer.body);

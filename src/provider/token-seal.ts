@@ -39,7 +39,9 @@ export function sealText(version: string, key: Buffer, aad: Buffer, text: string
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(aad);
   const ciphertext = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-  return [version, iv, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return [version, iv, ciphertext, cipher.getAuthTag()]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 /** The text `sealText` sealed, or undefined when it was sealed with another key or `aad`, in another version, or altered. */

@@ -105,7 +105,12 @@ export class SharedTokenSession {
   /** Called after a 401 with the token that was refused. */
   async invalidate(refusedToken: string): Promise<void> {
     if (this.local?.token === refusedToken) this.local = undefined;
-    const dropped = await runCommand<number>(this.redis, TOKEN_DELETE_IF_SAME, [this.keys.token(this.identity)], [this.seal.id(refusedToken)]);
+    const dropped = await runCommand<number>(
+      this.redis,
+      TOKEN_DELETE_IF_SAME,
+      [this.keys.token(this.identity)],
+      [this.seal.id(refusedToken)],
+    );
     if (dropped === 1) this.events.refresh('refused');
   }
 
@@ -167,7 +172,8 @@ export class SharedTokenSession {
         }
       }
       // Someone else is logging in: a token still valid is good enough until theirs arrives.
-      if (cached && now < cached.expiresAt) return (this.local = { ...cached, refreshAt: Math.min(now + STALE_GRACE_MS, cached.expiresAt) });
+      if (cached && now < cached.expiresAt)
+        return (this.local = { ...cached, refreshAt: Math.min(now + STALE_GRACE_MS, cached.expiresAt) });
       if (now > deadline) throw new LoginUnavailableError('timed out waiting for another process to log in');
       await sleep(LOCK_POLL_MS);
     }
@@ -175,14 +181,18 @@ export class SharedTokenSession {
 
   private async readShared(): Promise<LocalToken | undefined> {
     const key = this.keys.token(this.identity);
-    const [[, stored], [, remainingMs]] = (await this.redis.multi().get(key).pttl(key).exec()) as [[unknown, string | null], [unknown, number]];
+    const [[, stored], [, remainingMs]] = (await this.redis.multi().get(key).pttl(key).exec()) as [
+      [unknown, string | null],
+      [unknown, number],
+    ];
     const readAt = performance.now();
     if (stored === null || remainingMs <= 0) return undefined;
     const { sealed, marginMs } = JSON.parse(stored) as Partial<SealedToken>;
     const token = sealed === undefined ? undefined : this.seal.open(sealed);
     if (token === undefined || typeof marginMs !== 'number') {
       // Sealed with another password (it was changed), by an older version, or altered: log in again.
-      if (!this.unreadableWarned) this.logger.info('the token stored in Redis cannot be opened with the current H2H_PASSWORD (changed?): logging in again');
+      if (!this.unreadableWarned)
+        this.logger.info('the token stored in Redis cannot be opened with the current H2H_PASSWORD (changed?): logging in again');
       this.unreadableWarned = true;
       return undefined;
     }
@@ -205,7 +215,11 @@ export class SharedTokenSession {
     // The margin shrinks for short-lived tokens: a twentieth of the lifetime at most (3 min of an hour).
     const marginMs = Math.min(this.provider.login.refreshMarginSeconds * 1000, lifetimeMs / 20);
     const sealed: SealedToken = { sealed: this.seal.seal(fresh.token), id: this.seal.id(fresh.token), marginMs };
-    await this.redis.multi().set(this.keys.token(this.identity), JSON.stringify(sealed), 'PX', Math.ceil(lifetimeMs)).del(failureKey).exec();
+    await this.redis
+      .multi()
+      .set(this.keys.token(this.identity), JSON.stringify(sealed), 'PX', Math.ceil(lifetimeMs))
+      .del(failureKey)
+      .exec();
     this.logger.info({ environment: this.provider.environment, expiresInS: Math.round(lifetimeMs / 1000) }, 'logged in to the provider');
     if (clockSkewMs !== undefined && Math.abs(clockSkewMs) >= CLOCK_SKEW_WARNING_MS) {
       this.logger.warn(

@@ -66,6 +66,13 @@ export class AnswerLanding {
 
   /** Writes the counts still waiting (on close); a failure is logged, not thrown: the process is stopping. */
   async close(): Promise<void> {
-    await this.tally.flush().catch((error: unknown) => this.deps.logger.error({ err: error }, `the call counts of the last ${TALLY_FLUSH_MS} ms could not be written: ${describeError(error)}`));
+    await this.tally
+      .flush()
+      .catch((error: unknown) =>
+        this.deps.logger.error(
+          { err: error },
+          `the call counts of the last ${TALLY_FLUSH_MS} ms could not be written: ${describeError(error)}`,
+        ),
+      );
   }
 }

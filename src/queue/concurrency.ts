@@ -62,7 +62,11 @@ export class AdaptiveConcurrency {
   next(): number {
     if (this.averageMs === undefined) return this.current;
     const target = targetConcurrency(this.rate, this.averageMs, this.bounds);
-    if (Math.abs(target - this.current) >= Math.max(2, this.current * MEANINGFUL_CHANGE) || target === this.bounds.min || target === this.bounds.max) {
+    if (
+      Math.abs(target - this.current) >= Math.max(2, this.current * MEANINGFUL_CHANGE) ||
+      target === this.bounds.min ||
+      target === this.bounds.max
+    ) {
       this.current = target;
       this.highest = Math.max(this.highest, target);
     }

@@ -45,7 +45,11 @@ export const QUEUE_EVENTS_KEPT = 100;
 
 /** With its `error` listener (the connection's supervisor): a queue without one ends the process with a raw stack when Redis goes. */
 export function openInquiryQueue(connection: RedisClient, keys: RedisKeys, queueName: string, logger: Logger): Queue<InquiryJobData> {
-  const queue = new Queue<InquiryJobData>(queueName, { connection, prefix: keys.bullPrefix(), streams: { events: { maxLen: QUEUE_EVENTS_KEPT } } });
+  const queue = new Queue<InquiryJobData>(queueName, {
+    connection,
+    prefix: keys.bullPrefix(),
+    streams: { events: { maxLen: QUEUE_EVENTS_KEPT } },
+  });
   queue.on('error', redisErrors(connection, 'inquiry queue', logger));
   return queue;
 }
@@ -81,7 +85,14 @@ export function inquiryJobOptions(batchId: string, accountKey: string, round: nu
 const JOBS_PER_ADD = 50;
 
 /** `sealKey`: the batch's key for its jobs' account numbers (BatchStore.jobSeal). */
-export async function addInquiryJobs(queue: Queue<InquiryJobData>, batchId: string, round: number, accountKeys: string[], attempts: number, sealKey: string): Promise<void> {
+export async function addInquiryJobs(
+  queue: Queue<InquiryJobData>,
+  batchId: string,
+  round: number,
+  accountKeys: string[],
+  attempts: number,
+  sealKey: string,
+): Promise<void> {
   for (let start = 0; start < accountKeys.length; start += JOBS_PER_ADD) {
     await queue.addBulk(
       accountKeys.slice(start, start + JOBS_PER_ADD).map((accountKey) => ({

@@ -24,7 +24,11 @@ export interface InquiryWorkerSettings {
 }
 
 /** An inquiry worker on `queue` running `processor`, its concurrency following `settings.concurrency` (see `adaptTo`). */
-export function startInquiryWorker(queue: Queue<InquiryJobData>, processor: Processor<InquiryJobData>, settings: InquiryWorkerSettings): Worker<InquiryJobData> {
+export function startInquiryWorker(
+  queue: Queue<InquiryJobData>,
+  processor: Processor<InquiryJobData>,
+  settings: InquiryWorkerSettings,
+): Worker<InquiryJobData> {
   const worker = new Worker<InquiryJobData>(queue.name, processor, {
     connection: settings.connection,
     prefix: settings.keys.bullPrefix(),

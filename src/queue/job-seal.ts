@@ -16,7 +16,9 @@ const VERSION = 's1';
 export const newJobSealKey = (): string => randomBytes(JOB_SEAL_BYTES).toString('base64url');
 
 /** `s1.<iv>.<ciphertext>.<tag>`, base64url (see sealText). */
-export const sealAccount = (key: string, batchId: string, accountKey: string): string => sealText(VERSION, Buffer.from(key, 'base64url'), Buffer.from(batchId), accountKey);
+export const sealAccount = (key: string, batchId: string, accountKey: string): string =>
+  sealText(VERSION, Buffer.from(key, 'base64url'), Buffer.from(batchId), accountKey);
 
 /** The account key, or undefined when the value was sealed with another key, for another batch, or altered. */
-export const openAccount = (key: string, batchId: string, sealed: string): string | undefined => openText(VERSION, Buffer.from(key, 'base64url'), Buffer.from(batchId), sealed);
+export const openAccount = (key: string, batchId: string, sealed: string): string | undefined =>
+  openText(VERSION, Buffer.from(key, 'base64url'), Buffer.from(batchId), sealed);

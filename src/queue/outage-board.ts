@@ -39,6 +39,11 @@ export class OutageBoard {
     const fields = await this.redis.hgetall(this.keys.outage(this.queueName));
     if (fields.since === undefined) return undefined;
     const holdUntil = Number(fields.holdUntil ?? 0);
-    return { since: Number(fields.since), reason: fields.reason ?? '', lastFailureAt: Number(fields.lastFailureAt ?? fields.since), ...(holdUntil > 0 && { holdUntil }) };
+    return {
+      since: Number(fields.since),
+      reason: fields.reason ?? '',
+      lastFailureAt: Number(fields.lastFailureAt ?? fields.since),
+      ...(holdUntil > 0 && { holdUntil }),
+    };
   }
 }

@@ -1,8 +1,25 @@
 import { sleep } from '../clock/clock.js';
 import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
-import { PACER_CONFIRM_SLOT, PACER_MOVE_RECORD, PACER_PRE_CALL, PACER_READ_RATE, PACER_RESERVE_SLOT, PACER_SLOW_DOWN } from '../redis/commands/pacer.js';
-import { allowedRate, FLOOR, rateAt, sendsUnpaced, slotInterval, slowedRate, UNPACED_FROM, WINDOW_MARGIN_MS, type RateState } from './rate-control.js';
+import {
+  PACER_CONFIRM_SLOT,
+  PACER_MOVE_RECORD,
+  PACER_PRE_CALL,
+  PACER_READ_RATE,
+  PACER_RESERVE_SLOT,
+  PACER_SLOW_DOWN,
+} from '../redis/commands/pacer.js';
+import {
+  allowedRate,
+  FLOOR,
+  rateAt,
+  sendsUnpaced,
+  slotInterval,
+  slowedRate,
+  UNPACED_FROM,
+  WINDOW_MARGIN_MS,
+  type RateState,
+} from './rate-control.js';
 
 /**
  * The window guard records a send for the time its slot is booked (or, confirmed, at Redis's now), but the
@@ -141,7 +158,12 @@ export class SendPacer {
     }
     const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
     const askedAt = performance.now();
-    const reply = await runCommand<string[]>(this.redis, PACER_PRE_CALL, [this.key, outcomesKey], [...this.reserveArguments(rateInForce), accountKey]);
+    const reply = await runCommand<string[]>(
+      this.redis,
+      PACER_PRE_CALL,
+      [this.key, outcomesKey],
+      [...this.reserveArguments(rateInForce), accountKey],
+    );
     if (reply[0] === 'answered') return { answered: true, nextSlot: () => this.waitForSlot() };
     let reserved: Reservation | undefined = { reply, askedAt };
     return {
@@ -163,7 +185,12 @@ export class SendPacer {
     for (let reservation = reserved; ; reservation = undefined) {
       if (reservation === undefined) {
         const askedAt = performance.now();
-        const reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], this.reserveArguments(rateAt(this.state, this.ceiling, this.lastNow)));
+        const reply = await runCommand<string[]>(
+          this.redis,
+          PACER_RESERVE_SLOT,
+          [this.key],
+          this.reserveArguments(rateAt(this.state, this.ceiling, this.lastNow)),
+        );
         reservation = { reply, askedAt };
       }
       const [status, wait, epoch, now, slowedTo, climbsFrom, refused, slowedAt, ring, bookedAt] = reservation.reply;
@@ -176,7 +203,12 @@ export class SendPacer {
         continue;
       }
       const ticket: SendTicket = { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
-      const confirmed = await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt, sendRecord(ring, bookedAt, reservation.askedAt + Number(wait)));
+      const confirmed = await this.waitAndConfirm(
+        Number(wait),
+        epoch ?? '0',
+        reservation.askedAt,
+        sendRecord(ring, bookedAt, reservation.askedAt + Number(wait)),
+      );
       if (confirmed !== false) return confirmed === undefined ? ticket : { ...ticket, record: confirmed };
     }
   }
@@ -196,15 +228,12 @@ export class SendPacer {
   async slowDown(retryAfterMs: number, paced: SendTicket | undefined): Promise<SlowDown> {
     this.slowedHereAt = performance.now();
     const ticket = paced ?? { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
-    const [slowed, to] = await runCommand<[number, string]>(this.redis, PACER_SLOW_DOWN, [this.key], [
-      retryAfterMs,
-      ticket.slowedAt,
-      slowedRate(ticket.rateInForce),
-      ticket.rateInForce,
-      this.windowSize,
-      this.windowMs,
-      FLOOR,
-    ]);
+    const [slowed, to] = await runCommand<[number, string]>(
+      this.redis,
+      PACER_SLOW_DOWN,
+      [this.key],
+      [retryAfterMs, ticket.slowedAt, slowedRate(ticket.rateInForce), ticket.rateInForce, this.windowSize, this.windowMs, FLOOR],
+    );
     // This process's unpaced calls see the hold and the slowed rate at once (the others within UNPACED_READ_MS).
     this.stateReadAt = -Infinity;
     return { slowed: slowed === 1, from: ticket.rateInForce, to: Number(to) };
@@ -249,16 +278,32 @@ export class SendPacer {
    * send anew and turned it back, waits and confirms again. A timer that fires late still sends: the
    * guard, not the spacing, keeps the window, and a send that leaves late moves its record (sent()).
    */
-  private async waitAndConfirm(waitMs: number, epoch: string, bookedAt: number, booked: SendTicket['record']): Promise<SendTicket['record'] | false> {
+  private async waitAndConfirm(
+    waitMs: number,
+    epoch: string,
+    bookedAt: number,
+    booked: SendTicket['record'],
+  ): Promise<SendTicket['record'] | false> {
     let record = booked;
     let turnedBack = false;
     for (let wait = waitMs; ; ) {
       if (wait > 0) await sleep(wait);
       // Confirmed unless this process knows no hold began since: no 429 met here since the booking (the
       // hold's epoch may not be in any reply yet), no newer epoch seen, and the pacer's state read lately.
-      if (!turnedBack && bookedAt > this.slowedHereAt && Number(epoch) >= this.seenEpoch && performance.now() - this.seenAt <= LATE_REPLY_MS) return record;
+      if (
+        !turnedBack &&
+        bookedAt > this.slowedHereAt &&
+        Number(epoch) >= this.seenEpoch &&
+        performance.now() - this.seenAt <= LATE_REPLY_MS
+      )
+        return record;
       const asked = performance.now();
-      const [next, at, ring] = await runCommand<string[]>(this.redis, PACER_CONFIRM_SLOT, [this.key], [epoch, this.windowSize, this.windowSpan, record?.ring ?? '', record?.at ?? '']);
+      const [next, at, ring] = await runCommand<string[]>(
+        this.redis,
+        PACER_CONFIRM_SLOT,
+        [this.key],
+        [epoch, this.windowSize, this.windowSpan, record?.ring ?? '', record?.at ?? ''],
+      );
       wait = Number(next);
       if (wait < 0) return false;
       this.sawEpoch(epoch, asked);

@@ -54,7 +54,10 @@ export class RateCeiling {
     this.timer ??= setInterval(() => {
       this.register().then(
         (conflict) => {
-          if (conflict !== undefined) this.logger.error(`another rate (${conflict.rate}, pid ${conflict.pid} on ${conflict.host}) registered on this queue while this process runs at ${this.setting}: the two send at the higher; stop one of them`);
+          if (conflict !== undefined)
+            this.logger.error(
+              `another rate (${conflict.rate}, pid ${conflict.pid} on ${conflict.host}) registered on this queue while this process runs at ${this.setting}: the two send at the higher; stop one of them`,
+            );
         },
         // Redis trouble is the connection's supervisor's to report; the registration is renewed when it is back.
         () => undefined,
@@ -70,7 +73,12 @@ export class RateCeiling {
   }
 
   private async register(): Promise<Registration | undefined> {
-    const conflict = await runCommand<string | null>(this.redis, RATE_CEILING_JOIN, [this.key], [this.setting, this.member, REGISTRATION_TTL_MS]);
+    const conflict = await runCommand<string | null>(
+      this.redis,
+      RATE_CEILING_JOIN,
+      [this.key],
+      [this.setting, this.member, REGISTRATION_TTL_MS],
+    );
     if (conflict === null) return undefined;
     try {
       return JSON.parse(conflict) as Registration;

@@ -138,7 +138,14 @@ export class InquiryWorkerPool {
   async close(): Promise<void> {
     await this.stop();
     if (this.workers.length > 0) {
-      await this.rateCeiling.leave().catch((error: unknown) => this.settings.logger.warn({ err: error }, `could not withdraw this process's rate (it expires by itself): ${describeError(error)}`));
+      await this.rateCeiling
+        .leave()
+        .catch((error: unknown) =>
+          this.settings.logger.warn(
+            { err: error },
+            `could not withdraw this process's rate (it expires by itself): ${describeError(error)}`,
+          ),
+        );
     }
   }
 }

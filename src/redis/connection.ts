@@ -58,13 +58,19 @@ export async function connectRedis(target: RedisTarget, connectTimeoutMs = 5_000
 
 function serverClient(target: Extract<RedisTarget, { kind: 'server' }>, connectTimeoutMs: number): Redis {
   // What the URL says wins: ioredis fills in options only where the URL is silent (REDIS_USERNAME/REDIS_PASSWORD).
-  return new Redis(target.url, { ...commonOptions(target, connectTimeoutMs), ...(isTls(target.url) && target.tlsCa !== undefined && { tls: { ca: target.tlsCa } }) });
+  return new Redis(target.url, {
+    ...commonOptions(target, connectTimeoutMs),
+    ...(isTls(target.url) && target.tlsCa !== undefined && { tls: { ca: target.tlsCa } }),
+  });
 }
 
 function clusterClient(target: Extract<RedisTarget, { kind: 'cluster' }>, connectTimeoutMs: number): Cluster {
   const options: ClusterOptions = {
     lazyConnect: true,
-    redisOptions: { ...commonOptions(target, connectTimeoutMs), ...(target.tls && { tls: target.tlsCa === undefined ? {} : { ca: target.tlsCa } }) },
+    redisOptions: {
+      ...commonOptions(target, connectTimeoutMs),
+      ...(target.tls && { tls: target.tlsCa === undefined ? {} : { ca: target.tlsCa } }),
+    },
     // A slot map that cannot be fetched within this is an unreachable cluster, not a silent wait.
     slotsRefreshTimeout: connectTimeoutMs,
     // Managed clusters (ElastiCache, Memorystore) announce nodes by names whose certificates are issued for

@@ -1,7 +1,17 @@
 import { RedisFullError, type SystemicError } from '../errors.js';
 import { displayRedisUrl } from './connection.js';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'ECONNABORTED',
+]);
 
 /**
  * The connection failed (refused, reset, timed out, closed, Redis still loading its data, a cluster failing over): it passes when
@@ -14,7 +24,9 @@ export function isConnectionFailure(error: unknown): boolean {
   if (error.name === 'MaxRetriesPerRequestError') return true;
   if (/^Connection is closed|^LOADING |Stream isn't writeable|^connect ETIMEDOUT/.test(error.message)) return true;
   // A cluster failing over (no master for a slot yet, slots moving) or with no node reachable: passes as above.
-  return /^CLUSTERDOWN |^TRYAGAIN |^None of startup nodes is available|^Failed to refresh slots cache|^Cluster is disconnected|^Node is disconnected/.test(error.message);
+  return /^CLUSTERDOWN |^TRYAGAIN |^None of startup nodes is available|^Failed to refresh slots cache|^Cluster is disconnected|^Node is disconnected/.test(
+    error.message,
+  );
 }
 
 /** Redis answered that it is out of memory (`maxmemory` reached with the `noeviction` policy). */

@@ -26,7 +26,8 @@ export function redisKeys(prefix: string) {
     /** SCAN pattern of every key of every batch (the record and its rows, accounts, outcomes). */
     batchPattern: () => `${batchKeyStart}{*`,
     /** The batch id a key of `batchPattern` belongs to (its hash tag); undefined for another key. */
-    batchIdOf: (key: string): string | undefined => (key.startsWith(batchKeyStart) ? /^\{([^}]*)\}/.exec(key.slice(batchKeyStart.length))?.[1] : undefined),
+    batchIdOf: (key: string): string | undefined =>
+      key.startsWith(batchKeyStart) ? /^\{([^}]*)\}/.exec(key.slice(batchKeyStart.length))?.[1] : undefined,
     /** Sorted set of batch ids by creation time. */
     batches: () => `${prefix}:batches`,
     /**
@@ -67,7 +68,10 @@ export function redisKeys(prefix: string) {
      */
     accountHistory: (endpoint: string, accountKey: string) => {
       const digest = accountDigest(accountKey);
-      return { key: `${prefix}:history:${endpoint}:${digest.subarray(0, 2).toString('hex')}`, field: digest.subarray(2, 14).toString('base64url') };
+      return {
+        key: `${prefix}:history:${endpoint}:${digest.subarray(0, 2).toString('hex')}`,
+        field: digest.subarray(2, 14).toString('base64url'),
+      };
     },
     /** SCAN pattern of every history entry of one endpoint (removed with a throw-away emulator queue). */
     accountHistoryPattern: (endpoint: string) => `${prefix}:history:${endpoint}:*`,

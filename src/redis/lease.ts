@@ -105,18 +105,25 @@ export class Lease {
       this.lost.abort(error);
       onLost?.(error);
     };
-    this.renewTimer = setInterval(() => {
-      this.renew().then(
-        (renewed) => {
-          if (!renewed) lose(new LeaseLostError(`lease ${this.key} was taken over by another process after it expired`));
-        },
-        (error: unknown) => {
-          if (this.clock.monotonic() - this.lastRenewedAt >= this.options.ttlMs) {
-            lose(new LeaseLostError(`lease ${this.key} could not be renewed for ${this.options.ttlMs} ms: ${error instanceof Error ? error.message : String(error)}`));
-          }
-        },
-      );
-    }, Math.max(10, Math.floor(this.options.ttlMs / 3)));
+    this.renewTimer = setInterval(
+      () => {
+        this.renew().then(
+          (renewed) => {
+            if (!renewed) lose(new LeaseLostError(`lease ${this.key} was taken over by another process after it expired`));
+          },
+          (error: unknown) => {
+            if (this.clock.monotonic() - this.lastRenewedAt >= this.options.ttlMs) {
+              lose(
+                new LeaseLostError(
+                  `lease ${this.key} could not be renewed for ${this.options.ttlMs} ms: ${error instanceof Error ? error.message : String(error)}`,
+                ),
+              );
+            }
+          },
+        );
+      },
+      Math.max(10, Math.floor(this.options.ttlMs / 3)),
+    );
     this.renewTimer.unref();
   }
 

@@ -58,9 +58,27 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     );
   }
   // hash-max-ziplist-value: the name Redis 6 knows as well; Redis 7 and later read it as hash-max-listpack-value.
-  const serverArgs = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', directory, '--hash-max-ziplist-value', String(HASH_MAX_LISTPACK_VALUE)];
+  const serverArgs = [
+    '--port',
+    '0',
+    '--unixsocket',
+    socket,
+    '--unixsocketperm',
+    '700',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    directory,
+    '--hash-max-ziplist-value',
+    String(HASH_MAX_LISTPACK_VALUE),
+  ];
   // Its own session: a Ctrl-C or a closed terminal reaches `run` (which stops gracefully), not the server under it.
-  const watchdog = spawn(process.execPath, [WATCHDOG, directory, 'redis-server', ...serverArgs], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+  const watchdog = spawn(process.execPath, [WATCHDOG, directory, 'redis-server', ...serverArgs], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+    detached: true,
+  });
   let ended = false;
   const exited = new Promise<void>((resolve) => watchdog.once('exit', () => resolve()));
   void exited.then(() => (ended = true));
@@ -76,7 +94,11 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   };
 
   const firstLine = await Promise.race([
-    new Promise<string | undefined>((resolve) => createInterface({ input: watchdog.stdout! }).once('line', resolve).once('close', () => resolve(undefined))),
+    new Promise<string | undefined>((resolve) =>
+      createInterface({ input: watchdog.stdout! })
+        .once('line', resolve)
+        .once('close', () => resolve(undefined)),
+    ),
     new Promise<Error>((resolve) => watchdog.once('error', resolve)),
   ]);
   if (firstLine instanceof Error) return failStart(`could not start the redis-server watchdog: ${firstLine.message}`);
@@ -91,8 +113,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   // Nobody else can create a socket in this directory: whatever answers there is this server.
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (!(await redisAnswers(socket))) {
-    if (ended) return failStart(`redis-server exited at once: run \`redis-server --port 6390\` to see why, or set REDIS_URL to a Redis you have`);
-    if (Date.now() > deadline) return failStart(`redis-server did not answer on its socket ${socket} within ${START_TIMEOUT_MS / 1000} s; ${HOW_TO_GET_REDIS}`);
+    if (ended)
+      return failStart(`redis-server exited at once: run \`redis-server --port 6390\` to see why, or set REDIS_URL to a Redis you have`);
+    if (Date.now() > deadline)
+      return failStart(`redis-server did not answer on its socket ${socket} within ${START_TIMEOUT_MS / 1000} s; ${HOW_TO_GET_REDIS}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { url: socket, stop };

@@ -130,7 +130,10 @@ export class RedisSupervisor {
     } catch (error) {
       if (this.failed !== undefined && (error === this.failed || isConnectionFailure(error) || isRedisFull(error))) throw this.failed;
       if (isConnectionFailure(error)) {
-        throw new RedisUnavailableError(`Redis at ${displayRedisUrl(this.options.url)} failed: ${(error as Error).message}; run the same command again once it answers`, { cause: error });
+        throw new RedisUnavailableError(
+          `Redis at ${displayRedisUrl(this.options.url)} failed: ${(error as Error).message}; run the same command again once it answers`,
+          { cause: error },
+        );
       }
       throw typedRedisFailure(error, this.options.url) ?? error;
     }
@@ -175,7 +178,9 @@ export class RedisSupervisor {
     }
     if (this.lastReminderAt === undefined || now - this.lastReminderAt >= (this.options.reminderMs ?? 60_000)) {
       this.lastReminderAt = now;
-      this.options.logger.error(`Redis at ${url} has not answered for ${seconds(silentMs)} s (${reason}): still retrying; work resumes when it is back`);
+      this.options.logger.error(
+        `Redis at ${url} has not answered for ${seconds(silentMs)} s (${reason}): still retrying; work resumes when it is back`,
+      );
     }
   }
 

@@ -66,7 +66,9 @@ export function decideRowResult(
  */
 export function bankTranslationNote(writtenBank: string | undefined, sentBankCode: string | undefined): string | undefined {
   const written = (writtenBank ?? '').trim();
-  return sentBankCode === undefined || written === sentBankCode ? undefined : `bank ${JSON.stringify(written)} sent as code ${JSON.stringify(sentBankCode)} (BANK_CODE_MAP)`;
+  return sentBankCode === undefined || written === sentBankCode
+    ? undefined
+    : `bank ${JSON.stringify(written)} sent as code ${JSON.stringify(sentBankCode)} (BANK_CODE_MAP)`;
 }
 
 /** The appended cells, in RESULT_COLUMNS order. */

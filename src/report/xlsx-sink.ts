@@ -54,7 +54,8 @@ export async function openXlsxSink(path: string, options: Pick<SinkOptions, 'res
     write: async (cells) => {
       if (header) {
         // Checked before anything is asked (checkReportWidth); a workbook past the limit is never written.
-        if (cells.length > XLSX_MAX_COLUMNS) throw new RangeError(`a workbook holds at most ${XLSX_MAX_COLUMNS} columns, not ${cells.length}`);
+        if (cells.length > XLSX_MAX_COLUMNS)
+          throw new RangeError(`a workbook holds at most ${XLSX_MAX_COLUMNS} columns, not ${cells.length}`);
         sheet.columns = cells.map((name) => ({ width: Math.min(Math.max(name.length + 2, 12), 40), style: { numFmt: TEXT } }));
         sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: cells.length } };
       }
@@ -90,6 +91,7 @@ export async function openXlsxSink(path: string, options: Pick<SinkOptions, 'res
  * if it is not there, rows are not held back.)
  */
 function zipBacklog(sheet: unknown): NodeJS.EventEmitter | undefined {
-  const target = (sheet as { stream?: { pipes?: Array<NodeJS.EventEmitter & { _writableState?: { needDrain?: boolean } }> } }).stream?.pipes?.[0];
+  const target = (sheet as { stream?: { pipes?: Array<NodeJS.EventEmitter & { _writableState?: { needDrain?: boolean } }> } }).stream
+    ?.pipes?.[0];
   return target?._writableState?.needDrain === true ? target : undefined;
 }

@@ -129,9 +129,19 @@ export class DecisionStore {
         batch_id: decision.batchId ?? '',
         row: decision.row === undefined ? '' : String(decision.row),
       };
-      args.push(field, JSON.stringify(entry), decision.seenAt === undefined ? '' : String(decision.seenAt), JSON.stringify(Object.entries(trail).flat()));
+      args.push(
+        field,
+        JSON.stringify(entry),
+        decision.seenAt === undefined ? '' : String(decision.seenAt),
+        JSON.stringify(Object.entries(trail).flat()),
+      );
     }
-    const replies = await runCommand<Array<[string, string, string]>>(this.redis, DECISIONS_RECORD, [this.keys.decisionsStanding(), this.keys.decisionsTrail()], args);
+    const replies = await runCommand<Array<[string, string, string]>>(
+      this.redis,
+      DECISIONS_RECORD,
+      [this.keys.decisionsStanding(), this.keys.decisionsTrail()],
+      args,
+    );
     return replies.map(([status, earlierJson, at]) => {
       const earlier = earlierJson === '' ? undefined : decisionOf(JSON.parse(earlierJson) as StoredDecision);
       if (status === 'recorded') return { status, decidedAt: Number(at), earlier };
@@ -183,7 +193,13 @@ export class DecisionStore {
       const [next, entries] = await this.redis.hscan(this.keys.decisionsStanding(), cursor, 'COUNT', 500);
       cursor = next;
       const fields = entries.filter((_, index) => index % 2 === 0);
-      if (fields.length > 0) dropped += await runCommand<number>(this.redis, DECISIONS_SWEEP, [this.keys.decisionsStanding(), this.keys.decisionsTrail()], [this.keepMs, ...fields]);
+      if (fields.length > 0)
+        dropped += await runCommand<number>(
+          this.redis,
+          DECISIONS_SWEEP,
+          [this.keys.decisionsStanding(), this.keys.decisionsTrail()],
+          [this.keepMs, ...fields],
+        );
     } while (cursor !== '0');
     return dropped;
   }

@@ -64,10 +64,7 @@ export function decidableFacts(
 export const expectedNameKey = (expectedName: string): string => plainNormalised(expectedName);
 
 /** Where a row stands: a decision stands on its facts, an earlier one no longer applies, or none was made. */
-export type DecisionState =
-  | { kind: 'stands'; decision: Decision }
-  | { kind: 'void'; earlier: Decision; note: string }
-  | { kind: 'none' };
+export type DecisionState = { kind: 'stands'; decision: Decision } | { kind: 'void'; earlier: Decision; note: string } | { kind: 'none' };
 
 /**
  * The state of a row with these facts, given the decisions that stand on its account (one per expected
@@ -78,14 +75,23 @@ export type DecisionState =
 export function judgeRow(facts: DecisionFacts, onAccount: readonly Decision[], showTime: (at: number) => string): DecisionState {
   const expected = expectedNameKey(facts.expectedName);
   const same = onAccount.find((decision) => expectedNameKey(decision.facts.expectedName) === expected);
-  const describe = (earlier: Decision) => `the decision ${earlier.decision} by ${earlier.decidedBy} (${showTime(earlier.decidedAt)}) no longer applies`;
+  const describe = (earlier: Decision) =>
+    `the decision ${earlier.decision} by ${earlier.decidedBy} (${showTime(earlier.decidedAt)}) no longer applies`;
   if (same !== undefined) {
     if (same.facts.holderName === facts.holderName) return { kind: 'stands', decision: same };
-    return { kind: 'void', earlier: same, note: `${describe(same)}: it was made for the holder name ${JSON.stringify(same.facts.holderName)}` };
+    return {
+      kind: 'void',
+      earlier: same,
+      note: `${describe(same)}: it was made for the holder name ${JSON.stringify(same.facts.holderName)}`,
+    };
   }
   const latest = [...onAccount].sort((a, b) => b.decidedAt - a.decidedAt)[0];
   if (latest === undefined) return { kind: 'none' };
-  return { kind: 'void', earlier: latest, note: `${describe(latest)}: it was made for the expected name ${JSON.stringify(latest.facts.expectedName)}` };
+  return {
+    kind: 'void',
+    earlier: latest,
+    note: `${describe(latest)}: it was made for the expected name ${JSON.stringify(latest.facts.expectedName)}`,
+  };
 }
 
 /** What a person still has to do, and what they decided, over a report's rows. */

@@ -3,7 +3,15 @@ import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js'
 import { UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import { RESULT_COLUMNS } from '../report/row-result.js';
-import { DECIDABLE_RESULTS, expectedNameKey, judgeRow, parseDecisionValue, type Decision, type DecisionFacts, type DecisionValue } from './decision.js';
+import {
+  DECIDABLE_RESULTS,
+  expectedNameKey,
+  judgeRow,
+  parseDecisionValue,
+  type Decision,
+  type DecisionFacts,
+  type DecisionValue,
+} from './decision.js';
 import { accountField, type DecisionStore, type DecisionToRecord } from './decision-store.js';
 
 /** The file's rows, streamed, after a first pass proved that the whole file reads (an unreadable file records nothing). */
@@ -92,9 +100,14 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
     if (value === '') continue;
     written += 1;
     if (written > MAX_DECISIONS_PER_FILE) {
-      throw new UsageError(`${request.path} holds more than ${MAX_DECISIONS_PER_FILE.toLocaleString('en')} decisions: split it (nothing was recorded)`);
+      throw new UsageError(
+        `${request.path} holds more than ${MAX_DECISIONS_PER_FILE.toLocaleString('en')} decisions: split it (nothing was recorded)`,
+      );
     }
-    const where: ReviewedRow = { row: rowNumber, reference: maskDigitRuns(layout.reference === undefined ? '' : (fields[layout.reference] ?? '').trim()) };
+    const where: ReviewedRow = {
+      row: rowNumber,
+      reference: maskDigitRuns(layout.reference === undefined ? '' : (fields[layout.reference] ?? '').trim()),
+    };
     const read = readDecision(fields, layout, value, deps);
     if (typeof read === 'string') {
       result.refused.push({ ...where, reason: read });
@@ -160,9 +173,15 @@ function reportLayout(header: readonly string[], path: string, overrides: Column
 type ReadDecision = Pick<DecisionToRecord, 'facts' | 'decision' | 'note' | 'seenAt'>;
 
 /** The decision a row asks for, or why it is refused (from the row alone). */
-function readDecision(fields: readonly string[], layout: ReportLayout, written: string, deps: ReviewImportDependencies): ReadDecision | string {
+function readDecision(
+  fields: readonly string[],
+  layout: ReportLayout,
+  written: string,
+  deps: ReviewImportDependencies,
+): ReadDecision | string {
   const decision = parseDecisionValue(written);
-  if (decision === undefined) return `unknown decision ${JSON.stringify(written.slice(0, 40))}: write APPROVED or REJECTED (or leave the cell empty)`;
+  if (decision === undefined)
+    return `unknown decision ${JSON.stringify(written.slice(0, 40))}: write APPROVED or REJECTED (or leave the cell empty)`;
   const result = (fields[layout.result] ?? '').trim();
   if (!DECIDABLE_RESULTS.has(result as never)) {
     return `a decision on a ${result === '' ? 'row without a result' : `${result} row`}: only CLOSE_MATCH and NO_MATCH rows are decided${
@@ -172,12 +191,18 @@ function readDecision(fields: readonly string[], layout: ReportLayout, written: 
   const validation = validateRow(fields.slice(0, layout.inputColumns), layout.mapping, deps.bankCodes);
   const expectedName = layout.mapping.expectedName === undefined ? '' : (fields[layout.mapping.expectedName] ?? '').trim();
   const holderName = fields[layout.holderName] ?? '';
-  if (!validation.valid || validation.account.accountNumber !== (fields[layout.accountChecked] ?? '').trim() || expectedName === '' || holderName.trim() === '') {
-    return 'the row\'s bank code, account number, expected name or holder name is not as the report wrote it: decide on the report as written';
+  if (
+    !validation.valid ||
+    validation.account.accountNumber !== (fields[layout.accountChecked] ?? '').trim() ||
+    expectedName === '' ||
+    holderName.trim() === ''
+  ) {
+    return "the row's bank code, account number, expected name or holder name is not as the report wrote it: decide on the report as written";
   }
   const decidedAt = (fields[layout.decidedAt] ?? '').trim();
   const seenAt = decidedAt === '' ? undefined : Date.parse(decidedAt);
-  if (seenAt !== undefined && Number.isNaN(seenAt)) return `decided_at ${JSON.stringify(decidedAt.slice(0, 40))} is not as the report wrote it: leave decided_by and decided_at as they are`;
+  if (seenAt !== undefined && Number.isNaN(seenAt))
+    return `decided_at ${JSON.stringify(decidedAt.slice(0, 40))} is not as the report wrote it: leave decided_by and decided_at as they are`;
   const note = layout.note === undefined ? undefined : (fields[layout.note] ?? '').trim().slice(0, MAX_NOTE_CHARACTERS);
   const facts: DecisionFacts = { environment: deps.environment, ...validation.account, expectedName, holderName };
   return { facts, decision, note, seenAt };
@@ -206,7 +231,11 @@ async function checkAgainstStore(
     const values = new Set(same.map(({ toRecord }) => toRecord.decision));
     if (values.size > 1) {
       const rows = same.map(({ where }) => where.row).join(', ');
-      for (const { where } of same) result.refused.push({ ...where, reason: `the same beneficiary is decided differently in rows ${rows} of this file: decide it once` });
+      for (const { where } of same)
+        result.refused.push({
+          ...where,
+          reason: `the same beneficiary is decided differently in rows ${rows} of this file: decide it once`,
+        });
       continue;
     }
     const [first, ...repeated] = same;
@@ -219,7 +248,10 @@ async function checkAgainstStore(
     }
     const answer = known.get(accountKey(facts));
     if (answer === undefined) {
-      result.refused.push({ ...first!.where, reason: `no answer for this account is stored for the ${deps.environment} environment (H2H_ENV) any more: decide on a current report` });
+      result.refused.push({
+        ...first!.where,
+        reason: `no answer for this account is stored for the ${deps.environment} environment (H2H_ENV) any more: decide on a current report`,
+      });
     } else if (answer.holderName !== facts.holderName) {
       result.refused.push({
         ...first!.where,
@@ -240,10 +272,13 @@ function staleReason(standing: Decision | undefined, showTime: (at: number) => s
 
 /** What a review import did, for people: the counts, then a line per row recorded or refused. */
 export function describeReviewImport(path: string, reviewer: string, result: ReviewImport, showTime: (at: number) => string): string {
-  const lines = [`review of ${path} by ${reviewer}: ${result.recorded.length} recorded, ${result.unchanged} unchanged, ${result.refused.length} refused`];
+  const lines = [
+    `review of ${path} by ${reviewer}: ${result.recorded.length} recorded, ${result.unchanged} unchanged, ${result.refused.length} refused`,
+  ];
   const where = (row: ReviewedRow) => `  row ${row.row}${row.reference === '' ? '' : ` (${row.reference})`}`;
   for (const row of result.recorded) {
-    const replaced = row.replaced === undefined ? '' : ` (was ${row.replaced.decision} by ${row.replaced.decidedBy}, ${showTime(row.replaced.decidedAt)})`;
+    const replaced =
+      row.replaced === undefined ? '' : ` (was ${row.replaced.decision} by ${row.replaced.decidedBy}, ${showTime(row.replaced.decidedAt)})`;
     lines.push(`${where(row)}: ${row.decision} recorded${replaced}`);
   }
   for (const row of result.refused) lines.push(`${where(row)}: refused: ${row.reason}`);

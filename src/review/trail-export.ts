@@ -35,8 +35,10 @@ export const TRAIL_COLUMNS = [
  */
 export async function exportTrail(decisions: Pick<DecisionStore, 'trail'>, outPath: string, timeZone: string): Promise<number> {
   const path = resolve(outPath);
-  const cannotWrite = (error: unknown) => new OutputPathError(`cannot write the audit trail to ${path}: ${describeError(error)}`, { cause: error });
-  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw new OutputPathError(`${path} is a directory: give a file name, e.g. ${path}/decisions.csv`);
+  const cannotWrite = (error: unknown) =>
+    new OutputPathError(`cannot write the audit trail to ${path}: ${describeError(error)}`, { cause: error });
+  if ((await stat(path).catch(() => undefined))?.isDirectory())
+    throw new OutputPathError(`${path} is a directory: give a file name, e.g. ${path}/decisions.csv`);
   let sink: RowSink | undefined;
   let written = 0;
   try {
@@ -78,4 +80,7 @@ export async function exportTrail(decisions: Pick<DecisionStore, 'trail'>, outPa
   }
 }
 
-const isFileSystemError = (error: unknown): boolean => error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall !== undefined;
+const isFileSystemError = (error: unknown): boolean =>
+  error instanceof Error &&
+  typeof (error as NodeJS.ErrnoException).code === 'string' &&
+  (error as NodeJS.ErrnoException).syscall !== undefined;

@@ -12,9 +12,7 @@ export const accountKey = (bankCode: string, accountNumber: string): string => `
  * Every cell stays a string so leading zeros in account numbers survive.
  */
 export async function loadSandboxAccounts(file: string): Promise<SandboxAccount[]> {
-  const parser = createReadStream(file).pipe(
-    parse({ columns: true, bom: true, trim: true, skip_empty_lines: true, cast: false }),
-  );
+  const parser = createReadStream(file).pipe(parse({ columns: true, bom: true, trim: true, skip_empty_lines: true, cast: false }));
   const accounts: SandboxAccount[] = [];
   let line = 1;
   for await (const record of parser as AsyncIterable<Record<string, string | undefined>>) {

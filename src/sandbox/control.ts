@@ -46,7 +46,8 @@ export async function handleControl(
       let accounts;
       try {
         const body = parseFields(req, await readBody(req)) ?? {};
-        if (!Array.isArray(body.accounts)) throw new Error('the body needs "accounts": a list of {bank_code, account_number, account_holder, status?, behaviour?}');
+        if (!Array.isArray(body.accounts))
+          throw new Error('the body needs "accounts": a list of {bank_code, account_number, account_holder, status?, behaviour?}');
         accounts = (body.accounts as unknown[]).map((record, index) => toAccount(asRecord(record), `accounts[${index}]`));
       } catch (err) {
         const status = err instanceof BodyError ? err.statusCode : 400;

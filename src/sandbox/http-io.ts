@@ -44,12 +44,7 @@ export function parseFields(req: IncomingMessage, text: string): Record<string, 
   return value as Record<string, unknown>;
 }
 
-export function sendJson(
-  res: ServerResponse,
-  statusCode: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
+export function sendJson(res: ServerResponse, statusCode: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed || res.writableEnded) return;
   const payload = JSON.stringify(body);
   res.writeHead(statusCode, {

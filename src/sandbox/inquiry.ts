@@ -3,8 +3,7 @@ import { BodyError, parseFields, readBody, sendJson, sendText } from './http-io.
 import { answerInquiry } from './inquiry-answer.js';
 import { pause, type SandboxState } from './state.js';
 
-const BAD_GATEWAY_HTML =
-  '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>\n';
+const BAD_GATEWAY_HTML = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>\n';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export async function handleInquiry(state: SandboxState, req: IncomingMessage, res: ServerResponse): Promise<void> {

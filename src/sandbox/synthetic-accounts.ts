@@ -18,6 +18,8 @@ export function syntheticAccounts(count: number): SandboxAccount[] {
 /** A beneficiary file for those accounts: one row each, expected name as typed by a person. */
 export async function writeBeneficiaryFile(path: string, accounts: SandboxAccount[]): Promise<void> {
   const lines = ['beneficiary_id,bank_code,account_number,beneficiary_name'];
-  accounts.forEach((account, index) => lines.push(`B${index},${account.bankCode},${account.accountNumber},${account.holderName.toLowerCase()}`));
+  for (const [index, account] of accounts.entries()) {
+    lines.push(`B${index},${account.bankCode},${account.accountNumber},${account.holderName.toLowerCase()}`);
+  }
   await writeFile(path, `${lines.join('\n')}\n`);
 }

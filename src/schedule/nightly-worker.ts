@@ -6,7 +6,12 @@ import { redisErrors } from '../redis/supervisor.js';
 import { NIGHTLY_RUN_QUEUE, type NightlyRunJobData } from './scheduler.js';
 
 /** The worker that carries out the nightly runs in this process (`schedule`), running `processor` (jobs/nightly-run.ts). */
-export function startNightlyRunWorker(connection: RedisClient, keys: RedisKeys, processor: Processor<NightlyRunJobData>, logger: Logger): Worker<NightlyRunJobData> {
+export function startNightlyRunWorker(
+  connection: RedisClient,
+  keys: RedisKeys,
+  processor: Processor<NightlyRunJobData>,
+  logger: Logger,
+): Worker<NightlyRunJobData> {
   const worker = new Worker<NightlyRunJobData>(NIGHTLY_RUN_QUEUE, processor, {
     connection,
     prefix: keys.bullPrefix(),

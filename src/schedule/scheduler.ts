@@ -42,7 +42,9 @@ export function openNightlyRunQueue(connection: RedisClient, keys: RedisKeys, lo
 /** SCHEDULE_SOURCE / SCHEDULE_OUTBOX, resolved; the outbox defaults to `outbox` beside the export. */
 export async function scheduleTarget(settings: ScheduleSettings): Promise<{ source: string; outbox: string }> {
   if (settings.source === undefined) {
-    throw new ConfigError('SCHEDULE_SOURCE is not set: the nightly export to validate, as a CSV file or a folder whose newest CSV is taken');
+    throw new ConfigError(
+      'SCHEDULE_SOURCE is not set: the nightly export to validate, as a CSV file or a folder whose newest CSV is taken',
+    );
   }
   const source = resolve(settings.source);
   let isDirectory: boolean;
@@ -61,7 +63,9 @@ export function nextRunAt(settings: Pick<ScheduleSettings, 'cron' | 'timeZone'>,
   try {
     next = getNextMillis(from, { pattern: settings.cron, tz: settings.timeZone });
   } catch (error) {
-    throw new ConfigError(`SCHEDULE_CRON ${JSON.stringify(settings.cron)} is not a valid cron pattern: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError(
+      `SCHEDULE_CRON ${JSON.stringify(settings.cron)} is not a valid cron pattern: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (next === undefined) throw new ConfigError(`SCHEDULE_CRON ${JSON.stringify(settings.cron)} never matches`);
   return next;
@@ -76,9 +80,17 @@ const TEMPLATE_OPTIONS: JobSchedulerTemplateOptions = {
 };
 
 /** Registers (or updates) the BullMQ job scheduler; returns the next run time. */
-export async function registerSchedule(queue: Queue<NightlyRunJobData>, settings: ScheduleSettings, data: NightlyRunJobData): Promise<number> {
+export async function registerSchedule(
+  queue: Queue<NightlyRunJobData>,
+  settings: ScheduleSettings,
+  data: NightlyRunJobData,
+): Promise<number> {
   const next = nextRunAt(settings);
-  await queue.upsertJobScheduler(NIGHTLY_SCHEDULER_ID, { pattern: settings.cron, tz: settings.timeZone }, { name: NIGHTLY_RUN_JOB, data, opts: TEMPLATE_OPTIONS });
+  await queue.upsertJobScheduler(
+    NIGHTLY_SCHEDULER_ID,
+    { pattern: settings.cron, tz: settings.timeZone },
+    { name: NIGHTLY_RUN_JOB, data, opts: TEMPLATE_OPTIONS },
+  );
   return next;
 }
 
@@ -96,7 +108,8 @@ export async function newestExport(source: string, stableMs: number, signal?: Ab
       if (!entry.isFile() || !isCandidateName(entry.name)) continue;
       const candidate = join(source, entry.name);
       const { mtimeMs } = await stat(candidate);
-      if (newest === undefined || mtimeMs > newest.mtimeMs || (mtimeMs === newest.mtimeMs && candidate > newest.path)) newest = { path: candidate, mtimeMs };
+      if (newest === undefined || mtimeMs > newest.mtimeMs || (mtimeMs === newest.mtimeMs && candidate > newest.path))
+        newest = { path: candidate, mtimeMs };
     }
     if (newest === undefined) return undefined;
     path = newest.path;
@@ -123,7 +136,16 @@ async function waitUntilStable(path: string, stableMs: number, signal?: AbortSig
 /** `2026-11-21 02:00:00` in the zone -> `20261121-020000`. */
 export function stampIn(timeZone: string, at: number): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(new Date(at))
       .map((part) => [part.type, part.value]),
   );
@@ -131,8 +153,13 @@ export function stampIn(timeZone: string, at: number): string {
 }
 
 /** `exports/beneficiaries.csv`, run due 02:00 -> `<outbox>/beneficiaries.20261121-020000.reconciled.csv` (or `.xlsx`). */
-export const scheduledReportPath = (outbox: string, sourceFile: string, timeZone: string, dueAt: number, format: OutputFormat = 'csv'): string =>
-  join(outbox, `${basename(sourceFile, extname(sourceFile))}.${stampIn(timeZone, dueAt)}.reconciled.${format}`);
+export const scheduledReportPath = (
+  outbox: string,
+  sourceFile: string,
+  timeZone: string,
+  dueAt: number,
+  format: OutputFormat = 'csv',
+): string => join(outbox, `${basename(sourceFile, extname(sourceFile))}.${stampIn(timeZone, dueAt)}.reconciled.${format}`);
 
 /** A run holds this lease while it works (renewed; it expires a minute after its process died). */
 export const RUN_LEASE_TTL_MS = 60_000;
@@ -176,7 +203,11 @@ export class RunHistory {
   ) {}
 
   async record(run: RunRecord): Promise<void> {
-    await this.redis.multi().lpush(this.key, JSON.stringify(run)).ltrim(this.key, 0, this.keep - 1).exec();
+    await this.redis
+      .multi()
+      .lpush(this.key, JSON.stringify(run))
+      .ltrim(this.key, 0, this.keep - 1)
+      .exec();
   }
 
   async recent(count = 10): Promise<RunRecord[]> {

@@ -31,7 +31,8 @@ const INPUT = /\.(csv|xlsx)$/i;
 const stemOf = (name: string): string => name.replace(STAGING, '').replace(INPUT, '').toLowerCase();
 
 /** Files the watcher never touches: hidden ones (rsync and editors write `.name.xyz` first, Excel `~$name.xlsx`), anything not `.csv`/`.xlsx`. */
-export const isCandidateName = (name: string): boolean => !name.startsWith('.') && !name.startsWith('~$') && INPUT.test(name) && !STAGING.test(name);
+export const isCandidateName = (name: string): boolean =>
+  !name.startsWith('.') && !name.startsWith('~$') && INPUT.test(name) && !STAGING.test(name);
 
 /**
  * Decides which inbox files are complete. The inbox is listed and every CSV stat()ed on each scan

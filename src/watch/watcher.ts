@@ -80,7 +80,9 @@ function parseClaim(directory: string, name: string): Claim | undefined {
   if (!match) return undefined;
   const id = match[1]!;
   const stamp = id.slice(0, 16);
-  const claimedAt = Date.parse(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`);
+  const claimedAt = Date.parse(
+    `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`,
+  );
   return { id, original: match[2]!, path: join(directory, name), claimedAt };
 }
 
@@ -213,7 +215,8 @@ export class Watcher {
     this.stopSleeping.abort();
     if (this.running !== undefined) {
       await finishOrHandBack(this.running, timeoutMs, () => {
-        if (this.active) this.log.warn({ file: this.active.original }, `not finished within ${timeoutMs / 1000}s of the stop: handing it back`);
+        if (this.active)
+          this.log.warn({ file: this.active.original }, `not finished within ${timeoutMs / 1000}s of the stop: handing it back`);
         this.handBack.abort();
       });
     }
@@ -275,20 +278,31 @@ export class Watcher {
       const reviewer = /^(.+?)--./s.exec(name)?.[1] ?? this.deps.settings.reviewer;
       const claimId = newClaimId();
       if (reviewer === undefined) {
-        await this.refuse({ id: claimId, original: name, path, claimedAt: Date.now() }, 'no reviewer is named: name the file <reviewer>--<name> (e.g. ratna--payouts.reconciled.xlsx), or set WATCH_REVIEWER', 'reviews');
+        await this.refuse(
+          { id: claimId, original: name, path, claimedAt: Date.now() },
+          'no reviewer is named: name the file <reviewer>--<name> (e.g. ratna--payouts.reconciled.xlsx), or set WATCH_REVIEWER',
+          'reviews',
+        );
         continue;
       }
       let result: ReviewImport;
       try {
         result = await this.deps.importReview({ path, reviewer, source: `watch ${path}` });
       } catch (error) {
-        if (error instanceof UsageError) await this.refuse({ id: claimId, original: name, path, claimedAt: Date.now() }, error.message, 'reviews');
+        if (error instanceof UsageError)
+          await this.refuse({ id: claimId, original: name, path, claimedAt: Date.now() }, error.message, 'reviews');
         else throw error;
         continue;
       }
-      await writeFile(join(this.folders.outbox, await freeName(this.folders.outbox, stemOf(name), '.review.txt', claimId)), describeReviewImport(name, reviewer, result, this.deps.showTime));
+      await writeFile(
+        join(this.folders.outbox, await freeName(this.folders.outbox, stemOf(name), '.review.txt', claimId)),
+        describeReviewImport(name, reviewer, result, this.deps.showTime),
+      );
       await rename(path, join(this.folders.archive, await freeName(this.folders.archive, stemOf(name), extname(name), claimId)));
-      this.log.info({ file: name, reviewer, recorded: result.recorded.length, unchanged: result.unchanged, refused: result.refused.length }, 'reviewed report recorded');
+      this.log.info(
+        { file: name, reviewer, recorded: result.recorded.length, unchanged: result.unchanged, refused: result.refused.length },
+        'reviewed report recorded',
+      );
     }
   }
 
@@ -299,7 +313,9 @@ export class Watcher {
     const leftovers: Claim[] = [];
     // Listed as bytes: a stray whose name is no valid UTF-8 cannot be reached through its text reading (the
     // watcher's own claims always have valid names).
-    for (const entry of (await readdir(this.folders.processing, { withFileTypes: true, encoding: 'buffer' })).sort((a, b) => Buffer.compare(a.name, b.name))) {
+    for (const entry of (await readdir(this.folders.processing, { withFileTypes: true, encoding: 'buffer' })).sort((a, b) =>
+      Buffer.compare(a.name, b.name),
+    )) {
       const name = entry.name.toString('utf8');
       // Hidden names are the file system's (an NFS `.nfsXXXX`), never a claim.
       if (!entry.isFile() || name.startsWith('.')) continue;
@@ -329,7 +345,9 @@ export class Watcher {
       }
       this.log.info(
         { file: file.name, claim: id, bytes: file.size, complete: file.reason, ...(kept !== file.name && { keptAs: kept }) },
-        kept === file.name ? 'took a file from the inbox' : 'took a file from the inbox; its name is kept shorter (or with U+FFFD for bytes that are no UTF-8) in processing/, outbox/ and archive/',
+        kept === file.name
+          ? 'took a file from the inbox'
+          : 'took a file from the inbox; its name is kept shorter (or with U+FFFD for bytes that are no UTF-8) in processing/, outbox/ and archive/',
       );
       return parseClaim(this.folders.processing, basename(target));
     }
@@ -340,7 +358,11 @@ export class Watcher {
   /** `bytes`: its name in processing/. */
   private async refuseStray(bytes: Buffer): Promise<void> {
     const original = keptName(bytes.toString('utf8'));
-    const path = await this.renamedToText(this.folders.processing, Buffer.concat([Buffer.from(`${this.folders.processing}${sep}`), bytes]), original);
+    const path = await this.renamedToText(
+      this.folders.processing,
+      Buffer.concat([Buffer.from(`${this.folders.processing}${sep}`), bytes]),
+      original,
+    );
     await this.moveToFailed(
       { id: newClaimId(), original, path, claimedAt: Date.now() },
       'it was found in processing/ without a claim of this watcher (files go into inbox/, and the watcher moves them on)',
@@ -379,7 +401,10 @@ export class Watcher {
       }
       // Not the file's fault (Redis, login, provider): it stays in processing/ and is tried again.
       this.retryAt = performance.now() + this.retryMs;
-      this.log.error({ err: error, file: claim.original, retryInSeconds: this.retryMs / 1000 }, `${describeError(error)}; the file stays in processing/ and is tried again`);
+      this.log.error(
+        { err: error, file: claim.original, retryInSeconds: this.retryMs / 1000 },
+        `${describeError(error)}; the file stays in processing/ and is tried again`,
+      );
       this.retryMs = Math.min(this.retryMs * 2, RETRY_MS.max);
     } finally {
       this.active = undefined;
@@ -441,7 +466,10 @@ export class Watcher {
     }
     const first = duplicateOf(checked);
     if (first !== undefined) {
-      await writeFile(join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`), `${shownName(claim.original)}: ${duplicateNote(first)}\n`);
+      await writeFile(
+        join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`),
+        `${shownName(claim.original)}: ${duplicateNote(first)}\n`,
+      );
     }
     if (checked.gaveUp !== undefined) {
       // As `run` exits 1: a batch the provider gave no usable answer for is no success, whatever was written.
@@ -450,12 +478,18 @@ export class Watcher {
         advice: `Its report, the rows without an answer FAILED, is ${reportPath}. Drop the file into inbox/ again once the provider answers: only those rows are asked again.`,
       });
       await this.dropClaim(claim);
-      this.log.error({ ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts }, `not answered: ${checked.gaveUp}; input moved to failed/`);
+      this.log.error(
+        { ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts },
+        `not answered: ${checked.gaveUp}; input moved to failed/`,
+      );
       return;
     }
     await rename(claim.path, archivePath);
     await this.dropClaim(claim);
-    this.log.info({ ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts }, first ? 'duplicate: report repeats the first file' : 'report written, input archived');
+    this.log.info(
+      { ...context, batchId: checked.batchId, report: reportPath, counts: checked.summary.counts },
+      first ? 'duplicate: report repeats the first file' : 'report written, input archived',
+    );
   }
 
   /** Unreadable file, missing columns, not a CSV (or, from reviews/, not a report): to failed/ with the reason beside it. */
@@ -465,7 +499,12 @@ export class Watcher {
   }
 
   /** `folder`: where the note tells people to drop the fixed file. */
-  private async moveToFailed(claim: Claim, reason: string, folder = 'inbox', wording: { headline?: string; advice?: string } = {}): Promise<void> {
+  private async moveToFailed(
+    claim: Claim,
+    reason: string,
+    folder = 'inbox',
+    wording: { headline?: string; advice?: string } = {},
+  ): Promise<void> {
     const name = await freeName(this.folders.failed, stemOf(claim.original), extname(claim.original), claim.id);
     const note = [
       wording.headline ?? `${shownName(claim.original)} was not checked: ${reason}`,
@@ -497,7 +536,11 @@ export class Watcher {
 
   private async saveClaim(claim: Claim, fields: ClaimRecord): Promise<void> {
     const key = this.deps.keys.watchClaim(this.folderId, claim.id);
-    await this.deps.redis.multi().hset(key, { ...fields, original: claim.original }).expire(key, CLAIM_RECORD_TTL_S).exec();
+    await this.deps.redis
+      .multi()
+      .hset(key, { ...fields, original: claim.original })
+      .expire(key, CLAIM_RECORD_TTL_S)
+      .exec();
   }
 
   private async dropClaim(claim: Claim): Promise<void> {

@@ -34,7 +34,8 @@ export function cellText(value: CellValue | unknown, numFmt?: string): string {
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) return dateText(value);
   if (typeof value !== 'object') return String(value);
-  if ('richText' in value && Array.isArray(value.richText)) return value.richText.map((run: { text?: unknown }) => String(run.text ?? '')).join('');
+  if ('richText' in value && Array.isArray(value.richText))
+    return value.richText.map((run: { text?: unknown }) => String(run.text ?? '')).join('');
   if ('hyperlink' in value && 'text' in value) return cellText(value.text, numFmt);
   if ('formula' in value || 'sharedFormula' in value) return cellText((value as { result?: unknown }).result, numFmt);
   if ('error' in value) return String(value.error);
@@ -47,7 +48,10 @@ export function numberText(value: number, numFmt = 'General'): string {
   if (whole && Math.abs(value) >= EXACT_DIGITS_LIMIT) return scientific(value);
   const format = numFmt.trim();
   // A zero-padded format: what ops use to show account numbers kept as numbers.
-  if (whole && /^0+$/.test(format)) return String(Math.abs(value)).padStart(format.length, '0').replace(/^/, value < 0 ? '-' : '');
+  if (whole && /^0+$/.test(format))
+    return String(Math.abs(value))
+      .padStart(format.length, '0')
+      .replace(/^/, value < 0 ? '-' : '');
   if (whole && (format === '0' || format === '#0' || format === '#')) return String(value);
   if (whole) return Math.abs(value) < GENERAL_DIGITS_LIMIT ? String(value) : scientific(value);
   // Fractions: General shows at most 11 characters; ten significant digits keeps amounts and scores as written.
@@ -65,5 +69,10 @@ function scientific(value: number): string {
 /** A date cell: `2026-11-21`, or with its time when it has one (UTC: the workbook's dates carry no zone). */
 function dateText(date: Date): string {
   const iso = date.toISOString();
-  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('T', ' ').replace(/\.000Z$/, '').replace(/Z$/, '');
+  return iso.endsWith('T00:00:00.000Z')
+    ? iso.slice(0, 10)
+    : iso
+        .replace('T', ' ')
+        .replace(/\.000Z$/, '')
+        .replace(/Z$/, '');
 }

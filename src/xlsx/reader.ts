@@ -36,7 +36,11 @@ async function opened(source: ReturnType<typeof createReadStream>, path: string)
   });
 }
 
-export async function* readXlsxRecords(path: string, onHeader?: (header: string[]) => void, onBytes?: (chunk: Buffer) => void): AsyncGenerator<SheetRecord> {
+export async function* readXlsxRecords(
+  path: string,
+  onHeader?: (header: string[]) => void,
+  onBytes?: (chunk: Buffer) => void,
+): AsyncGenerator<SheetRecord> {
   // Loaded on first use: exceljs takes about a second of CPU to load, which every CSV run would pay at start.
   const { default: ExcelJS } = await import('exceljs');
   const source = createReadStream(path);
@@ -53,7 +57,13 @@ export async function* readXlsxRecords(path: string, onHeader?: (header: string[
   });
   if (onBytes) source.on('data', (chunk) => onBytes(chunk as Buffer));
   source.pipe(input);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
   const sharedStrings = watchSharedStrings(reader as unknown as WorkbookParts);
   let header: string[] | undefined;
   let lastLine = 0;
@@ -79,25 +89,33 @@ export async function* readXlsxRecords(path: string, onHeader?: (header: string[
       }
       if (readError !== undefined) throw readFailure(path, readError);
       if (!sheetEnd.closed() || sharedStrings.cut()) {
-        const part = sharedStrings.cut() ? "its text cells' shared strings stop before their end" : `its first sheet stops before the sheet's end (after row ${lastLine})`;
-        throw new InputFileError(`${path} is cut short: ${part}, as when a workbook was written or copied incompletely; nothing was checked. Save the workbook again and run that`);
+        const part = sharedStrings.cut()
+          ? "its text cells' shared strings stop before their end"
+          : `its first sheet stops before the sheet's end (after row ${lastLine})`;
+        throw new InputFileError(
+          `${path} is cut short: ${part}, as when a workbook was written or copied incompletely; nothing was checked. Save the workbook again and run that`,
+        );
       }
       break; // the first sheet only
     }
     // The content is the whole file: the bytes after the first sheet are read (and hashed) too.
     source.unpipe(input);
-    if (!source.readableEnded) await new Promise<void>((resolve, reject) => {
-      source.once('end', resolve);
-      source.once('error', reject);
-      source.resume();
-    });
+    if (!source.readableEnded)
+      await new Promise<void>((resolve, reject) => {
+        source.once('end', resolve);
+        source.once('error', reject);
+        source.resume();
+      });
   } catch (error) {
     if (error instanceof InputFileError) throw error;
     if (readError !== undefined) throw readFailure(path, readError);
     if ((error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).syscall !== undefined) {
       throw readFailure(path, error as NodeJS.ErrnoException);
     }
-    throw new UsageError(`${path} is a zip file but not a readable XLSX workbook (${maskDigitRuns(error instanceof Error ? error.message : String(error)).slice(0, 300)}): save the sheet as .xlsx or CSV UTF-8 and run that`, { cause: error });
+    throw new UsageError(
+      `${path} is a zip file but not a readable XLSX workbook (${maskDigitRuns(error instanceof Error ? error.message : String(error)).slice(0, 300)}): save the sheet as .xlsx or CSV UTF-8 and run that`,
+      { cause: error },
+    );
   } finally {
     source.destroy();
     input.destroy();
@@ -153,6 +171,11 @@ export async function inspectXlsxFile(path: string): Promise<XlsxFileInfo> {
   const hash = createHash('sha256');
   let header: string[] = [];
   let rowCount = 0;
-  for await (const _ of readXlsxRecords(path, (h) => (header = h), (chunk) => hash.update(chunk))) rowCount += 1;
+  for await (const _ of readXlsxRecords(
+    path,
+    (h) => (header = h),
+    (chunk) => hash.update(chunk),
+  ))
+    rowCount += 1;
   return { path, header, rowCount, contentHash: hash.digest('hex') };
 }

@@ -21,14 +21,18 @@ let workDir: string;
 const prefix = 'bccluster';
 const GENERATED_ROWS = 272;
 
-const clusterEnv = (extra: Record<string, string> = {}) => cliEnvironment({ REDIS_CLUSTER_NODES: cluster.nodes, BC_KEY_PREFIX: prefix, INQUIRY_RATE: '500/s', ...extra });
+const clusterEnv = (extra: Record<string, string> = {}) =>
+  cliEnvironment({ REDIS_CLUSTER_NODES: cluster.nodes, BC_KEY_PREFIX: prefix, INQUIRY_RATE: '500/s', ...extra });
 
 beforeAll(async () => {
   cluster = await startLocalCluster();
   workDir = await mkdtemp(join(tmpdir(), 'bc-cluster-run-'));
   // The shipped example (every kind of result) and accounts the emulator does not know, each once.
   const example = (await readFile(join(PROJECT_ROOT, 'examples/beneficiaries.csv'), 'utf8')).trimEnd().split('\n');
-  const generated = Array.from({ length: GENERATED_ROWS }, (_, index) => `GEN-${index},cluster,014,77${String(index).padStart(8, '0')},Holder ${index},1000,`);
+  const generated = Array.from(
+    { length: GENERATED_ROWS },
+    (_, index) => `GEN-${index},cluster,014,77${String(index).padStart(8, '0')},Holder ${index},1000,`,
+  );
   await writeFile(join(workDir, 'many.csv'), `${[...example, ...generated].join('\n')}\n`);
 });
 
@@ -75,7 +79,9 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
 
   it('spreads the keys over the masters: batch, BullMQ and token keys each in their own slot', async () => {
     const keys = await keysOnEveryMaster();
-    expect(keys).toEqual(expect.arrayContaining([`${prefix}:batch:{${batchId}}`, `${prefix}:batch:{${batchId}}:outcomes`, `${prefix}:batches`]));
+    expect(keys).toEqual(
+      expect.arrayContaining([`${prefix}:batch:{${batchId}}`, `${prefix}:batch:{${batchId}}:outcomes`, `${prefix}:batches`]),
+    );
     expect(keys.some((key) => key.startsWith(`${prefix}:{bull}:inquiries-`))).toBe(true);
     expect(keys.some((key) => key.startsWith(`${prefix}:token:{sandbox:`))).toBe(true);
   });
@@ -139,7 +145,10 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
   });
 
   it('a cluster nobody answers for: run stops with one line naming the nodes, and starts no private Redis', async () => {
-    const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', join(workDir, 'none.csv')], cliEnvironment({ REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2', BC_KEY_PREFIX: prefix }));
+    const result = await runCli(
+      ['run', 'examples/beneficiaries.csv', '--out', join(workDir, 'none.csv')],
+      cliEnvironment({ REDIS_CLUSTER_NODES: '127.0.0.1:1,127.0.0.1:2', BC_KEY_PREFIX: prefix }),
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^beneficiary-check: Redis is unreachable at redis:\/\/127\.0\.0\.1:1,127\.0\.0\.1:2 \(cluster\): .+\n$/);
     expect(result.stderr).not.toContain('private redis-server');

@@ -13,7 +13,16 @@ const redis = testRedis();
 let sandbox: SandboxServer;
 let workDir: string;
 
-const env = () => cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: '100/s', LOG_LEVEL: 'info' });
+const env = () =>
+  cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    INQUIRY_RATE: '100/s',
+    LOG_LEVEL: 'info',
+  });
 
 beforeAll(async () => {
   sandbox = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv') });
@@ -48,7 +57,13 @@ describe('--json', () => {
     const all = await runCli(['status', '--json'], env());
     expect(all.code).toBe(0);
     const listed = JSON.parse(all.stdout) as { batches: Array<Record<string, unknown>> };
-    expect(listed.batches[0]).toMatchObject({ batchId: summary.batchId, state: 'reported', rows: 3, percent: 100, counts: { MATCH: 3, NO_MATCH: 0 } });
+    expect(listed.batches[0]).toMatchObject({
+      batchId: summary.batchId,
+      state: 'reported',
+      rows: 3,
+      percent: 100,
+      counts: { MATCH: 3, NO_MATCH: 0 },
+    });
 
     const one = await runCli(['status', summary.batchId, '--json'], env());
     expect(JSON.parse(one.stdout)).toMatchObject({ batchId: summary.batchId, state: 'reported' });

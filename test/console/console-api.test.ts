@@ -22,7 +22,15 @@ let workDir: string;
 let serve: ServeProcess | undefined;
 
 const env = (extra: Record<string, string> = {}) =>
-  cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: '100/s', ...extra });
+  cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    INQUIRY_RATE: '100/s',
+    ...extra,
+  });
 
 beforeAll(async () => {
   sandbox = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv') });
@@ -45,14 +53,20 @@ describe('access', () => {
   });
 
   it('on 0.0.0.0 with CONSOLE_TOKEN: 401 without it, the probes open, bearer and basic accepted', async () => {
-    serve = await startServe(['--host', '0.0.0.0'], env({ CONSOLE_TOKEN: TOKEN, CONSOLE_REPORTS_DIR: join(workDir, 'reports'), CONSOLE_UPLOAD_MAX_MB: '0.01' }));
+    serve = await startServe(
+      ['--host', '0.0.0.0'],
+      env({ CONSOLE_TOKEN: TOKEN, CONSOLE_REPORTS_DIR: join(workDir, 'reports'), CONSOLE_UPLOAD_MAX_MB: '0.01' }),
+    );
     for (const path of ['/', '/api/batches', '/metrics', '/queues']) {
       const response = await fetch(`${serve.url}${path}`);
       expect(response.status, path).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('Basic');
     }
     expect((await fetch(`${serve.url}/api/batches`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-    expect((await fetch(`${serve.url}/api/batches`, { headers: { authorization: `Basic ${Buffer.from('ops:wrong').toString('base64')}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${serve.url}/api/batches`, { headers: { authorization: `Basic ${Buffer.from('ops:wrong').toString('base64')}` } }))
+        .status,
+    ).toBe(401);
     expect((await fetch(`${serve.url}/healthz`)).status).toBe(200);
     expect(await getJson(`${serve.url}/readyz`)).toEqual({ status: 'ready' });
     expect((await fetch(`${serve.url}/api/batches`, { headers: bearer })).status).toBe(200);
@@ -83,11 +97,19 @@ describe('access without CONSOLE_TOKEN: loopback names only (DNS rebinding)', ()
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'LOCALHOST']) {
       expect((await rawRequest(`${local.url}/api/batches`, { headers: { host } })).status, host).toBe(200);
     }
-    for (const host of [`attacker.example:${port}`, 'attacker.example', `127.0.0.1.nip.io:${port}`, `localhost.attacker.example:${port}`, `10.0.0.5:${port}`]) {
+    for (const host of [
+      `attacker.example:${port}`,
+      'attacker.example',
+      `127.0.0.1.nip.io:${port}`,
+      `localhost.attacker.example:${port}`,
+      `10.0.0.5:${port}`,
+    ]) {
       for (const path of ['/', '/api/batches', '/api/batches/b20261121-065203-3f9a1c/report.csv', '/queues', '/metrics']) {
         const response = await rawRequest(`${local.url}${path}`, { headers: { host } });
         expect(response.status, `${host} ${path}`).toBe(421);
-        expect(response.body, `${host} ${path}`).toContain('answers only requests addressed to this machine as localhost, 127.0.0.1 or [::1]');
+        expect(response.body, `${host} ${path}`).toContain(
+          'answers only requests addressed to this machine as localhost, 127.0.0.1 or [::1]',
+        );
       }
     }
     // An upload from the rebound page: its Host and a matching Origin are the attacker's.
@@ -125,7 +147,11 @@ describe('files of the console', () => {
     const response = await uploadCsv(local.url, 'private.csv', (await beneficiaryCsv('PRV', 2)).text);
     expect(response.status).toBe(202);
     const { batchId } = (await response.json()) as { batchId: string };
-    await waitFor(async () => (await getJson<{ state: string }>(`${local!.url}/api/batches/${batchId}`)).state === 'reported', 60_000, 'the upload to be reported');
+    await waitFor(
+      async () => (await getJson<{ state: string }>(`${local!.url}/api/batches/${batchId}`)).state === 'reported',
+      60_000,
+      'the upload to be reported',
+    );
     expect(await mode(reports)).toBe(0o700);
     expect(await mode(join(reports, 'inputs'))).toBe(0o700);
     const [input] = await readdir(join(reports, 'inputs'));
@@ -145,7 +171,10 @@ describe('files of the console', () => {
     const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600_000);
     await utimes(old, daysAgo(31), daysAgo(31));
     await utimes(young, daysAgo(29), daysAgo(29));
-    local = await startServe([], env({ CONSOLE_REPORTS_DIR: reports, BATCH_RETENTION: '30d', LOG_LEVEL: 'info', BC_KEY_PREFIX: filesPrefix }));
+    local = await startServe(
+      [],
+      env({ CONSOLE_REPORTS_DIR: reports, BATCH_RETENTION: '30d', LOG_LEVEL: 'info', BC_KEY_PREFIX: filesPrefix }),
+    );
     expect(await readdir(join(reports, 'inputs'))).toEqual(['20261120T000000Z-bbbbbb--young.csv']);
     expect(await mode(join(reports, 'inputs'))).toBe(0o700);
     expect(local.output().stderr).toContain('removed 1 upload(s) older than BATCH_RETENTION');
@@ -169,7 +198,8 @@ describe('CONSOLE_TOKEN', () => {
 
   it('wrong tokens are slowed down per client address: after 10, every request of that address is 429 with Retry-After (the right token too); another address is not', async () => {
     const attacker = '127.0.0.3';
-    const wrong = async () => rawRequest(`${serve!.url}/api/batches`, { headers: { authorization: 'Bearer wrong-token-guess' }, localAddress: attacker });
+    const wrong = async () =>
+      rawRequest(`${serve!.url}/api/batches`, { headers: { authorization: 'Bearer wrong-token-guess' }, localAddress: attacker });
     for (let attempt = 1; attempt <= 10; attempt += 1) expect((await wrong()).status, `attempt ${attempt}`).toBe(401);
     const slowed = await wrong();
     expect(slowed.status).toBe(429);
@@ -194,7 +224,10 @@ describe('a batch through the API', () => {
 
     const view = await waitFor(
       async () => {
-        const batch = await getJson<{ state: string; counts: Record<string, number>; percent: number; rows: number }>(`${serve!.url}/api/batches/${batchId}`, basic);
+        const batch = await getJson<{ state: string; counts: Record<string, number>; percent: number; rows: number }>(
+          `${serve!.url}/api/batches/${batchId}`,
+          basic,
+        );
         return batch.state === 'reported' && batch;
       },
       60_000,
@@ -204,7 +237,10 @@ describe('a batch through the API', () => {
     const list = await getJson<{ batches: Array<{ batchId: string }> }>(`${serve!.url}/api/batches`, bearer);
     expect(list.batches[0]!.batchId).toBe(batchId);
 
-    const review = await getJson<{ rows: Array<Record<string, unknown>>; next: number | null }>(`${serve!.url}/api/batches/${batchId}/review`, bearer);
+    const review = await getJson<{ rows: Array<Record<string, unknown>>; next: number | null }>(
+      `${serve!.url}/api/batches/${batchId}/review`,
+      bearer,
+    );
     expect(review.next).toBeNull();
     expect(review.rows).toHaveLength(1);
     expect(review.rows[0]).toMatchObject({ row: 7, reference: 'API-999', result: 'NO_MATCH', expectedName: 'Somebody Else Entirely' });
@@ -215,8 +251,12 @@ describe('a batch through the API', () => {
     const after = await (await fetch(`${serve!.url}/metrics`, { headers: bearer })).text();
     // 6 distinct accounts (the mismatched row repeats the first account): 6 calls.
     expect(sample(after, 'beneficiary_check_inquiry_calls_total') - sample(before, 'beneficiary_check_inquiry_calls_total')).toBe(6);
-    expect(sample(after, 'beneficiary_check_rows_total{result="MATCH"}') - sample(before, 'beneficiary_check_rows_total{result="MATCH"}')).toBe(6);
-    expect(sample(after, 'beneficiary_check_rows_total{result="NO_MATCH"}') - sample(before, 'beneficiary_check_rows_total{result="NO_MATCH"}')).toBe(1);
+    expect(
+      sample(after, 'beneficiary_check_rows_total{result="MATCH"}') - sample(before, 'beneficiary_check_rows_total{result="MATCH"}'),
+    ).toBe(6);
+    expect(
+      sample(after, 'beneficiary_check_rows_total{result="NO_MATCH"}') - sample(before, 'beneficiary_check_rows_total{result="NO_MATCH"}'),
+    ).toBe(1);
     expect(sample(after, 'beneficiary_check_logins_total{outcome="success"}')).toBeGreaterThanOrEqual(1);
     expect(after).toMatch(/bullmq_job_count\{queue="inquiries-sandbox-[0-9a-f]+", state="waiting"\} 0/);
     expect(after).toContain('beneficiary_check_inquiry_duration_seconds_bucket');
@@ -239,7 +279,11 @@ describe('a batch through the API', () => {
     const accepted = (await response.json()) as { batchId: string; report: string };
     expect(accepted.report).toContain('payroll ******3456.reconciled.csv');
     const { batchId } = accepted;
-    await waitFor(async () => (await getJson<{ state: string }>(`${serve!.url}/api/batches/${batchId}`, bearer)).state === 'reported', 60_000, 'the batch to be reported');
+    await waitFor(
+      async () => (await getJson<{ state: string }>(`${serve!.url}/api/batches/${batchId}`, bearer)).state === 'reported',
+      60_000,
+      'the batch to be reported',
+    );
     const shown = [
       await (await fetch(`${serve!.url}/api/batches`, { headers: bearer })).text(),
       await (await fetch(`${serve!.url}/api/batches/${batchId}`, { headers: bearer })).text(),
@@ -264,7 +308,10 @@ describe('a batch through the API', () => {
     const page = await fetch(`${serve!.url}/queues`, { headers: bearer });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root"');
-    const queues = await getJson<{ queues: Array<{ name: string; readOnlyMode: boolean }> }>(`${serve!.url}/queues/api/queues?activeQueue=&page=1&jobsPerPage=10`, bearer);
+    const queues = await getJson<{ queues: Array<{ name: string; readOnlyMode: boolean }> }>(
+      `${serve!.url}/queues/api/queues?activeQueue=&page=1&jobsPerPage=10`,
+      bearer,
+    );
     const names = queues.queues.map((queue) => queue.name);
     expect(names.some((name) => name.startsWith('inquiries-sandbox-'))).toBe(true);
     expect(names).toContain('scheduled-validation');
@@ -272,9 +319,18 @@ describe('a batch through the API', () => {
   });
 
   it('read-only is read-only: pause all, pause, retry and clean are refused (403) and nothing is paused', async () => {
-    const queues = await getJson<{ queues: Array<{ name: string }> }>(`${serve!.url}/queues/api/queues?activeQueue=&page=1&jobsPerPage=10`, bearer);
+    const queues = await getJson<{ queues: Array<{ name: string }> }>(
+      `${serve!.url}/queues/api/queues?activeQueue=&page=1&jobsPerPage=10`,
+      bearer,
+    );
     const inquiries = queues.queues.find((queue) => queue.name.startsWith('inquiries-sandbox-'))!.name;
-    for (const path of ['/queues/api/queues/pause', `/queues/api/queues/${inquiries}/pause`, `/queues/api/queues/${inquiries}/retry/failed`, `/queues/api/queues/${inquiries}/clean/completed`, '/queues/api/queues/resume']) {
+    for (const path of [
+      '/queues/api/queues/pause',
+      `/queues/api/queues/${inquiries}/pause`,
+      `/queues/api/queues/${inquiries}/retry/failed`,
+      `/queues/api/queues/${inquiries}/clean/completed`,
+      '/queues/api/queues/resume',
+    ]) {
       const response = await fetch(`${serve!.url}${path}`, { method: 'PUT', headers: bearer });
       expect(response.status, path).toBe(403);
       expect(((await response.json()) as { error: string }).error).toContain('read-only: start `serve --queue-actions`');
@@ -290,7 +346,10 @@ describe('a batch through the API', () => {
     expect(((await notCsv.json()) as { error: string }).error).toContain('only CSV (.csv) and Excel workbooks (.xlsx)');
     const big = await uploadCsv(serve!.url, 'big.csv', `bank_code,account_number\n${'014,0012345678\n'.repeat(1_000)}`, bearer);
     expect(big.status).toBe(413);
-    const crossSite = await uploadCsv(serve!.url, 'x.csv', 'bank_code,account_number\n014,0012345678\n', { ...bearer, origin: 'http://elsewhere.example' });
+    const crossSite = await uploadCsv(serve!.url, 'x.csv', 'bank_code,account_number\n014,0012345678\n', {
+      ...bearer,
+      origin: 'http://elsewhere.example',
+    });
     expect(crossSite.status).toBe(403);
     const missingColumn = await uploadCsv(serve!.url, 'nocol.csv', 'name\nBudi\n', bearer);
     expect(missingColumn.status).toBe(422);

@@ -28,7 +28,15 @@ let serve: ServeProcess | undefined;
 let browser: Browser | undefined;
 
 const env = (prefix: string, extra: Record<string, string> = {}) =>
-  cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: '100/s', ...extra });
+  cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    INQUIRY_RATE: '100/s',
+    ...extra,
+  });
 
 beforeAll(async () => {
   sandbox = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv'), latencyMs: { min: 20, max: 60 } });
@@ -71,7 +79,13 @@ describeInChromium('the operations console in a real browser', () => {
     expect(byReference.get('AGT-0201')?.[5]).toBe('NO_MATCH');
     expect(byReference.get('AGT-0205')?.[5]).toBe('NO_MATCH');
     expect(byReference.get('EMP-0304')?.[5]).toBe('FAILED');
-    expect([...new Set(rows.map((cells) => cells[5]))].sort()).toEqual(['ACCOUNT_INVALID', 'CLOSE_MATCH', 'FAILED', 'INPUT_INVALID', 'NO_MATCH']);
+    expect([...new Set(rows.map((cells) => cells[5]))].sort()).toEqual([
+      'ACCOUNT_INVALID',
+      'CLOSE_MATCH',
+      'FAILED',
+      'INPUT_INVALID',
+      'NO_MATCH',
+    ]);
     // Account numbers are masked on the page: the last four digits only.
     expect(byReference.get('AGT-0201')?.[3]).toMatch(/^\*+\d{4}$/);
     expect(await page.locator('#count-NO_MATCH').textContent()).toBe('2');
@@ -82,7 +96,8 @@ describeInChromium('the operations console in a real browser', () => {
     const downloaded = join(workDir, 'downloaded.csv');
     await download.saveAs(downloaded);
     const [fromConsole, fromRun] = [await readReport(downloaded), await readReport(runReport)];
-    const comparable = (report: Record<string, string>[]) => report.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !PER_CHECK_COLUMNS.includes(column))));
+    const comparable = (report: Record<string, string>[]) =>
+      report.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !PER_CHECK_COLUMNS.includes(column))));
     expect(fromConsole).toHaveLength(28);
     expect(Object.keys(fromConsole[0]!)).toEqual(Object.keys(fromRun[0]!));
     expect(comparable(fromConsole)).toEqual(comparable(fromRun));
@@ -91,7 +106,10 @@ describeInChromium('the operations console in a real browser', () => {
 
   it('shows hostile names as text: nothing from a file or the provider runs in the page', async () => {
     const hostile = join(workDir, 'hostile <script>.csv');
-    await writeFile(hostile, 'ref,bank_code,account_number,account_name\n"<img src=x onerror=window.__xss=1>",014,0012345678,"<script>window.__xss=2</script>Agus"\n');
+    await writeFile(
+      hostile,
+      'ref,bank_code,account_number,account_name\n"<img src=x onerror=window.__xss=1>",014,0012345678,"<script>window.__xss=2</script>Agus"\n',
+    );
     const page = await browser!.newPage();
     await page.goto(serve!.url);
     await page.setInputFiles('input[name=file]', hostile);

@@ -56,7 +56,14 @@ export async function rawRequest(
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const sent = request(
-      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.localAddress,
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');

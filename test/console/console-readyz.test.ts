@@ -36,10 +36,20 @@ afterAll(async () => {
 describe('/readyz and /healthz', () => {
   it('is ready with Redis (password from REDIS_PASSWORD), not ready once Redis is gone, while /healthz stays 200', async () => {
     const port = await freePort();
-    redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', PASSWORD], { stdio: 'ignore' });
+    redisServer = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', PASSWORD],
+      { stdio: 'ignore' },
+    );
     serve = await startServe(
       [],
-      cliEnvironment({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PASSWORD: PASSWORD, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox' }),
+      cliEnvironment({
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+        REDIS_PASSWORD: PASSWORD,
+        H2H_BASE_URL: sandbox.url,
+        H2H_USERNAME: 'sandbox',
+        H2H_PASSWORD: 'sandbox',
+      }),
     );
     const ready = await fetch(`${serve.url}/readyz`);
     expect(ready.status).toBe(200);

@@ -79,7 +79,9 @@ async function inputFile(label: string): Promise<{ input: string; out: string }>
 
 /** The signature a receiver computes: over `<timestamp header>.<raw body>` (docs/console.md, "Completion notices"). */
 const signatureOf = (notice: Pick<Received, 'headers' | 'body'>) =>
-  `sha256=${createHmac('sha256', SECRET).update(`${String(notice.headers['x-beneficiary-check-timestamp'])}.${notice.body}`).digest('hex')}`;
+  `sha256=${createHmac('sha256', SECRET)
+    .update(`${String(notice.headers['x-beneficiary-check-timestamp'])}.${notice.body}`)
+    .digest('hex')}`;
 
 describe('completion notices', () => {
   it('POSTs one signed JSON notice per finished batch', async () => {
@@ -92,7 +94,13 @@ describe('completion notices', () => {
     expect(notice!.headers['x-beneficiary-check-signature']).toBe(signatureOf(notice!));
     expect(notice!.headers['content-type']).toBe('application/json');
     const document = JSON.parse(notice!.body);
-    expect(document).toMatchObject({ event: 'batch.finished', rows: 4, report: out, environment: 'sandbox', source: { file: input, name: 'once.csv' } });
+    expect(document).toMatchObject({
+      event: 'batch.finished',
+      rows: 4,
+      report: out,
+      environment: 'sandbox',
+      source: { file: input, name: 'once.csv' },
+    });
     expect(document.counts.MATCH).toBe(4);
     expect(document.batchId).toMatch(/^b\d{8}-/);
     expect(Date.parse(document.finishedAt)).toBeGreaterThanOrEqual(Date.parse(document.startedAt));
@@ -130,7 +138,9 @@ describe('completion notices', () => {
     expect(timestamp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
     expect(notice!.headers['x-beneficiary-check-signature']).toBe(signatureOf(notice!));
     // The body alone no longer verifies, nor the same body and signature under a later timestamp (a replay).
-    expect(notice!.headers['x-beneficiary-check-signature']).not.toBe(`sha256=${createHmac('sha256', SECRET).update(notice!.body).digest('hex')}`);
+    expect(notice!.headers['x-beneficiary-check-signature']).not.toBe(
+      `sha256=${createHmac('sha256', SECRET).update(notice!.body).digest('hex')}`,
+    );
     const replayed = { ...notice!, headers: { ...notice!.headers, 'x-beneficiary-check-timestamp': String(timestamp + 3600) } };
     expect(notice!.headers['x-beneficiary-check-signature']).not.toBe(signatureOf(replayed));
   });
@@ -138,8 +148,11 @@ describe('completion notices', () => {
   it('a URL with credentials: delivered with HTTP basic authentication; no log line shows the password or a token in the query', async () => {
     mode = 'fail-first';
     const { input, out } = await inputFile('credentials');
-    const withCredentials = receiverUrl.replace('http://', 'http://ops:s3cret-pw@') + '?token=t0ken-in-query';
-    const result = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_URL: withCredentials, NOTIFY_RUN_WAIT: '20s', LOG_LEVEL: 'debug' }));
+    const withCredentials = `${receiverUrl.replace('http://', 'http://ops:s3cret-pw@')}?token=t0ken-in-query`;
+    const result = await runCli(
+      ['run', input, '--out', out],
+      env({ NOTIFY_WEBHOOK_URL: withCredentials, NOTIFY_RUN_WAIT: '20s', LOG_LEVEL: 'debug' }),
+    );
     expect(result.code).toBe(0);
     expect(received).toHaveLength(2);
     expect(received[1]!.headers.authorization).toBe(`Basic ${Buffer.from('ops:s3cret-pw').toString('base64')}`);
@@ -147,7 +160,10 @@ describe('completion notices', () => {
     expect(result.stderr).not.toContain('s3cret-pw');
     expect(result.stderr).not.toContain('t0ken-in-query');
     // A URL refused at start is shown without its secrets either.
-    const refused = await runCli(['run', input, '--out', out], env({ NOTIFY_WEBHOOK_URL: 'ftp://ops:s3cret-pw@hooks.example/in?token=t0ken-in-query' }));
+    const refused = await runCli(
+      ['run', input, '--out', out],
+      env({ NOTIFY_WEBHOOK_URL: 'ftp://ops:s3cret-pw@hooks.example/in?token=t0ken-in-query' }),
+    );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('NOTIFY_WEBHOOK_URL must be an http(s) address, not "ftp://ops:***@hooks.example/in?token=***"');
     expect(refused.stderr).not.toMatch(/s3cret-pw|t0ken-in-query/);
@@ -162,7 +178,10 @@ describe('completion notices', () => {
     expect(result.code).toBe(0);
     expect(received).toHaveLength(1);
     expect(received[0]!.body).not.toMatch(/5270123456|5270 1234 56/);
-    expect(JSON.parse(received[0]!.body)).toMatchObject({ source: { name: 'payroll ******3456.csv', file: join(workDir, 'payroll ******3456.csv') }, report: join(workDir, 'payroll ******3456.reconciled.csv') });
+    expect(JSON.parse(received[0]!.body)).toMatchObject({
+      source: { name: 'payroll ******3456.csv', file: join(workDir, 'payroll ******3456.csv') },
+      report: join(workDir, 'payroll ******3456.reconciled.csv'),
+    });
   });
 
   it('writes the report on time and exits when the receiver hangs; the notice stays queued', async () => {

@@ -68,7 +68,10 @@ export function parseDockerignore(text: string): Array<{ exclude: boolean; patte
       if (/[[\\]/.test(glob)) throw new Error(`.dockerignore: the replay reads no character class or escape: ${line}`);
       const source = glob
         .split(/(\*\*\/|\/\*\*$|\*\*|\*|\?)/)
-        .map((part) => ({ '**/': '(?:.*/)?', '/**': '(?:/.*)?', '**': '.*', '*': '[^/]*', '?': '[^/]' })[part] ?? part.replace(/[.+^${}()|]/g, '\\$&'))
+        .map(
+          (part) =>
+            ({ '**/': '(?:.*/)?', '/**': '(?:/.*)?', '**': '.*', '*': '[^/]*', '?': '[^/]' })[part] ?? part.replace(/[.+^${}()|]/g, '\\$&'),
+        )
         .join('');
       return { exclude, pattern: new RegExp(`^${source}$`) };
     });
@@ -125,7 +128,9 @@ export async function replayStage(stage: Stage, options: ReplayOptions): Promise
   const replayed: ReplayedStage = { root: options.root, workdir: '/', env: {}, entrypoint: [], skipped: [] };
   const inRoot = (containerPath: string) => join(options.root, posix.resolve(replayed.workdir, containerPath));
   for (const { keyword, options: flags, args } of stage.instructions) {
-    const unknown = Object.keys(flags).filter((flag) => !(keyword === 'COPY' && flag === 'from') && !(keyword === 'RUN' && flag === 'mount'));
+    const unknown = Object.keys(flags).filter(
+      (flag) => !(keyword === 'COPY' && flag === 'from') && !(keyword === 'RUN' && flag === 'mount'),
+    );
     if (unknown.length > 0) throw new Error(`${stage.name}: ${keyword} --${unknown.join(', --')} is not replayed`);
     switch (keyword) {
       case 'WORKDIR':
@@ -170,7 +175,10 @@ async function copy(args: string, fromStage: string | undefined, options: Replay
     if (/[*?[]/.test(path)) throw new Error(`COPY ${path}: the replay copies no wildcard`);
     const origin = join(source, posix.normalize(`/${path}`));
     const what = await stat(origin).catch(() => undefined);
-    if (!what) throw new Error(`COPY ${args}: ${path} is not in ${fromStage === undefined ? 'the build context (tracked files less .dockerignore)' : `stage ${fromStage}`}`);
+    if (!what)
+      throw new Error(
+        `COPY ${args}: ${path} is not in ${fromStage === undefined ? 'the build context (tracked files less .dockerignore)' : `stage ${fromStage}`}`,
+      );
     // A folder's contents go into the destination; a file into it when it is a folder.
     const to = what.isFile() && intoFolder ? join(inRoot(destination), posix.basename(path)) : inRoot(destination);
     await mkdir(what.isFile() ? dirname(to) : to, { recursive: true });
@@ -185,7 +193,8 @@ async function run(command: string, mount: string | undefined, replayed: Replaye
   let npmCache = join(home, '.npm');
   if (mount !== undefined) {
     const fields = Object.fromEntries(mount.split(',').map((field) => field.split('=') as [string, string]));
-    if (fields.type !== 'cache' || fields.target !== CONTAINER_NPM_CACHE) throw new Error(`RUN --mount=${mount} is not replayed (only a cache mount of ${CONTAINER_NPM_CACHE})`);
+    if (fields.type !== 'cache' || fields.target !== CONTAINER_NPM_CACHE)
+      throw new Error(`RUN --mount=${mount} is not replayed (only a cache mount of ${CONTAINER_NPM_CACHE})`);
     npmCache = machineNpmCache();
   }
   const env = {

@@ -34,7 +34,12 @@ afterAll(async () => {
 });
 
 async function replay(stage: Stage): Promise<ReplayedStage> {
-  const result = await replayStage(stage, { context: join(work, 'context'), root: join(work, `stage-${stage.name}`), earlier: replayed, containerOnly });
+  const result = await replayStage(stage, {
+    context: join(work, 'context'),
+    root: join(work, `stage-${stage.name}`),
+    earlier: replayed,
+    containerOnly,
+  });
   replayed.set(stage.name, result);
   return result;
 }
@@ -49,7 +54,9 @@ describe('the Dockerfile, replayed without a container engine', () => {
     for (const stage of stages) expect(stage.image, stage.name).toBe('node:24-bookworm-slim');
   });
 
-  it('the build stage, from a clean checkout, compiles only what the image runs, and its CLI answers --version', { timeout: REPLAY_TIMEOUT_MS }, async () => {
+  it('the build stage, from a clean checkout, compiles only what the image runs, and its CLI answers --version', {
+    timeout: REPLAY_TIMEOUT_MS,
+  }, async () => {
     let build: ReplayedStage | undefined;
     for (const stage of stages.slice(0, -1)) build = await replay(stage);
     expect(build!.skipped).toEqual([]);
@@ -59,14 +66,20 @@ describe('the Dockerfile, replayed without a container engine', () => {
     expect(stdout.trim()).toBe(version);
   });
 
-  it('the runtime stage installs the production dependencies only, and its ENTRYPOINT answers --version', { timeout: REPLAY_TIMEOUT_MS }, async () => {
+  it('the runtime stage installs the production dependencies only, and its ENTRYPOINT answers --version', {
+    timeout: REPLAY_TIMEOUT_MS,
+  }, async () => {
     expect(replayed.size, 'the build stage replayed first').toBe(stages.length - 1);
     const image = await replay(stages.at(-1)!);
     expect(image.skipped).toHaveLength(1);
     expect(image.env.NODE_ENV).toBe('production');
     // Nothing the lock file marks as needed by development only (the compiler, the test runner, their own).
-    const lock = JSON.parse(await readFile(join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-    const devOnly = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && entry.dev).map(([path]) => path);
+    const lock = JSON.parse(await readFile(join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    const devOnly = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && entry.dev)
+      .map(([path]) => path);
     expect(devOnly).toEqual(expect.arrayContaining(['node_modules/typescript', 'node_modules/vitest']));
     for (const path of devOnly) expect(existsSync(join(image.root, image.workdir, path)), path).toBe(false);
 

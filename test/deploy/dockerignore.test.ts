@@ -44,8 +44,13 @@ describe('.dockerignore', () => {
 
   it('keeps out whatever git ignores in this checkout (node_modules, dist, an .env, reports...)', async () => {
     const dockerignore = await patterns();
-    const { stdout } = await promisify(execFile)('git', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: PROJECT_ROOT });
-    const gitIgnored = stdout.split('\0').filter((path) => path !== '').map((path) => path.replace(/\/$/, ''));
+    const { stdout } = await promisify(execFile)('git', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
+      cwd: PROJECT_ROOT,
+    });
+    const gitIgnored = stdout
+      .split('\0')
+      .filter((path) => path !== '')
+      .map((path) => path.replace(/\/$/, ''));
     expect(gitIgnored).toContain('node_modules');
     for (const path of gitIgnored) expect(isIgnored(dockerignore, path), path).toBe(true);
   });
@@ -57,6 +62,7 @@ describe('.dockerignore', () => {
       .filter((instruction) => instruction.keyword === 'COPY' && instruction.options.from === undefined)
       .flatMap((instruction) => instruction.args.split(/\s+/).slice(0, -1));
     expect(copied).toEqual(expect.arrayContaining(['package-lock.json', 'tsconfig.json', 'src', 'jobs', 'examples']));
-    for (const path of [...copied, 'src/cli/main.ts', 'jobs/inquiry.ts', 'examples/beneficiaries.csv']) expect(isIgnored(dockerignore, path), path).toBe(false);
+    for (const path of [...copied, 'src/cli/main.ts', 'jobs/inquiry.ts', 'examples/beneficiaries.csv'])
+      expect(isIgnored(dockerignore, path), path).toBe(false);
   });
 });

@@ -7,7 +7,16 @@ import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 const DAY = 24 * 3600_000;
 const ENDPOINT = 'inquiries-sandbox-0123456789abcdef';
 const answer = (batchId: string, answeredAt: number, holderName = 'BUDI SANTOSO'): HistoryEntry => ({
-  outcome: { verdict: 'VERIFIED', reason: '', holderName, bankName: 'BCA', fee: '6500', inquiryStatus: 'SUCCESS', inquiryId: '17', checkedAt: '2026-11-21T06:52:03.123456Z' },
+  outcome: {
+    verdict: 'VERIFIED',
+    reason: '',
+    holderName,
+    bankName: 'BCA',
+    fee: '6500',
+    inquiryStatus: 'SUCCESS',
+    inquiryId: '17',
+    checkedAt: '2026-11-21T06:52:03.123456Z',
+  },
   batchId,
   answeredAt,
 });
@@ -53,7 +62,9 @@ describe('account history in Redis', () => {
     now = 1000 + 30 * DAY + 1;
     expect(await entryOf(ENDPOINT, stale)).toBeUndefined();
     // Another account of the same bucket answered later sweeps the stale entry away.
-    const neighbour = Array.from({ length: 200_000 }, (_, index) => `014:n${index}`).find((account) => redisKeys(prefix).accountHistory(ENDPOINT, account).key === key)!;
+    const neighbour = Array.from({ length: 200_000 }, (_, index) => `014:n${index}`).find(
+      (account) => redisKeys(prefix).accountHistory(ENDPOINT, account).key === key,
+    )!;
     await history.record(ENDPOINT, neighbour, answer('b-new', now));
     expect(await redis.hexists(key, field)).toBe(0);
     expect((await entryOf(ENDPOINT, neighbour))?.batchId).toBe('b-new');
@@ -89,7 +100,11 @@ describe('account history in Redis', () => {
   it('still reads, outdates, sweeps and completes entries written in the earlier encoding (JSON outcome)', async () => {
     const legacy = (account: string, answeredAt: number, batchId: string) => {
       const { key, field } = redisKeys(prefix).accountHistory(ENDPOINT, account);
-      return redis.hset(key, field, `${answeredAt}|${batchId}||["VERIFIED","","BUDI SANTOSO","BCA","6500","SUCCESS","17","2026-11-21T06:52:03.123456Z"]`);
+      return redis.hset(
+        key,
+        field,
+        `${answeredAt}|${batchId}||["VERIFIED","","BUDI SANTOSO","BCA","6500","SUCCESS","17","2026-11-21T06:52:03.123456Z"]`,
+      );
     };
     await legacy('014:legacy-1', 1000, 'b-json');
     expect(await entryOf(ENDPOINT, '014:legacy-1')).toEqual({ ...answer('b-json', 1000), result: undefined });
@@ -104,7 +119,9 @@ describe('account history in Redis', () => {
     expect(await redis.hget(key, field)).toMatch(/^V\|rt\|b-compact\|/);
     expect((await entryOf(ENDPOINT, '014:legacy-1'))?.outcome.holderName).toBe('NEWER');
     // A neighbour in the earlier encoding past the history's life is swept at the next write to its bucket.
-    const neighbour = Array.from({ length: 200_000 }, (_, index) => `014:l${index}`).find((account) => redisKeys(prefix).accountHistory(ENDPOINT, account).key === key)!;
+    const neighbour = Array.from({ length: 200_000 }, (_, index) => `014:l${index}`).find(
+      (account) => redisKeys(prefix).accountHistory(ENDPOINT, account).key === key,
+    )!;
     await legacy(neighbour, 1, 'b-ancient');
     now = 2 + 30 * DAY;
     await history.record(ENDPOINT, '014:legacy-1', answer('b-late', now));

@@ -61,7 +61,15 @@ describe('changes since the last check, and answer reuse', () => {
     const firstRun = await runCli(['run', join(folder, 'first.csv')], env);
     expect(firstRun.code, firstRun.stderr).toBe(0);
     const firstRows = byId(await readReport(join(folder, 'first.reconciled.csv')));
-    expect(Object.keys(firstRows.get('B-1')!).slice(-7)).toEqual(['checked_at', 'reason', 'change', 'account_number_checked', 'decision', 'decided_by', 'decided_at']);
+    expect(Object.keys(firstRows.get('B-1')!).slice(-7)).toEqual([
+      'checked_at',
+      'reason',
+      'change',
+      'account_number_checked',
+      'decision',
+      'decided_by',
+      'decided_at',
+    ]);
     expect([...firstRows.values()].map((row) => [row.beneficiary_id, row.result, row.change])).toEqual([
       ['B-1', 'MATCH', 'NEW'],
       ['B-2', 'MATCH', 'NEW'],
@@ -81,7 +89,11 @@ describe('changes since the last check, and answer reuse', () => {
         accounts: [
           { bank_code: '014', account_number: '5270123456', account_holder: 'SITI NURHALIZA', behaviour: 'closed' },
           { bank_code: '014', account_number: '0881234567', account_holder: 'AGUS WIJAYA' },
-          ...[OPENED_LATER, NEW_IN_FILE].map((account) => ({ bank_code: account.bankCode, account_number: account.accountNumber, account_holder: account.holderName })),
+          ...[OPENED_LATER, NEW_IN_FILE].map((account) => ({
+            bank_code: account.bankCode,
+            account_number: account.accountNumber,
+            account_holder: account.holderName,
+          })),
         ],
       }),
     });
@@ -94,7 +106,11 @@ describe('changes since the last check, and answer reuse', () => {
       await writeFile(join(folder, 'inbox', 'second.csv.part'), `${SECOND_FILE}\n`);
       await new Promise((resolve) => setTimeout(resolve, 600)); // seen under its .part name, so the rename is taken at once
       await rename(join(folder, 'inbox', 'second.csv.part'), join(folder, 'inbox', 'second.csv'));
-      await waitFor(async () => (await listDir(join(folder, 'outbox'))).includes('second.reconciled.summary.json'), 30_000, 'the report of second.csv');
+      await waitFor(
+        async () => (await listDir(join(folder, 'outbox'))).includes('second.reconciled.summary.json'),
+        30_000,
+        'the report of second.csv',
+      );
     } finally {
       watcher.kill('SIGTERM');
       await waitForExit(watcher);
@@ -113,7 +129,9 @@ describe('changes since the last check, and answer reuse', () => {
     ]);
     const secondById = byId(second);
     const firstBatch = firstSummary.batchId as string;
-    expect(secondById.get('B-2')!.reason).toMatch(/^provider: Account closed; previously valid, holder "SITI NURHALIZA" \(batch \S+, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/);
+    expect(secondById.get('B-2')!.reason).toMatch(
+      /^provider: Account closed; previously valid, holder "SITI NURHALIZA" \(batch \S+, \d{4}-\d\d-\d\dT[\d:.]+Z\)$/,
+    );
     expect(secondById.get('B-2')!.reason).toContain(`(batch ${firstBatch}, `);
     expect(secondById.get('B-3')!.reason).toContain(`previous holder "MUHAMMAD RIZKY PRATAMA" (batch ${firstBatch}`);
     expect(secondById.get('B-4')!.reason).toContain(`previous result MATCH (batch ${firstBatch}`);
@@ -141,11 +159,22 @@ describe('changes since the last check, and answer reuse', () => {
     expect(reused.code, reused.stderr).toBe(0);
     expect(sandbox.stats().inquiries).toBe(0);
     const third = await readReport(join(folder, 'third.reconciled.csv'));
-    const pick = (rows: Record<string, string>[]) => rows.map(({ beneficiary_id, result, name_score, account_holder, bank_name, inquiry_status, inquiry_id, checked_at }) => ({ beneficiary_id, result, name_score, account_holder, bank_name, inquiry_status, inquiry_id, checked_at }));
+    const pick = (rows: Record<string, string>[]) =>
+      rows.map(({ beneficiary_id, result, name_score, account_holder, bank_name, inquiry_status, inquiry_id, checked_at }) => ({
+        beneficiary_id,
+        result,
+        name_score,
+        account_holder,
+        bank_name,
+        inquiry_status,
+        inquiry_id,
+        checked_at,
+      }));
     expect(pick(third)).toEqual(pick(second));
     expect(third.map((row) => row.change)).toEqual(['UNCHANGED', 'UNCHANGED', 'UNCHANGED', 'UNCHANGED', 'UNCHANGED', '', 'UNCHANGED']);
     const secondBatch = secondSummary.batchId as string;
-    for (const row of third.filter((row) => row.result !== 'INPUT_INVALID')) expect(row.reason).toContain(`answer reused from batch ${secondBatch} checked at `);
+    for (const row of third.filter((row) => row.result !== 'INPUT_INVALID'))
+      expect(row.reason).toContain(`answer reused from batch ${secondBatch} checked at `);
     const thirdSummary = JSON.parse(await readFile(join(folder, 'third.reconciled.summary.json'), 'utf8'));
     expect(thirdSummary).toMatchObject({ calls: 0, reusedAnswers: 6, changes: { UNCHANGED: 6 } });
     expect(reused.stdout).toContain('6 answer(s) reused');

@@ -27,7 +27,9 @@ function readWorkbook(bytes: Uint8Array): { rows: string[][]; sheet: string; sty
   const parts = unzipSync(bytes);
   const sheet = strFromU8(parts['xl/worksheets/sheet1.xml']!);
   const styles = strFromU8(parts['xl/styles.xml']!);
-  const shared = parts['xl/sharedStrings.xml'] ? [...strFromU8(parts['xl/sharedStrings.xml']).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) => textOf(m[1]!)) : [];
+  const shared = parts['xl/sharedStrings.xml']
+    ? [...strFromU8(parts['xl/sharedStrings.xml']).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) => textOf(m[1]!))
+    : [];
   const rows: string[][] = [];
   const styleByRef = new Map<string, number>();
   for (const [, body] of sheet.matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)) {
@@ -44,7 +46,13 @@ function readWorkbook(bytes: Uint8Array): { rows: string[][]; sheet: string; sty
   }
   return { rows, sheet, styles, styleOf: (ref) => styleByRef.get(ref) ?? 0 };
 }
-const decode = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const decode = (text: string) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 const textOf = (xml: string) => [...xml.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((m) => decode(m[1]!)).join('');
 
 describe('Excel-native files', () => {
@@ -128,11 +136,18 @@ describe('Excel-native files', () => {
     expect(rows[3]!.reason).toContain('scientific notation');
     const summary = JSON.parse(await readFile(join(folder, 'payees.reconciled.summary.json'), 'utf8'));
     const contentHash = await redis.hget(redisKeys(prefix).batch(summary.batchId), 'contentHash');
-    expect(contentHash).toBe(createHash('sha256').update(await readFile(path)).digest('hex'));
+    expect(contentHash).toBe(
+      createHash('sha256')
+        .update(await readFile(path))
+        .digest('hex'),
+    );
   });
 
   it('refuses a legacy .xls or a broken workbook as a usage error, naming it', async () => {
-    await writeFile(join(folder, 'old.xls'), Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]));
+    await writeFile(
+      join(folder, 'old.xls'),
+      Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]),
+    );
     const legacy = await runCli(['run', join(folder, 'old.xls')], env);
     expect(legacy.code).toBe(2);
     expect(legacy.stderr).toContain('is a legacy Excel workbook (.xls): save it as .xlsx or as CSV (UTF-8)');

@@ -23,7 +23,7 @@ let folder: string;
 
 const WHOLE = 'beneficiary_id,bank_code,account_number,beneficiary_name\nA,014,0012345678,Budi Santoso\nB,014,7100012345,Dewi Lestari\n';
 const CUT = 'beneficiary_id,bank_code,account_number,beneficiary_name\nA,014,0012345678,Budi Santoso\nB,014,71000';
-const REASON = 'stops in the middle of a row: its last line (3) has 3 of the header\'s 4 fields and no line end';
+const REASON = "stops in the middle of a row: its last line (3) has 3 of the header's 4 fields and no line end";
 
 beforeAll(async () => {
   sandbox = await startSandbox({
@@ -46,13 +46,17 @@ afterAll(async () => {
   await removeTempFolders();
 });
 
-const env = (extra: Record<string, string> = {}) => cliEnvironment(opsEnvironment(prefix, sandbox.url, { INQUIRY_RATE: '200/s', ...extra }));
+const env = (extra: Record<string, string> = {}) =>
+  cliEnvironment(opsEnvironment(prefix, sandbox.url, { INQUIRY_RATE: '200/s', ...extra }));
 
 describe('a last row cut short', () => {
   it('`run` and `enqueue` refuse the file (exit 2, the line named, no account number shown); nothing is asked', async () => {
     const file = join(folder, 'cut.csv');
     await writeFile(file, CUT);
-    for (const args of [['run', file, '--out', join(folder, 'cut.out.csv')], ['enqueue', file]]) {
+    for (const args of [
+      ['run', file, '--out', join(folder, 'cut.out.csv')],
+      ['enqueue', file],
+    ]) {
       const result = await runCli(args, env());
       expect(result.code, `${args[0]}: ${result.stderr}`).toBe(2);
       expect(result.stderr).toContain(REASON);
@@ -64,7 +68,8 @@ describe('a last row cut short', () => {
   it('a last row with every field but no line end, ending in a value the check reads, is refused the same way: nothing is asked', async () => {
     // `7100012345` cut after `71000`: the row looks whole. Whichever read column is last, it may be cut.
     const files = {
-      'account-last.csv': 'beneficiary_id,bank_code,beneficiary_name,account_number\nA,014,Budi Santoso,0012345678\nB,014,Dewi Lestari,71000',
+      'account-last.csv':
+        'beneficiary_id,bank_code,beneficiary_name,account_number\nA,014,Budi Santoso,0012345678\nB,014,Dewi Lestari,71000',
       'name-last.csv': WHOLE.trimEnd(),
       'bank-last.csv': 'account_number,beneficiary_name,bank_code\n0012345678,Budi Santoso,014',
     };
@@ -73,7 +78,9 @@ describe('a last row cut short', () => {
       await writeFile(file, content);
       const result = await runCli(['run', file, '--out', join(folder, `${name}.out.csv`)], env());
       expect(result.code, `${name}: ${result.stderr}`).toBe(2);
-      expect(result.stderr).toMatch(/stops in the middle of a row: its last line \(\d\) has no line end and ends in the column "\w+", which is read for the check and may have been cut/);
+      expect(result.stderr).toMatch(
+        /stops in the middle of a row: its last line \(\d\) has no line end and ends in the column "\w+", which is read for the check and may have been cut/,
+      );
       expect(result.stderr).toContain('end the file with a line break');
       expect(result.stderr).not.toMatch(/71000|0012345678/);
     }
@@ -84,7 +91,10 @@ describe('a last row cut short', () => {
     const whole = join(folder, 'whole.csv');
     await writeFile(whole, WHOLE);
     const noted = join(folder, 'noted.csv');
-    await writeFile(noted, 'beneficiary_id,bank_code,account_number,beneficiary_name,note\nA,014,0012345678,Budi Santoso,first\nB,014,7100012345,Dewi Lestari,seco');
+    await writeFile(
+      noted,
+      'beneficiary_id,bank_code,account_number,beneficiary_name,note\nA,014,0012345678,Budi Santoso,first\nB,014,7100012345,Dewi Lestari,seco',
+    );
     for (const file of [whole, noted]) {
       const result = await runCli(['run', file, '--out', `${file}.out.csv`], env());
       expect(result.code, result.stderr).toBe(0);
@@ -138,14 +148,23 @@ describe('a last row cut short', () => {
   });
 
   it('a workbook whose zip is whole but whose sheet or shared strings are cut is refused (exit 2), nothing asked; the whole one is read', async () => {
-    const rows = [['beneficiary_id', 'bank_code', 'account_number', 'beneficiary_name'], ['A', '014', '0012345678', 'Budi Santoso'], ['B', '014', '7100012345', 'Dewi Lestari']];
+    const rows = [
+      ['beneficiary_id', 'bank_code', 'account_number', 'beneficiary_name'],
+      ['A', '014', '0012345678', 'Budi Santoso'],
+      ['B', '014', '7100012345', 'Dewi Lestari'],
+    ];
     const book = workbookParts(rows);
     const cutSheet = book.sheet.slice(0, book.sheet.indexOf('<row r="3"'));
     const cutStrings = book.sharedStrings.slice(0, book.sharedStrings.indexOf('Dewi'));
     const cases: Array<[string, Buffer, number, string]> = [
       ['whole-parts.xlsx', book.build({}), 0, ''],
       ['cut-sheet.xlsx', book.build({ sheet: cutSheet }), 2, "is cut short: its first sheet stops before the sheet's end (after row 2)"],
-      ['cut-strings.xlsx', book.build({ sharedStrings: cutStrings }), 2, "is cut short: its text cells' shared strings stop before their end"],
+      [
+        'cut-strings.xlsx',
+        book.build({ sharedStrings: cutStrings }),
+        2,
+        "is cut short: its text cells' shared strings stop before their end",
+      ],
     ];
     for (const [name, bytes, code, message] of cases) {
       const file = join(folder, name);
@@ -165,7 +184,10 @@ describe('a last row cut short', () => {
   });
 
   it('UTF-16 text with an odd number of bytes (half a character at its end) is refused (exit 2), nothing asked', async () => {
-    for (const [encoding, mark] of [['utf-16le', [0xff, 0xfe]], ['utf-16be', [0xfe, 0xff]]] as const) {
+    for (const [encoding, mark] of [
+      ['utf-16le', [0xff, 0xfe]],
+      ['utf-16be', [0xfe, 0xff]],
+    ] as const) {
       const text = Buffer.from(`${WHOLE}C,014,0012345678,Budi Santoso\n`, 'utf16le');
       if (encoding === 'utf-16be') text.swap16();
       const file = join(folder, `odd-${encoding}.csv`);
@@ -179,7 +201,7 @@ describe('a last row cut short', () => {
 });
 
 describe('a workbook gone between its check and its read', () => {
-  it('is the file\'s error (InputFileError, exit 2 for a command), never an unhandled stream error', async () => {
+  it("is the file's error (InputFileError, exit 2 for a command), never an unhandled stream error", async () => {
     const { readXlsxRecords } = await import('../../src/xlsx/reader.js');
     const { InputFileError } = await import('../../src/errors.js');
     const gone = join(await tempFolder('gone-workbook'), 'gone.xlsx');

@@ -52,19 +52,41 @@ beforeAll(async () => {
   redis = testRedis();
   prefix = testKeyPrefix();
   folder = await tempFolder('odd-names');
-  watcher = startCli(['watch', folder], cliEnvironment(opsEnvironment(prefix, sandbox.url, { WATCH_STABLE: '1s', WATCH_POLL: '100ms', INQUIRY_RATE: '100/s', LOG_LEVEL: 'info', LOG_FORMAT: 'json' })));
-  await waitFor(async () => (await readdir(folder).catch((): string[] => [])).includes('failed'), 10_000, 'the watcher to create its folders');
-  for (const [index, [, name]] of ODD_NAMES.entries()) await writeFile(join(inbox(), name), (await beneficiaryCsv(`ODD${index}`, ROWS)).text);
+  watcher = startCli(
+    ['watch', folder],
+    cliEnvironment(
+      opsEnvironment(prefix, sandbox.url, {
+        WATCH_STABLE: '1s',
+        WATCH_POLL: '100ms',
+        INQUIRY_RATE: '100/s',
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+      }),
+    ),
+  );
+  await waitFor(
+    async () => (await readdir(folder).catch((): string[] => [])).includes('failed'),
+    10_000,
+    'the watcher to create its folders',
+  );
+  for (const [index, [, name]] of ODD_NAMES.entries())
+    await writeFile(join(inbox(), name), (await beneficiaryCsv(`ODD${index}`, ROWS)).text);
   await writeFile(Buffer.concat([Buffer.from(`${inbox()}/`), LATIN1_NAME]), (await beneficiaryCsv('LATIN', ROWS)).text);
   // A file nobody claimed, put into processing/ by hand; another whose name is no valid UTF-8.
   await writeFile(join(folder, 'processing', 'stray.csv'), (await beneficiaryCsv('STRAY', ROWS)).text);
-  await writeFile(Buffer.concat([Buffer.from(`${folder}/processing/`), Buffer.from('stray-\xe9.csv', 'latin1')]), (await beneficiaryCsv('STRAYLATIN', ROWS)).text);
+  await writeFile(
+    Buffer.concat([Buffer.from(`${folder}/processing/`), Buffer.from('stray-\xe9.csv', 'latin1')]),
+    (await beneficiaryCsv('STRAYLATIN', ROWS)).text,
+  );
   // A symbolic link to a CSV elsewhere (a file this process can read, the person who dropped it perhaps not).
   await writeFile(join(folder, 'elsewhere.csv'), (await beneficiaryCsv('LINKED', ROWS)).text);
   await symlink(join(folder, 'elsewhere.csv'), join(inbox(), 'linked.csv'));
   await waitFor(
     async () =>
-      (await list('inbox')).length === 0 && (await list('processing')).length === 0 && (await list('archive')).length === ODD_NAMES.length + 1 && (await list('failed')).length === 6,
+      (await list('inbox')).length === 0 &&
+      (await list('processing')).length === 0 &&
+      (await list('archive')).length === ODD_NAMES.length + 1 &&
+      (await list('failed')).length === 6,
     120_000,
     'every file to leave inbox/ and processing/',
   );
@@ -100,7 +122,9 @@ describe('odd file names in the watched folder', () => {
     // The log shows the name masked (an account number in it), as it came and as it is kept.
     const shown = (text: string) => text.replace('5270 1234 56', '******3456');
     const mentioned = logged.filter((line) => line.file === shown(name) || line.file === shown(kept));
-    expect(mentioned.map((line) => line.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^took a file from the inbox/), 'report written, input archived']));
+    expect(mentioned.map((line) => line.msg)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^took a file from the inbox/), 'report written, input archived']),
+    );
   });
 
   it('keeps a name too long for the claim and the report shorter, cut on a character, ending in …', () => {
@@ -117,16 +141,24 @@ describe('odd file names in the watched folder', () => {
   });
 
   it('a file in processing/ that no watcher claimed goes to failed/ with the reason, never left there, whatever its name', async () => {
-    expect(await list('failed')).toEqual(expect.arrayContaining(['stray.csv', 'stray.error.txt', 'stray-\uFFFD.csv', 'stray-\uFFFD.error.txt']));
-    expect(await readFile(join(folder, 'failed', 'stray.error.txt'), 'utf8')).toContain('stray.csv was not checked: it was found in processing/ without a claim of this watcher');
-    expect(await readFile(join(folder, 'failed', 'stray-\uFFFD.error.txt'), 'utf8')).toContain('was not checked: it was found in processing/ without a claim of this watcher');
+    expect(await list('failed')).toEqual(
+      expect.arrayContaining(['stray.csv', 'stray.error.txt', 'stray-\uFFFD.csv', 'stray-\uFFFD.error.txt']),
+    );
+    expect(await readFile(join(folder, 'failed', 'stray.error.txt'), 'utf8')).toContain(
+      'stray.csv was not checked: it was found in processing/ without a claim of this watcher',
+    );
+    expect(await readFile(join(folder, 'failed', 'stray-\uFFFD.error.txt'), 'utf8')).toContain(
+      'was not checked: it was found in processing/ without a claim of this watcher',
+    );
     expect(watcher.output().stderr).toContain('found in processing/ without a claim');
   });
 
   it('a symbolic link dropped into inbox/ is refused: the link goes to failed/ with the reason, its target is never read', async () => {
     expect(await list('failed')).toEqual(expect.arrayContaining(['linked.csv', 'linked.error.txt']));
     expect(await readlink(join(folder, 'failed', 'linked.csv'))).toBe(join(folder, 'elsewhere.csv'));
-    expect(await readFile(join(folder, 'failed', 'linked.error.txt'), 'utf8')).toContain('linked.csv was not checked: it is a symbolic link');
+    expect(await readFile(join(folder, 'failed', 'linked.error.txt'), 'utf8')).toContain(
+      'linked.csv was not checked: it is a symbolic link',
+    );
     expect(await list('outbox')).not.toContain('linked.reconciled.csv');
     expect(watcher.output().stderr).toContain('refused: it is a symbolic link');
   });

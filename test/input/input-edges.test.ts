@@ -81,15 +81,24 @@ describe('bank codes', () => {
       ['5', 'MATCH', 'BUDI SANTOSO'],
     ]);
     expect(rows[0]!.bank_code).toBe(' bca ');
-    expect(sandbox.stats().inquiriesByAccount).toEqual({ 'bca:0012345678': 1, 'BCA:0012345678': 1, 'bank_jatim:3301234567': 1, 'ID_BCA:5270123456': 1 });
+    expect(sandbox.stats().inquiriesByAccount).toEqual({
+      'bca:0012345678': 1,
+      'BCA:0012345678': 1,
+      'bank_jatim:3301234567': 1,
+      'ID_BCA:5270123456': 1,
+    });
   });
 
   it('translates bank names through BANK_CODE_MAP and says so in the row', async () => {
     const map = join(workDir, 'banks.csv');
     await writeFile(map, 'alias,provider_code\nBank Central Asia,BCA\nBank Jatim,bank_jatim\n');
-    const { out, result } = await runFile('names.csv', 'bank,rekening,nama\nBank Central Asia,0012345678,Agus Salim\nBANK  JATIM,3301234567,José Ramos Horta\nBank Antah,0012345678,X\n', {
-      BANK_CODE_MAP: map,
-    });
+    const { out, result } = await runFile(
+      'names.csv',
+      'bank,rekening,nama\nBank Central Asia,0012345678,Agus Salim\nBANK  JATIM,3301234567,José Ramos Horta\nBank Antah,0012345678,X\n',
+      {
+        BANK_CODE_MAP: map,
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     const rows = await readReport(out);
     expect(rows.map((row) => row.result)).toEqual(['MATCH', 'MATCH', 'INPUT_INVALID']);
@@ -146,7 +155,10 @@ describe('line endings, separators and blank lines', () => {
   });
 
   it("accepts Excel's sep=; line and blank lines before the header", async () => {
-    const { out, result } = await runFile('sep.csv', '\uFEFFsep=;\r\n\r\n\r\nid;bank_code;account_number;name\r\n1;014;0012345678;Budi Santoso\r\n');
+    const { out, result } = await runFile(
+      'sep.csv',
+      '\uFEFFsep=;\r\n\r\n\r\nid;bank_code;account_number;name\r\n1;014;0012345678;Budi Santoso\r\n',
+    );
     expect(result.code, result.stderr).toBe(0);
     const raw = await readFile(out, 'utf8');
     expect(raw.split('\r\n')[0]).toMatch(/^\uFEFFid;bank_code;account_number;name;result;/);
@@ -189,7 +201,10 @@ describe('encodings', () => {
   });
 
   it('refuses bytes that are neither UTF-8 nor Windows-1252, naming what it found (exit 2, nothing asked)', async () => {
-    const { result } = await runFile('neither.csv', Buffer.concat([Buffer.from('id,bank_code,account_number\n1,014,0012345678\n2,014,'), Buffer.from([0x81, 0x8d]), Buffer.from('\n')]));
+    const { result } = await runFile(
+      'neither.csv',
+      Buffer.concat([Buffer.from('id,bank_code,account_number\n1,014,0012345678\n2,014,'), Buffer.from([0x81, 0x8d]), Buffer.from('\n')]),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('neither UTF-8 nor Windows-1252');
     expect(result.stderr).toContain('byte 0x81');
@@ -225,7 +240,10 @@ describe('messages', () => {
 
 describe('report cells', () => {
   it('quotes every cell with a bare LF or CR and neutralises a formula after a line break', async () => {
-    const { out, result } = await runFile('breaks.csv', 'id,bank_code,account_number,name,note\n1,014,0012345678,Budi Santoso,"x\n=cmd|\' /C calc\'!A0"\n2,014,0012345678,Budi Santoso,"a\rb"\n');
+    const { out, result } = await runFile(
+      'breaks.csv',
+      'id,bank_code,account_number,name,note\n1,014,0012345678,Budi Santoso,"x\n=cmd|\' /C calc\'!A0"\n2,014,0012345678,Budi Santoso,"a\rb"\n',
+    );
     expect(result.code, result.stderr).toBe(0);
     const raw = await readFile(out, 'utf8');
     expect(raw).toContain(`"x\n'=cmd|' /C calc'!A0"`);

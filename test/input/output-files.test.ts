@@ -23,7 +23,9 @@ let workDir: string;
 const FILE = 'id,bank_code,account_number,name\n1,014,0012345678,Budi Santoso\n';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ accounts: [{ bankCode: '014', accountNumber: '0012345678', holderName: 'BUDI SANTOSO', status: 'SUCCESS' }] });
+  sandbox = await startSandbox({
+    accounts: [{ bankCode: '014', accountNumber: '0012345678', holderName: 'BUDI SANTOSO', status: 'SUCCESS' }],
+  });
   workDir = await mkdtemp(join(tmpdir(), 'bc-output-files-'));
 });
 
@@ -40,7 +42,11 @@ const env = () => emulatorEnvironment(prefix, sandbox.url, { INQUIRY_RATE: '200/
 
 /** The CLI with its files limited to `kilobytes` (RLIMIT_FSIZE): a write past it fails with EFBIG, as on a full disk. */
 async function runWithFileLimit(kilobytes: number, args: string[]): Promise<CliResult> {
-  const child = spawn('bash', ['-c', `ulimit -f ${kilobytes} && exec "$@"`, 'bash', process.execPath, CLI, ...args], { env: env(), cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', `ulimit -f ${kilobytes} && exec "$@"`, 'bash', process.execPath, CLI, ...args], {
+    env: env(),
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -52,7 +58,7 @@ async function runWithFileLimit(kilobytes: number, args: string[]): Promise<CliR
 const mode = async (path: string) => (await stat(path)).mode & 0o777;
 
 describe('the files a check writes', () => {
-  it('a summary that cannot be written whole is not there at all (never 0 bytes, cut, or an earlier report\'s); the same command then writes both, asking nothing', async () => {
+  it("a summary that cannot be written whole is not there at all (never 0 bytes, cut, or an earlier report's); the same command then writes both, asking nothing", async () => {
     const input = join(workDir, 'full-disk.csv');
     const report = join(workDir, 'full-disk.reconciled.csv');
     const summary = join(workDir, 'full-disk.reconciled.summary.json');
@@ -104,11 +110,16 @@ describe('the files a check writes', () => {
   it('a workbook report past 16,384 columns is refused before any call (exit 2); as CSV the file is checked', async () => {
     const input = join(workDir, 'wide.csv');
     const extra = Array.from({ length: 16_380 }, (_, index) => `c${index}`);
-    await writeFile(input, `bank_code,account_number,name,${extra.join(',')}\n014,0012345678,Budi Santoso,${extra.map(() => 'x').join(',')}\n`);
+    await writeFile(
+      input,
+      `bank_code,account_number,name,${extra.join(',')}\n014,0012345678,Budi Santoso,${extra.map(() => 'x').join(',')}\n`,
+    );
     const book = await runCli(['run', input, '--out', join(workDir, 'wide.xlsx')], env());
     expect(book.code, book.stderr).toBe(2);
     const columns = (16_383 + RESULT_COLUMNS.length).toLocaleString('en-US');
-    expect(book.stderr).toContain(`would have ${columns} columns (the input's 16,383 and the result columns), more than the 16,384 a workbook holds: write it as CSV`);
+    expect(book.stderr).toContain(
+      `would have ${columns} columns (the input's 16,383 and the result columns), more than the 16,384 a workbook holds: write it as CSV`,
+    );
     expect(sandbox.stats().inquiries).toBe(0);
     const csv = await runCli(['run', input, '--out', join(workDir, 'wide.out.csv')], env());
     expect(csv.code, csv.stderr).toBe(0);

@@ -20,7 +20,12 @@ const redis = testRedis();
 let sandbox: SandboxServer;
 let workDir: string;
 
-const DAY1 = ['beneficiary_id,bank_code,account_number,beneficiary_name', 'B-1,014,0012345678,Budi Santoso', 'B-2,014,1234567890,Dewi Lestari', 'B-3,014,9990001112,Rina Marlina'].join('\n');
+const DAY1 = [
+  'beneficiary_id,bank_code,account_number,beneficiary_name',
+  'B-1,014,0012345678,Budi Santoso',
+  'B-2,014,1234567890,Dewi Lestari',
+  'B-3,014,9990001112,Rina Marlina',
+].join('\n');
 const INPUT_COLUMNS = ['beneficiary_id', 'bank_code', 'account_number', 'beneficiary_name'];
 
 beforeAll(async () => {
@@ -91,8 +96,17 @@ describe('a report fed back as input', () => {
     expect((await readReport(fromBook)).map((row) => row.result)).toEqual(['NO_MATCH', 'MATCH', 'FAILED']);
 
     const reviewed = join(workDir, 'reviewed.csv');
-    const lines = (await readFile(fromBook, 'utf8')).replace(/^\uFEFF/, '').trim().split('\r\n');
-    await writeFile(reviewed, [`${lines[0]},decision,decided_by,decided_at`, ...lines.slice(1).map((line, index) => `${line},${index === 0 ? 'REJECTED,ops,2026-11-20' : ',,'}`)].join('\n'));
+    const lines = (await readFile(fromBook, 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    await writeFile(
+      reviewed,
+      [
+        `${lines[0]},decision,decided_by,decided_at`,
+        ...lines.slice(1).map((line, index) => `${line},${index === 0 ? 'REJECTED,ops,2026-11-20' : ',,'}`),
+      ].join('\n'),
+    );
     const fromReviewed = join(workDir, 'from-reviewed.csv');
     const third = await runCli(['run', reviewed, '--out', fromReviewed], env());
     expect(third.code, third.stderr).toBe(0);
@@ -101,7 +115,7 @@ describe('a report fed back as input', () => {
     expect((await readReport(fromReviewed)).map((row) => row.result)).toEqual(['NO_MATCH', 'MATCH', 'FAILED']);
   });
 
-  it('a file that is not a report but names a column like one of the report\'s is refused (exit 2), nothing asked', async () => {
+  it("a file that is not a report but names a column like one of the report's is refused (exit 2), nothing asked", async () => {
     const file = join(workDir, 'partner.csv');
     await writeFile(file, 'bank_code,account_number,account_holder\n014,0012345678,Budi Santoso\n');
     const result = await runCli(['run', file, '--out', join(workDir, 'partner.out.csv')], env());

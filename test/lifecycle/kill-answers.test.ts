@@ -17,7 +17,9 @@ const CONCURRENCY = 2;
 const suite = lifecycleSuite('kill-answers', { accounts: ACCOUNTS, latencyMs: { min: 5, max: 20 } });
 
 describe('kill -9 of run while the answers come in', () => {
-  it('the same command again asks only what had no answer: an account is asked twice only if it was in flight at the kill', { timeout: 120_000 }, async () => {
+  it('the same command again asks only what had no answer: an account is asked twice only if it was in flight at the kill', {
+    timeout: 120_000,
+  }, async () => {
     const { redis, sandbox, folder } = suite;
     const { prefix, env } = suite.environment({ INQUIRY_RATE: '20/s', INQUIRY_CONCURRENCY: String(CONCURRENCY) });
     const file = join(folder, 'answers.csv');

@@ -19,7 +19,14 @@ const ROWS_PER_ACCOUNT = 1_000;
 const suite = lifecycleSuite('kill-restart', { accounts: ACCOUNTS });
 
 /** Starts `run`, kills it with SIGKILL once `atKill` holds, and returns what Redis says of the batch then. */
-async function killRunWhen(env: NodeJS.ProcessEnv, prefix: string, file: string, out: string, atKill: () => Promise<unknown>, what: string) {
+async function killRunWhen(
+  env: NodeJS.ProcessEnv,
+  prefix: string,
+  file: string,
+  out: string,
+  atKill: () => Promise<unknown>,
+  what: string,
+) {
   const first = startCli(['run', file, '--out', out], env);
   await waitFor(atKill, 60_000, what, 5);
   first.kill('SIGKILL');
@@ -41,10 +48,17 @@ describe('kill -9 of run, then the same command again', () => {
     const ids = await payoutFile(file, ACCOUNTS, ROWS_PER_ACCOUNT, 'P');
     sandbox.resetStats();
     // Rows stored but production not finished; every account answered already, nothing in flight.
-    const atKill = await killRunWhen(env, prefix, file, out, async () => {
-      const state = await batchState(redis, prefix, sandbox);
-      return state.rows > 0 && !state.produced && state.answered === ACCOUNTS.length && state.active === 0;
-    }, 'production under way with every account answered');
+    const atKill = await killRunWhen(
+      env,
+      prefix,
+      file,
+      out,
+      async () => {
+        const state = await batchState(redis, prefix, sandbox);
+        return state.rows > 0 && !state.produced && state.answered === ACCOUNTS.length && state.active === 0;
+      },
+      'production under way with every account answered',
+    );
     expect(atKill.produced).toBe(false);
     expect(atKill.rows).toBeLessThan(ids.length);
 
@@ -83,7 +97,9 @@ describe('kill -9 of run, then the same command again', () => {
 
     const rerun = await runCli(['run', file, '--out', out], env);
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(rerun.stderr).toContain(`continuing batch ${atKill.batchId}: every account is answered, only its report is written; nothing is asked`);
+    expect(rerun.stderr).toContain(
+      `continuing batch ${atKill.batchId}: every account is answered, only its report is written; nothing is asked`,
+    );
     expect(sandbox.stats().inquiries).toBe(callsBefore);
     expect(askedOnceEach()).toBe(true);
     const report = await reportRows(out);

@@ -38,14 +38,17 @@ describe('Lease (real Redis)', () => {
     await second.release();
   });
 
-  it.runIf(thisPlace.pidNamespace !== undefined)('takes over at once from a holder whose process is gone from this host (a kill -9)', async () => {
-    const key = `${prefix}:lease:gone`;
-    await redis.set(key, heldBy(await goneProcessPid()), 'PX', 60_000);
-    const lease = new Lease(redis, key, { ttlMs: 5_000 });
-    expect(await lease.acquire()).toBeUndefined();
-    expect(JSON.parse((await redis.get(key))!)).toMatchObject({ owner: lease.owner, pid: process.pid });
-    await lease.release();
-  });
+  it.runIf(thisPlace.pidNamespace !== undefined)(
+    'takes over at once from a holder whose process is gone from this host (a kill -9)',
+    async () => {
+      const key = `${prefix}:lease:gone`;
+      await redis.set(key, heldBy(await goneProcessPid()), 'PX', 60_000);
+      const lease = new Lease(redis, key, { ttlMs: 5_000 });
+      expect(await lease.acquire()).toBeUndefined();
+      expect(JSON.parse((await redis.get(key))!)).toMatchObject({ owner: lease.owner, pid: process.pid });
+      await lease.release();
+    },
+  );
 
   it('never takes over from a live process, from another host or container, or from a holder it cannot place', async () => {
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);

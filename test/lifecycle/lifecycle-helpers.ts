@@ -80,7 +80,14 @@ export async function batchState(redis: Redis, prefix: string, sandbox: SandboxS
   const active = await redis.llen(`${keys.bullPrefix()}:${inquiryQueueName({ environment: 'sandbox', baseUrl: sandbox.url })}:active`);
   if (batchId === undefined) return { batchId, rows: 0, produced: false, answered: 0, reported: false, active };
   const [record, answered] = await Promise.all([redis.hgetall(keys.batch(batchId)), redis.hlen(keys.outcomes(batchId))]);
-  return { batchId, rows: Number(record.storedRows ?? 0), produced: record.producedAt !== undefined, answered, reported: record.reportedAt !== undefined, active };
+  return {
+    batchId,
+    rows: Number(record.storedRows ?? 0),
+    produced: record.producedAt !== undefined,
+    answered,
+    reported: record.reportedAt !== undefined,
+    active,
+  };
 }
 
 /** Account key -> verdict of every stored answer of the batch. */

@@ -24,15 +24,22 @@ describe('a login that starts failing mid-run', () => {
     const ids = await payoutFile(file, ACCOUNTS, 1, 'L');
     const firstStartedAt = Date.now();
     const first = startCli(['run', file, '--out', out], env);
-    const { batchId } = await waitFor(async () => {
-      const state = await batchState(redis, prefix, sandbox);
-      return state.answered >= 5 && state;
-    }, 20_000, 'the first answers', 20);
+    const { batchId } = await waitFor(
+      async () => {
+        const state = await batchState(redis, prefix, sandbox);
+        return state.answered >= 5 && state;
+      },
+      20_000,
+      'the first answers',
+      20,
+    );
     sandbox.setKnobs({ loginFailure: 'unavailable' });
     const code = await waitForExit(first);
     const { stderr } = first.output();
     expect(code, stderr).toBe(1);
-    expect(stderr).toMatch(/login failed: no login possible since .*Service Unavailable.*no row was marked: run the same file again to continue/);
+    expect(stderr).toMatch(
+      /login failed: no login possible since .*Service Unavailable.*no row was marked: run the same file again to continue/,
+    );
     const verdicts = await storedVerdicts(redis, prefix, batchId!);
     expect(verdicts.size).toBeLessThan(ACCOUNTS.length);
     expect([...verdicts.values()].filter((verdict) => verdict !== 'VERIFIED')).toEqual([]);
@@ -51,18 +58,31 @@ describe('a login that starts failing mid-run', () => {
     expect(await batchCount(redis, prefix)).toBe(1);
     // Asked again: only what had no answer; nothing answered in the first run.
     const askedAgain = Object.keys(sandbox.stats().inquiriesByAccount);
-    expect(askedAgain.sort()).toEqual(ACCOUNTS.map((account) => `${account.bankCode}:${account.accountNumber}`).filter((key) => !verdicts.has(key)).sort());
+    expect(askedAgain.sort()).toEqual(
+      ACCOUNTS.map((account) => `${account.bankCode}:${account.accountNumber}`)
+        .filter((key) => !verdicts.has(key))
+        .sort(),
+    );
     expect(Object.values(sandbox.stats().inquiriesByAccount).every((count) => count === 1)).toBe(true);
     for (const account of verdicts.keys()) expect(askedFirst[account]).toBe(1);
 
     // This run's figures beside the batch's.
     const summary = JSON.parse(await readFile(join(folder, 'payouts.reconciled.summary.json'), 'utf8'));
-    expect(summary).toMatchObject({ batchId, continued: true, continuation: 'continue', rows: ACCOUNTS.length, accounts: ACCOUNTS.length, sourceFile: file });
+    expect(summary).toMatchObject({
+      batchId,
+      continued: true,
+      continuation: 'continue',
+      rows: ACCOUNTS.length,
+      accounts: ACCOUNTS.length,
+      sourceFile: file,
+    });
     expect(summary.calls).toBe(sandbox.stats().inquiries);
     expect(summary.batch.calls).toBe(callsFirst + sandbox.stats().inquiries);
     expect(Date.parse(summary.startedAt)).toBeGreaterThan(Date.parse(summary.batch.createdAt));
     expect(Date.parse(summary.batch.createdAt)).toBeGreaterThanOrEqual(firstStartedAt - 1_000);
-    expect(rerun.stdout).toMatch(new RegExp(`batch ${batchId} \\(continued: continue\\): 40 rows, 40 distinct accounts, ${summary.calls} inquiry calls this run`));
+    expect(rerun.stdout).toMatch(
+      new RegExp(`batch ${batchId} \\(continued: continue\\): 40 rows, 40 distinct accounts, ${summary.calls} inquiry calls this run`),
+    );
     expect(rerun.stdout).toContain(`${summary.batch.calls} calls in all`);
   });
 });

@@ -38,7 +38,8 @@ describe('the same content, started several times at once', () => {
     sandbox.setKnobs({ latencyMs: { min: 300, max: 300 } });
     const first = startCli(['run', file, '--out', out('first')], env);
     const second = startCli(['run', file, '--out', out('second')], env);
-    const decided = (child: typeof first) => /batch b\d|being produced by another process|continuing/.test(child.output().stdout + child.output().stderr);
+    const decided = (child: typeof first) =>
+      /batch b\d|being produced by another process|continuing/.test(child.output().stdout + child.output().stderr);
     await waitFor(async () => decided(first) && decided(second), 30_000, 'both starts to decide', 20);
     sandbox.setKnobs({ latencyMs: { min: 0, max: 5 } });
     // The third comes while the batch is being answered (the first answers were stored, far from all).
@@ -60,7 +61,9 @@ describe('the same content, started several times at once', () => {
     expectEachAccountAskedOnce();
     expect(await batchCount(redis, prefix)).toBe(1);
     // The later starts joined the batch the first one made.
-    const summaries = await Promise.all(['first', 'second', 'third'].map(async (name) => JSON.parse(await readFile(join(folder, `${name}.reconciled.summary.json`), 'utf8'))));
+    const summaries = await Promise.all(
+      ['first', 'second', 'third'].map(async (name) => JSON.parse(await readFile(join(folder, `${name}.reconciled.summary.json`), 'utf8'))),
+    );
     expect(new Set(summaries.map((summary) => summary.batchId)).size).toBe(1);
     expect(summaries.filter((summary) => summary.continued)).toHaveLength(2);
   });
@@ -82,7 +85,11 @@ describe('the same content, started several times at once', () => {
       await rename(staged, join(watched, 'inbox', 'payouts.csv'));
       const run = startCli(['run', source, '--out', join(folder, 'run.reconciled.csv')], env);
       expect(await waitForExit(run), run.output().stderr).toBe(0);
-      await waitFor(async () => (await listDir(join(watched, 'outbox'))).includes('payouts.reconciled.summary.json'), 30_000, 'the watched report');
+      await waitFor(
+        async () => (await listDir(join(watched, 'outbox'))).includes('payouts.reconciled.summary.json'),
+        30_000,
+        'the watched report',
+      );
 
       for (const report of [join(folder, 'run.reconciled.csv'), join(watched, 'outbox', 'payouts.reconciled.csv')]) {
         const rows = await reportRows(report);

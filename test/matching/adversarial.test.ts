@@ -31,7 +31,11 @@ function otherLetter(word: string, at: number): string {
   const before = word[at - 1];
   const after = word[at + 1];
   const fits = (letter: string) =>
-    letter !== word[at] && letter !== before && letter !== after && !(after === 'H' && 'BR'.includes(letter)) && !(letter === 'L' && before === 'D');
+    letter !== word[at] &&
+    letter !== before &&
+    letter !== after &&
+    !(after === 'H' && 'BR'.includes(letter)) &&
+    !(letter === 'L' && before === 'D');
   return ['L', 'M', 'R', 'B'].find(fits)!;
 }
 
@@ -66,7 +70,11 @@ function disagreeingCuts(): Attack[] {
       // that spelling is an old way of writing the letter it replaces (SO for SU: SOE...).
       const last = shown[shown.length - 1]!;
       for (const opener of SPELLING_OPENERS.filter((letter) => letter !== last && !OLD_SPELLING_OF[last]?.includes(letter))) {
-        attacks.push({ expected, holder: holder.slice(0, -1) + opener, why: `cut at ${width}, last letter of ${shown} changed to ${opener}` });
+        attacks.push({
+          expected,
+          holder: holder.slice(0, -1) + opener,
+          why: `cut at ${width}, last letter of ${shown} changed to ${opener}`,
+        });
       }
     }
   }
@@ -100,7 +108,8 @@ function missingLastWords(): Attack[] {
     const words = bankForm(expected).split(' ');
     for (let keep = 2; keep < words.length; keep += 1) {
       const holder = words.slice(0, keep).join(' ');
-      if (!BUILT_IN_KNOWLEDGE.wordCutLengths.has(holder.length)) attacks.push({ expected, holder, why: `last ${words.length - keep} word(s) missing at ${holder.length} characters` });
+      if (!BUILT_IN_KNOWLEDGE.wordCutLengths.has(holder.length))
+        attacks.push({ expected, holder, why: `last ${words.length - keep} word(s) missing at ${holder.length} characters` });
     }
   }
   return attacks;
@@ -137,7 +146,11 @@ const RELATIVES: Array<[string, string, string]> = [
 
 function relativesCut(): Attack[] {
   return RELATIVES.flatMap(([expected, bank, differs]) =>
-    WIDTHS.filter((width) => width < bank.length && cut(bank, width).length >= differs.length).map((width) => ({ expected, holder: cut(bank, width), why: `${differs}, cut at ${width}` })),
+    WIDTHS.filter((width) => width < bank.length && cut(bank, width).length >= differs.length).map((width) => ({
+      expected,
+      holder: cut(bank, width),
+      why: `${differs}, cut at ${width}`,
+    })),
   );
 }
 

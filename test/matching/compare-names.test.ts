@@ -7,7 +7,8 @@ import { evaluationPairs } from './evaluation-set.js';
 const verdict = (expected: string, holder: string): NameVerdict => compareNames(expected, holder).verdict;
 const notes = (expected: string, holder: string): string => compareNames(expected, holder).notes.join(' | ');
 const cases = (label: NameVerdict, list: Array<[string, string]>) => list.map(([expected, holder]) => [expected, holder, label] as const);
-const check = (expected: string, holder: string, label: NameVerdict) => expect(verdict(expected, holder), notes(expected, holder)).toBe(label);
+const check = (expected: string, holder: string, label: NameVerdict) =>
+  expect(verdict(expected, holder), notes(expected, holder)).toBe(label);
 
 describe('contract', () => {
   it('returns an integer score inside the band of its verdict', () => {
@@ -33,7 +34,16 @@ describe('contract', () => {
   });
 
   it('never matches blank names or names that are only titles', () => {
-    for (const [expected, holder] of [['', 'BUDI'], ['   ', 'BUDI'], ['...', 'BUDI'], ['Budi', ''], ['', ''], ['H.', 'H'], ['Ibu', 'IBU'], ['Budi', 'DR']]) {
+    for (const [expected, holder] of [
+      ['', 'BUDI'],
+      ['   ', 'BUDI'],
+      ['...', 'BUDI'],
+      ['Budi', ''],
+      ['', ''],
+      ['H.', 'H'],
+      ['Ibu', 'IBU'],
+      ['Budi', 'DR'],
+    ]) {
       expect(verdict(expected!, holder!), `${expected} / ${holder}`).toBe('NO_MATCH');
     }
     expect(notes('', 'BUDI')).toBe('expected name is empty');
@@ -112,9 +122,14 @@ describe('same: titles, ranks, degrees, honorifics', () => {
   });
 
   it("reads Ny. as the woman's own title before her own name, and as wife-of before a man's", () => {
-    expect(compareNames('Ny. Maria Ulfa', 'MARIA ULFA')).toMatchObject({ verdict: 'MATCH', notes: ["'NY' read as the woman's own title ('MARIA' is a woman's name)", "title 'Ny.' ignored"] });
+    expect(compareNames('Ny. Maria Ulfa', 'MARIA ULFA')).toMatchObject({
+      verdict: 'MATCH',
+      notes: ["'NY' read as the woman's own title ('MARIA' is a woman's name)", "title 'Ny.' ignored"],
+    });
     check('Ny. Reni Wijayanti', 'RENI WIJAYANTI', 'MATCH'); // Reni is not listed; Wijayanti is a woman's name
-    expect(notes('Ny. Bambang Sutrisno', 'BAMBANG SUTRISNO')).toContain("'NY' before a man's name in the expected name: read as the wife of 'BAMBANG'");
+    expect(notes('Ny. Bambang Sutrisno', 'BAMBANG SUTRISNO')).toContain(
+      "'NY' before a man's name in the expected name: read as the wife of 'BAMBANG'",
+    );
     check('Ny. Bambang Sutrisno', 'BAMBANG SUTRISNO', 'NO_MATCH');
     check('Sukirman Hadi', 'NY SUKIRMAN HADI', 'NO_MATCH');
     check('Ny. Xandra Hartanto', 'XANDRA HARTANTO', 'CLOSE_MATCH'); // a name of unknown gender: a person looks
@@ -267,7 +282,10 @@ describe('same: patronymics, middle names, order, typos, aliases', () => {
   });
 
   it('patronymic mix-ups are somebody else', () => {
-    expect(compareNames('Ahmad bin Abdullah', 'ABDULLAH')).toMatchObject({ verdict: 'NO_MATCH', notes: ["only the father's name 'ABDULLAH' matches"] });
+    expect(compareNames('Ahmad bin Abdullah', 'ABDULLAH')).toMatchObject({
+      verdict: 'NO_MATCH',
+      notes: ["only the father's name 'ABDULLAH' matches"],
+    });
     check('Abdullah', 'AHMAD BIN ABDULLAH', 'NO_MATCH');
     check('Ahmad bin Abdullah', 'ABDULLAH BIN AHMAD', 'NO_MATCH');
     check('Hasan bin Ali', 'HUSEIN BIN ALI', 'NO_MATCH');
@@ -359,12 +377,21 @@ describe('different: somebody else', () => {
     }
   });
 
-  it('two listed names one letter apart, or a man\'s and a woman\'s form, are NO_MATCH; a/o endings and short forms a person looks at', () => {
-    for (const [expected, holder] of [['Wahyudi Nugroho', 'WAHYUNI NUGROHO'], ['Hadi Purnomo', 'HARI PURNOMO'], ['Rina Marlina', 'RINI MARLINA'], ['Yanto Siregar', 'YANTI SIREGAR']]) {
+  it("two listed names one letter apart, or a man's and a woman's form, are NO_MATCH; a/o endings and short forms a person looks at", () => {
+    for (const [expected, holder] of [
+      ['Wahyudi Nugroho', 'WAHYUNI NUGROHO'],
+      ['Hadi Purnomo', 'HARI PURNOMO'],
+      ['Rina Marlina', 'RINI MARLINA'],
+      ['Yanto Siregar', 'YANTI SIREGAR'],
+    ]) {
       expect(verdict(expected!, holder!), `${expected} / ${holder}`).toBe('NO_MATCH');
     }
     expect(notes('Hadi Purnomo', 'HARI PURNOMO')).toBe("'HARI' and 'HADI' are two names one letter apart");
-    for (const [expected, holder] of [['Cahya Kusuma', 'CAHYO KUSUMA'], ['Yuli Astuti', 'YULIA ASTUTI'], ['Hendra Kurnia', 'HENDRO KURNIA']]) {
+    for (const [expected, holder] of [
+      ['Cahya Kusuma', 'CAHYO KUSUMA'],
+      ['Yuli Astuti', 'YULIA ASTUTI'],
+      ['Hendra Kurnia', 'HENDRO KURNIA'],
+    ]) {
       expect(verdict(expected!, holder!), `${expected} / ${holder}`).toBe('CLOSE_MATCH');
     }
   });
@@ -410,7 +437,9 @@ describe('review: a person has to look', () => {
   )('%s / %s: %s', check);
 
   it('says why', () => {
-    expect(notes('Budi Santoso', 'PT ABC QQ BUDI SANTOSO')).toMatch(/^qq account of 'PT ABC' held for 'BUDI SANTOSO': 'BUDI SANTOSO' matches, the account is not only theirs/);
+    expect(notes('Budi Santoso', 'PT ABC QQ BUDI SANTOSO')).toMatch(
+      /^qq account of 'PT ABC' held for 'BUDI SANTOSO': 'BUDI SANTOSO' matches, the account is not only theirs/,
+    );
     expect(notes('CV Maju Bersama', 'PT MAJU BERSAMA')).toBe("legal form differs: 'CV' in the expected name, 'PT' in the holder name");
     expect(notes('Budi Santoso', 'BUDI')).toBe("holder name is only 'BUDI', one word of the expected name");
     expect(notes('Budi Santoso', 'BUDI SANTOSO WIJAYA')).toBe("holder name has extra word 'WIJAYA'");

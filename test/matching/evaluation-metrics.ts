@@ -29,7 +29,10 @@ export interface EvaluationResult<P extends JudgedPair = JudgedPair> {
 
 const emptyCounts = (): LabelCounts => ({ total: 0, MATCH: 0, CLOSE_MATCH: 0, NO_MATCH: 0 });
 
-export function evaluate<P extends JudgedPair>(pairs: readonly P[], decide: (expected: string, holder: string) => Verdict): EvaluationResult<P> {
+export function evaluate<P extends JudgedPair>(
+  pairs: readonly P[],
+  decide: (expected: string, holder: string) => Verdict,
+): EvaluationResult<P> {
   const byLabel: Record<PairLabel, LabelCounts> = { same: emptyCounts(), different: emptyCounts(), review: emptyCounts() };
   const wrongMatches: EvaluationResult<P>['wrongMatches'] = [];
   const missedSame: EvaluationResult<P>['missedSame'] = [];

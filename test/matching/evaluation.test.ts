@@ -16,11 +16,36 @@ describe('the labelled set', () => {
       expect(heldOutPairs.filter((pair) => pair.label === label).length, label).toBeGreaterThanOrEqual(140);
     }
     const topics: PairTopic[] = [
-      'basic', 'titles', 'truncation', 'muhammad', 'initials', 'old-spelling', 'variants', 'typos', 'word-order', 'split-join',
-      'bin-binti', 'prefixes', 'company', 'legal-form', 'qq', 'shared-word', 'unrelated', 'partial', 'single-word', 'joining',
-      'one-letter', 'middle-name', 'gender', 'father-son',
+      'basic',
+      'titles',
+      'truncation',
+      'muhammad',
+      'initials',
+      'old-spelling',
+      'variants',
+      'typos',
+      'word-order',
+      'split-join',
+      'bin-binti',
+      'prefixes',
+      'company',
+      'legal-form',
+      'qq',
+      'shared-word',
+      'unrelated',
+      'partial',
+      'single-word',
+      'joining',
+      'one-letter',
+      'middle-name',
+      'gender',
+      'father-son',
     ];
-    for (const topic of topics) expect(heldOutPairs.some((pair) => pair.topic === topic), topic).toBe(true);
+    for (const topic of topics)
+      expect(
+        heldOutPairs.some((pair) => pair.topic === topic),
+        topic,
+      ).toBe(true);
   });
 
   it('keeps its parts apart: no pair of the held-out part is in another part', () => {

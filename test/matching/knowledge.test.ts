@@ -10,7 +10,16 @@ import { CONCEPTS } from '../../src/matching/knowledge-schema.js';
 const folder = fileURLToPath(new URL('../../src/matching/knowledge/', import.meta.url));
 const files = readdirSync(folder)
   .filter((file) => file.endsWith('.json'))
-  .map((file) => ({ file, data: JSON.parse(readFileSync(folder + file, 'utf8')) as { concept: string; version: string; about: string; sources: Record<string, string>; entries: Array<Record<string, unknown>> } }));
+  .map((file) => ({
+    file,
+    data: JSON.parse(readFileSync(folder + file, 'utf8')) as {
+      concept: string;
+      version: string;
+      about: string;
+      sources: Record<string, string>;
+      entries: Array<Record<string, unknown>>;
+    },
+  }));
 
 describe('the knowledge files', () => {
   it('hold one file per concept, every concept', () => {
@@ -90,6 +99,8 @@ describe('NAME_RULES_FILE: a site adds entries', () => {
       'titles[0].gender: must be "male" or "female" (found "m")',
       'titles[0].colour: unknown field (known: written, means, kind, gender, wifeOf, alsoGivenName, source)',
     ]);
-    expect(problems({ birthOrder: [{ written: ['WYN'], means: 'Wayan', kind: 'balinese', position: 5 }] })).toEqual(['birthOrder[0].position: must be 1, 2, 3 or 4 (found 5)']);
+    expect(problems({ birthOrder: [{ written: ['WYN'], means: 'Wayan', kind: 'balinese', position: 5 }] })).toEqual([
+      'birthOrder[0].position: must be 1, 2, 3 or 4 (found 5)',
+    ]);
   });
 });

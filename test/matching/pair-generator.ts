@@ -61,8 +61,16 @@ interface Pools {
 
 /** A man's and a woman's form of one name. */
 const GENDER_PAIRS: ReadonlyArray<readonly [string, string]> = [
-  ['Yulianto', 'Yulianti'], ['Susanto', 'Susanti'], ['Hariyanto', 'Hariyanti'], ['Dewanto', 'Dewanti'], ['Yanto', 'Yanti'],
-  ['Santo', 'Santi'], ['Hendra', 'Hendri'], ['Indra', 'Indri'], ['Wahyudi', 'Wahyuni'], ['Suryadi', 'Suryani'],
+  ['Yulianto', 'Yulianti'],
+  ['Susanto', 'Susanti'],
+  ['Hariyanto', 'Hariyanti'],
+  ['Dewanto', 'Dewanti'],
+  ['Yanto', 'Yanti'],
+  ['Santo', 'Santi'],
+  ['Hendra', 'Hendri'],
+  ['Indra', 'Indri'],
+  ['Wahyudi', 'Wahyuni'],
+  ['Suryadi', 'Suryani'],
 ];
 
 function poolsOf(which: Part): Pools {
@@ -95,9 +103,17 @@ const bank = (words: readonly string[]) => words.join(' ').toUpperCase();
 /** Every name word of every list (both halves): a typo that spells one of these is no longer an obvious typo. */
 const KNOWN_NAME_WORDS = new Set(
   [
-    ...lists.MALE_GIVEN, ...lists.FEMALE_GIVEN, ...lists.MALE_FAMILY, ...lists.FEMALE_FAMILY, ...lists.CLAN_NAMES,
-    ...lists.BALINESE_NAMES, ...lists.JOINING_FOLLOWERS, ...lists.ABDUL_NAMES,
-    ...lists.NAME_MINIMAL_PAIRS.flat(), ...lists.OLD_SPELLINGS.flat(), ...lists.EVERYDAY_VARIANTS.flat(),
+    ...lists.MALE_GIVEN,
+    ...lists.FEMALE_GIVEN,
+    ...lists.MALE_FAMILY,
+    ...lists.FEMALE_FAMILY,
+    ...lists.CLAN_NAMES,
+    ...lists.BALINESE_NAMES,
+    ...lists.JOINING_FOLLOWERS,
+    ...lists.ABDUL_NAMES,
+    ...lists.NAME_MINIMAL_PAIRS.flat(),
+    ...lists.OLD_SPELLINGS.flat(),
+    ...lists.EVERYDAY_VARIANTS.flat(),
   ].map(upper),
 );
 
@@ -106,12 +122,37 @@ const isDistinctive = (word: string) => !lists.COMMON_NAME_WORDS.has(upper(word)
  * What the names dev set's labelling rules count as distinctive in a bank-truncated name (issue 26): any name word
  * but titles, birth-order and caste words, Muhammad, Siti, Nur, Sri-type prefixes and generic company words.
  */
-const PREFIX_WORDS = new Set(['MUHAMMAD', 'AHMAD', 'ABDUL', 'SITI', 'NUR', 'NURUL', 'SRI', 'EKA', 'DWI', 'TRI', 'CATUR', 'I', 'NI', 'LUH', 'WAYAN', 'PUTU', 'GEDE', 'MADE', 'KADEK', 'NYOMAN', 'KOMANG', 'KETUT']);
+const PREFIX_WORDS = new Set([
+  'MUHAMMAD',
+  'AHMAD',
+  'ABDUL',
+  'SITI',
+  'NUR',
+  'NURUL',
+  'SRI',
+  'EKA',
+  'DWI',
+  'TRI',
+  'CATUR',
+  'I',
+  'NI',
+  'LUH',
+  'WAYAN',
+  'PUTU',
+  'GEDE',
+  'MADE',
+  'KADEK',
+  'NYOMAN',
+  'KOMANG',
+  'KETUT',
+]);
 const isDistinctiveInCut = (word: string) => !PREFIX_WORDS.has(upper(word));
 
 /** Levenshtein distance with adjacent swaps counted once. */
 function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i += 1) {
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -126,9 +167,22 @@ function editDistance(a: string, b: string): number {
 /** The sound of a word, roughly: old spellings, doubled letters and y/i folded (the generator's own, cruder than the matcher's). */
 function roughSound(word: string): string {
   return upper(word)
-    .replace(/OE/g, 'U').replace(/DJ/g, 'J').replace(/TJ/g, 'C').replace(/SJ/g, 'SY').replace(/NJ/g, 'NY')
-    .replace(/J/g, 'Y').replace(/[KC]H/g, 'H').replace(/PH/g, 'F').replace(/V/g, 'F').replace(/Z/g, 'S').replace(/Q/g, 'K')
-    .replace(/DH/g, 'D').replace(/TH/g, 'T').replace(/Y/g, 'I').replace(/AE/g, 'AI').replace(/(.)\1+/g, '$1');
+    .replace(/OE/g, 'U')
+    .replace(/DJ/g, 'J')
+    .replace(/TJ/g, 'C')
+    .replace(/SJ/g, 'SY')
+    .replace(/NJ/g, 'NY')
+    .replace(/J/g, 'Y')
+    .replace(/[KC]H/g, 'H')
+    .replace(/PH/g, 'F')
+    .replace(/V/g, 'F')
+    .replace(/Z/g, 'S')
+    .replace(/Q/g, 'K')
+    .replace(/DH/g, 'D')
+    .replace(/TH/g, 'T')
+    .replace(/Y/g, 'I')
+    .replace(/AE/g, 'AI')
+    .replace(/(.)\1+/g, '$1');
 }
 
 /** Two words nobody would take for one another: two letters or more apart, neither the start of the other, not one sound. */
@@ -183,15 +237,39 @@ function gendered(d: Draw): Gender {
 type Made = [PairLabel, PairTopic, string, string];
 type Pattern = (d: Draw, p: Pools) => Made;
 
-const MUHAMMAD_FORMS = ['Muhammad', 'Muhamad', 'Mohammad', 'Mohamad', 'Mochamad', 'Mochammad', 'Muchammad', 'M.', 'Moh.', 'Muh.', 'Moch.', 'Mhd.', 'Mohd.'];
+const MUHAMMAD_FORMS = [
+  'Muhammad',
+  'Muhamad',
+  'Mohammad',
+  'Mohamad',
+  'Mochamad',
+  'Mochammad',
+  'Muchammad',
+  'M.',
+  'Moh.',
+  'Muh.',
+  'Moch.',
+  'Mhd.',
+  'Mohd.',
+];
 
 /** Compound second names and the two words they are also written as. */
 const COMPOUNDS: ReadonlyArray<readonly [string, string, string]> = [
-  ['Puspitasari', 'Puspita', 'Sari'], ['Permatasari', 'Permata', 'Sari'], ['Kartikasari', 'Kartika', 'Sari'],
-  ['Novitasari', 'Novita', 'Sari'], ['Purnamasari', 'Purnama', 'Sari'], ['Kusumawati', 'Kusuma', 'Wati'],
-  ['Kusumaningrum', 'Kusuma', 'Ningrum'], ['Setyaningsih', 'Setya', 'Ningsih'], ['Purwaningsih', 'Purwa', 'Ningsih'],
-  ['Sriwahyuni', 'Sri', 'Wahyuni'], ['Kusumawardhani', 'Kusuma', 'Wardhani'], ['Adiputra', 'Adi', 'Putra'],
-  ['Setiabudi', 'Setia', 'Budi'], ['Nurjanah', 'Nur', 'Janah'], ['Nuraini', 'Nur', 'Aini'],
+  ['Puspitasari', 'Puspita', 'Sari'],
+  ['Permatasari', 'Permata', 'Sari'],
+  ['Kartikasari', 'Kartika', 'Sari'],
+  ['Novitasari', 'Novita', 'Sari'],
+  ['Purnamasari', 'Purnama', 'Sari'],
+  ['Kusumawati', 'Kusuma', 'Wati'],
+  ['Kusumaningrum', 'Kusuma', 'Ningrum'],
+  ['Setyaningsih', 'Setya', 'Ningsih'],
+  ['Purwaningsih', 'Purwa', 'Ningsih'],
+  ['Sriwahyuni', 'Sri', 'Wahyuni'],
+  ['Kusumawardhani', 'Kusuma', 'Wardhani'],
+  ['Adiputra', 'Adi', 'Putra'],
+  ['Setiabudi', 'Setia', 'Budi'],
+  ['Nurjanah', 'Nur', 'Janah'],
+  ['Nuraini', 'Nur', 'Aini'],
 ];
 
 const maleTitles = ['H.', 'Dr.', 'Ir.', 'Drs.', 'Bpk.', 'Tn.', 'Sdr.', 'KH.', 'Prof. Dr.'];
@@ -225,7 +303,9 @@ function spellingPair(topic: PairTopic, pairsOf: (p: Pools) => Array<readonly [s
   return (d, p) => {
     const [written, other] = d.pick(pairsOf(p));
     const gender = gendered(d);
-    const words = d.chance(0.5) ? [written, d.fresh(familyNames(p, gender), [written, other])] : [d.fresh(givenNames(p, gender), [written, other]), written];
+    const words = d.chance(0.5)
+      ? [written, d.fresh(familyNames(p, gender), [written, other])]
+      : [d.fresh(givenNames(p, gender), [written, other]), written];
     const otherWords = words.map((word) => (word === written ? other : word));
     return d.chance(0.5) ? same(topic, typed(d, words), bank(otherWords)) : same(topic, typed(d, otherWords), bank(words));
   };
@@ -257,14 +337,18 @@ const wordOrder: Pattern = (d, p) => {
     const surname = d.pick(p.chineseSurnames);
     const given = [d.pick(p.chineseSyllables)];
     given.push(d.fresh(p.chineseSyllables, given));
-    return d.chance(0.5) ? same('word-order', typed(d, [surname, ...given]), bank([...given, surname])) : same('word-order', typed(d, [...given, surname]), bank([surname, ...given]));
+    return d.chance(0.5)
+      ? same('word-order', typed(d, [surname, ...given]), bank([...given, surname]))
+      : same('word-order', typed(d, [...given, surname]), bank([surname, ...given]));
   }
   const gender = gendered(d);
   const given = [d.pick(givenNames(p, gender))];
   if (d.chance(0.5)) given.push(d.fresh(familyNames(p, gender), given));
   const clan = d.fresh(p.clans, given);
   const surnameFirst = d.chance(0.3) ? `${clan}, ${given.join(' ')}` : [clan, ...given].join(' ');
-  return d.chance(0.6) ? same('word-order', surnameFirst, bank([...given, clan])) : same('word-order', typed(d, [...given, clan]), bank([clan, ...given]));
+  return d.chance(0.6)
+    ? same('word-order', surnameFirst, bank([...given, clan]))
+    : same('word-order', typed(d, [...given, clan]), bank([clan, ...given]));
 };
 
 const splitJoin: Pattern = (d, p) => {
@@ -280,7 +364,9 @@ const splitJoin: Pattern = (d, p) => {
   const [word, first, second] = d.pick(available);
   const gender: Gender = p.maleFamily.includes(word) ? 'm' : 'f';
   const given = d.pick(givenNames(p, gender));
-  return d.chance(0.5) ? same('split-join', typed(d, [given, word]), bank([given, first, second])) : same('split-join', typed(d, [given, first, second]), bank([given, word]));
+  return d.chance(0.5)
+    ? same('split-join', typed(d, [given, word]), bank([given, first, second]))
+    : same('split-join', typed(d, [given, first, second]), bank([given, word]));
 };
 
 const balinese: Pattern = (d, p) => {
@@ -303,7 +389,19 @@ const balinese: Pattern = (d, p) => {
 const noble: Pattern = (d, p) => {
   const gender = gendered(d);
   const words = person(d, p, gender);
-  const [title, short] = d.pick(gender === 'm' ? [['Raden', 'R.'], ['Raden Mas', 'RM'], ['Teuku', 'T.']] : [['Raden Roro', 'Rr.'], ['Raden Ajeng', 'RA'], ['Cut', 'Cut']]);
+  const [title, short] = d.pick(
+    gender === 'm'
+      ? [
+          ['Raden', 'R.'],
+          ['Raden Mas', 'RM'],
+          ['Teuku', 'T.'],
+        ]
+      : [
+          ['Raden Roro', 'Rr.'],
+          ['Raden Ajeng', 'RA'],
+          ['Cut', 'Cut'],
+        ],
+  );
   const holder = d.pick([bank(words), bank([short!.replace('.', ''), ...words]), bank([title!, ...words])]);
   return same('prefixes', `${d.chance(0.5) ? title : short} ${words.join(' ')}`, holder);
 };
@@ -331,14 +429,17 @@ const WORD_CUT_LENGTHS = new Set(bankFieldWidths.entries.map((entry) => entry.wi
 const truncation: Pattern = (d, p) => {
   const gender = gendered(d);
   const words = person(d, p, gender);
-  while (words.join(' ').length < 26) words.splice(words.length - 1, 0, d.fresh(d.chance(0.5) ? givenNames(p, gender) : familyNames(p, gender), words));
+  while (words.join(' ').length < 26)
+    words.splice(words.length - 1, 0, d.fresh(d.chance(0.5) ? givenNames(p, gender) : familyNames(p, gender), words));
   if (d.chance(0.2)) words.unshift(gender === 'm' ? 'Muhammad' : 'Siti');
   const full = bank(words);
   const width = d.int(20, Math.min(40, full.length - 1));
   const holder = bankCut(full, width);
   const shown = holder.split(' ');
   // "NURJANA" for Nurjanah is the whole name in another spelling, not a piece of it.
-  const lastComplete = [upper(words[shown.length - 1]!), upper(words[shown.length - 1]!).replace(/AH$/, 'A')].includes(shown[shown.length - 1]!);
+  const lastComplete = [upper(words[shown.length - 1]!), upper(words[shown.length - 1]!).replace(/AH$/, 'A')].includes(
+    shown[shown.length - 1]!,
+  );
   const fullyShown = lastComplete ? shown : shown.slice(0, -1);
   const expected = typed(d, words);
   const distinctive = fullyShown.filter(isDistinctiveInCut).length;
@@ -360,14 +461,21 @@ const companySame: Pattern = (d, p) => {
   const dotted = form === 'PT' || form === 'CV' || form === 'UD' ? d.pick([form, `${form}.`, `${form.split('').join('.')}.`]) : form;
   const trailing = (form === 'PT' || form === 'CV') && d.chance(0.3);
   const expected = trailing ? `${name.join(' ')}, ${form}` : `${dotted} ${name.join(' ')}`;
-  const holder = d.chance(0.3) && (form === 'PT' || form === 'CV') ? `${bank(name)} ${form}` : `${upper(form)} ${bank(name)}${form === 'PT' && d.chance(0.2) ? ' TBK' : ''}`;
+  const holder =
+    d.chance(0.3) && (form === 'PT' || form === 'CV')
+      ? `${bank(name)} ${form}`
+      : `${upper(form)} ${bank(name)}${form === 'PT' && d.chance(0.2) ? ' TBK' : ''}`;
   return same('company', expected, holder);
 };
 
 const qqSame: Pattern = (d, p) => {
   const owner = ['PT', ...companyName(d, p)];
   const beneficiary = person(d, p);
-  return same('qq', `${owner.join(' ')} qq ${beneficiary.join(' ')}`, `${bank(owner)} ${d.pick(['QQ', 'Q.Q.', 'QQ.'])} ${bank(beneficiary)}`);
+  return same(
+    'qq',
+    `${owner.join(' ')} qq ${beneficiary.join(' ')}`,
+    `${bank(owner)} ${d.pick(['QQ', 'Q.Q.', 'QQ.'])} ${bank(beneficiary)}`,
+  );
 };
 
 /** A middle name written as its initial, between two names that are not everyday ones. */
@@ -378,7 +486,9 @@ const initialsSame: Pattern = (d, p) => {
   const family = d.fresh(d.chance(0.5) ? p.clans : familyNames(p, gender), [given, middle]);
   if (!isDistinctive(given) || !isDistinctive(family)) throw new Retry();
   const short = [given, `${middle[0]}.`, family];
-  return d.chance(0.5) ? same('initials', short.join(' '), bank([given, middle, family])) : same('initials', typed(d, [given, middle, family]), bank([given, middle[0]!, family]));
+  return d.chance(0.5)
+    ? same('initials', short.join(' '), bank([given, middle, family]))
+    : same('initials', typed(d, [given, middle, family]), bank([given, middle[0]!, family]));
 };
 
 const MIDDLE_WORDS = ['Tri', 'Dwi', 'Eka', 'Nur', 'Sri', 'Catur'];
@@ -399,8 +509,32 @@ const middleName: Pattern = (d, p) => {
 };
 
 const KEYBOARD_NEIGHBOURS: Record<string, string> = {
-  A: 'SQ', B: 'VN', C: 'XV', D: 'SF', E: 'WR', F: 'DG', G: 'FH', H: 'GJ', I: 'UO', J: 'HK', K: 'JL', L: 'K', M: 'N',
-  N: 'BM', O: 'IP', P: 'O', Q: 'W', R: 'ET', S: 'AD', T: 'RY', U: 'YI', V: 'CB', W: 'QE', X: 'ZC', Y: 'TU', Z: 'X',
+  A: 'SQ',
+  B: 'VN',
+  C: 'XV',
+  D: 'SF',
+  E: 'WR',
+  F: 'DG',
+  G: 'FH',
+  H: 'GJ',
+  I: 'UO',
+  J: 'HK',
+  K: 'JL',
+  L: 'K',
+  M: 'N',
+  N: 'BM',
+  O: 'IP',
+  P: 'O',
+  Q: 'W',
+  R: 'ET',
+  S: 'AD',
+  T: 'RY',
+  U: 'YI',
+  V: 'CB',
+  W: 'QE',
+  X: 'ZC',
+  Y: 'TU',
+  Z: 'X',
 };
 
 /** One slip of the fingers inside a long word. */
@@ -476,7 +610,9 @@ const joining: Pattern = (d, p) => {
  */
 const oneLetter: Pattern = (d, p) => {
   const [a, b] = d.pick(p.minimalPairs);
-  const words = d.chance(0.5) ? [a, d.fresh([...p.clans, ...p.maleFamily, ...p.femaleFamily], [a, b])] : [d.fresh([...p.maleGiven, ...p.femaleGiven], [a, b]), a];
+  const words = d.chance(0.5)
+    ? [a, d.fresh([...p.clans, ...p.maleFamily, ...p.femaleFamily], [a, b])]
+    : [d.fresh([...p.maleGiven, ...p.femaleGiven], [a, b]), a];
   const flipped = words.map((word) => (word === a ? b : word));
   const aoEnding = a.length === b.length && a.slice(0, -1) === b.slice(0, -1) && 'ao'.includes(a.slice(-1)) && 'ao'.includes(b.slice(-1));
   const label = aoEnding ? review : different;
@@ -519,7 +655,9 @@ const initialsReview: Pattern = (d, p) => {
   const words = person(d, p).slice(0, 2);
   const first = d.chance(0.5);
   const short = first ? [`${words[0]![0]}.`, words[1]!] : [words[0]!, `${words[1]![0]}.`];
-  return d.chance(0.5) ? review('initials', short.join(' '), bank(words)) : review('initials', typed(d, words), bank(short.map((word) => word.replace('.', ''))));
+  return d.chance(0.5)
+    ? review('initials', short.join(' '), bank(words))
+    : review('initials', typed(d, words), bank(short.map((word) => word.replace('.', ''))));
 };
 
 const reshuffled: Pattern = (d, p) => {
@@ -543,7 +681,8 @@ const sharedWord: Pattern = (d, p) => {
   const gender = gendered(d);
   const words = person(d, p, gender);
   const at = d.chance(0.5) ? 0 : d.int(1, words.length - 1);
-  const pool = at === 0 ? givenNames(p, d.chance(0.7) ? gender : gender === 'm' ? 'f' : 'm') : d.chance(0.5) ? familyNames(p, gender) : p.clans;
+  const pool =
+    at === 0 ? givenNames(p, d.chance(0.7) ? gender : gender === 'm' ? 'f' : 'm') : d.chance(0.5) ? familyNames(p, gender) : p.clans;
   const other = d.fresh(pool, words);
   requireDifferent(words[at]!, other);
   for (const word of words) requireDifferent(word, other);
@@ -630,8 +769,14 @@ const qqDifferent: Pattern = (d, p) => {
 /** Brother and sister: the given name and the family name both in the other gender's form. */
 const genderPair: Pattern = (d, p) => {
   const [him, her] = d.pick(p.genderPairs);
-  const [son, daughter] = d.pick([['Saputra', 'Saputri'], ['Putra', 'Putri'], ['Pratama', 'Pratiwi']] as const);
-  return d.chance(0.5) ? different('gender', typed(d, [him, son]), bank([her, daughter])) : different('gender', typed(d, [her, daughter]), bank([him, son]));
+  const [son, daughter] = d.pick([
+    ['Saputra', 'Saputri'],
+    ['Putra', 'Putri'],
+    ['Pratama', 'Pratiwi'],
+  ] as const);
+  return d.chance(0.5)
+    ? different('gender', typed(d, [him, son]), bank([her, daughter]))
+    : different('gender', typed(d, [her, daughter]), bank([him, son]));
 };
 
 // --- assembling a set ----------------------------------------------------------------------------------
@@ -642,13 +787,41 @@ const genderPair: Pattern = (d, p) => {
  * CLOSE_MATCH; it was cut before the held-out part used for the targets was drawn).
  */
 const RECIPE: ReadonlyArray<readonly [Pattern, number]> = [
-  [basic, 40], [titles, 40], [spellingPair('old-spelling', (p) => p.oldSpellings), 30], [spellingPair('variants', (p) => p.variants), 30],
-  [muhammad, 30], [abdul, 10], [wordOrder, 25], [splitJoin, 20], [balinese, 25], [noble, 12], [binSame, 15],
-  [truncation, 70], [companySame, 30], [qqSame, 8], [initialsSame, 12], [middleName, 35], [typos, 15],
-  [singleWord, 25], [patronymicMissing, 12], [joining, 25], [oneLetter, 35], [qqReview, 15], [legalForm, 25], [partial, 20],
-  [initialsReview, 15], [reshuffled, 6],
-  [unrelated, 30], [sharedWord, 50], [muhammadDifferent, 20], [fatherSon, 25], [balineseDifferent, 15], [companyDifferent, 25],
-  [truncationDifferent, 20], [qqDifferent, 10], [genderPair, 12],
+  [basic, 40],
+  [titles, 40],
+  [spellingPair('old-spelling', (p) => p.oldSpellings), 30],
+  [spellingPair('variants', (p) => p.variants), 30],
+  [muhammad, 30],
+  [abdul, 10],
+  [wordOrder, 25],
+  [splitJoin, 20],
+  [balinese, 25],
+  [noble, 12],
+  [binSame, 15],
+  [truncation, 70],
+  [companySame, 30],
+  [qqSame, 8],
+  [initialsSame, 12],
+  [middleName, 35],
+  [typos, 15],
+  [singleWord, 25],
+  [patronymicMissing, 12],
+  [joining, 25],
+  [oneLetter, 35],
+  [qqReview, 15],
+  [legalForm, 25],
+  [partial, 20],
+  [initialsReview, 15],
+  [reshuffled, 6],
+  [unrelated, 30],
+  [sharedWord, 50],
+  [muhammadDifferent, 20],
+  [fatherSon, 25],
+  [balineseDifferent, 15],
+  [companyDifferent, 25],
+  [truncationDifferent, 20],
+  [qqDifferent, 10],
+  [genderPair, 12],
 ];
 
 /** A reproducible set: the same seed and part give the same pairs, in the same order. */

@@ -7,7 +7,8 @@ import { readName } from '../../src/matching/parse-name.js';
 // Reading a name into typed words: what each word is comes from the knowledge files, where it may stand from the
 // parser. The plain reading is the first; a word with two readings gives the name a second one.
 const knowledge = BUILT_IN_KNOWLEDGE;
-const readings = (name: string) => readName(tokenize(name), knowledge, 0).map((reading) => reading.words.map((word) => `${word.kind}:${word.letters}`).join(' '));
+const readings = (name: string) =>
+  readName(tokenize(name), knowledge, 0).map((reading) => reading.words.map((word) => `${word.kind}:${word.letters}`).join(' '));
 const plain = (name: string) => readings(name)[0];
 
 describe('typed words', () => {
@@ -36,7 +37,10 @@ describe('typed words', () => {
   });
 
   it('reads a name abbreviation as its word, and several-word abbreviations as written out', () => {
-    const words = (name: string) => readName(tokenize(name), knowledge, 0)[0]!.words.filter((word) => word.kind === 'name').map((word) => word.reads);
+    const words = (name: string) =>
+      readName(tokenize(name), knowledge, 0)[0]!
+        .words.filter((word) => word.kind === 'name')
+        .map((word) => word.reads);
     expect(words('M. Rizky')).toEqual(['MUHAMMAD', 'RIZKY']);
     expect(words('Abd. Ghofur')).toEqual(['ABDUL', 'GHOFUR']);
     expect(words('FX Damar')).toEqual(['FRANSISKUS', 'XAVERIUS', 'DAMAR']);

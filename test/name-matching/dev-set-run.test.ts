@@ -16,14 +16,18 @@ const parts = () => {
   const setAside = new Set(setAsidePairs);
   return [
     ['whole set', answered],
-    ['set-aside part', answered.filter((pair) => setAside.has(devPairs.find((dev) => dev.expected === pair.expected && dev.holder === pair.holder)!))],
+    [
+      'set-aside part',
+      answered.filter((pair) => setAside.has(devPairs.find((dev) => dev.expected === pair.expected && dev.holder === pair.holder)!)),
+    ],
   ] as const;
 };
 
 describe('the names dev set through run', () => {
   it('reports every pair, with the verdict compareNames gives', () => {
     expect(answered).toHaveLength(devPairs.length);
-    for (const pair of answered) expect(pair.result, `${pair.expected} / ${pair.holder}`).toBe(compareNames(pair.expected, pair.holder).verdict);
+    for (const pair of answered)
+      expect(pair.result, `${pair.expected} / ${pair.holder}`).toBe(compareNames(pair.expected, pair.holder).verdict);
   });
 
   it.each([0, 1])('never says MATCH for a different person or a pair a person must look at (%#: whole, set-aside)', (part) => {
@@ -32,12 +36,18 @@ describe('the names dev set through run', () => {
     expect(wrong.map((pair) => `${pair.label}: ${pair.expected} / ${pair.holder}: ${pair.reason}`)).toEqual([]);
   });
 
-  it.each([0, 1])('meets the recall targets (%#: whole, set-aside): same→MATCH >= 93%, same→NO_MATCH <= 1%, review→CLOSE_MATCH >= 80%', (part) => {
-    const [name, pairs] = parts()[part]!;
-    const verdictOf = new Map(pairs.map((pair) => [pair, pair.result as 'MATCH' | 'CLOSE_MATCH' | 'NO_MATCH']));
-    const { byLabel } = evaluate(pairs, (expected, holder) => verdictOf.get(pairs.find((pair) => pair.expected === expected && pair.holder === holder)!)!);
-    expect(share(byLabel.same, 'MATCH'), name).toBeGreaterThanOrEqual(0.93);
-    expect(share(byLabel.same, 'NO_MATCH'), name).toBeLessThanOrEqual(0.01);
-    expect(share(byLabel.review, 'CLOSE_MATCH'), name).toBeGreaterThanOrEqual(0.8);
-  });
+  it.each([0, 1])(
+    'meets the recall targets (%#: whole, set-aside): same→MATCH >= 93%, same→NO_MATCH <= 1%, review→CLOSE_MATCH >= 80%',
+    (part) => {
+      const [name, pairs] = parts()[part]!;
+      const verdictOf = new Map(pairs.map((pair) => [pair, pair.result as 'MATCH' | 'CLOSE_MATCH' | 'NO_MATCH']));
+      const { byLabel } = evaluate(
+        pairs,
+        (expected, holder) => verdictOf.get(pairs.find((pair) => pair.expected === expected && pair.holder === holder)!)!,
+      );
+      expect(share(byLabel.same, 'MATCH'), name).toBeGreaterThanOrEqual(0.93);
+      expect(share(byLabel.same, 'NO_MATCH'), name).toBeLessThanOrEqual(0.01);
+      expect(share(byLabel.review, 'CLOSE_MATCH'), name).toBeGreaterThanOrEqual(0.8);
+    },
+  );
 });

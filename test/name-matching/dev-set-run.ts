@@ -30,8 +30,20 @@ export async function runPairsThroughCli(pairs: readonly DevPair[], env: Record<
   const accounts = join(workDir, 'accounts.csv');
   const input = join(workDir, 'payouts.csv');
   const out = join(workDir, 'report.csv');
-  await writeFile(accounts, stringify([['bank_code', 'account_number', 'account_holder'], ...pairs.map((pair, index) => [BANK_CODE, accountNumber(index), pair.holder])]));
-  await writeFile(input, stringify([['id', 'bank_code', 'account_number', 'name'], ...pairs.map((pair, index) => [`P${index}`, BANK_CODE, accountNumber(index), pair.expected])]));
+  await writeFile(
+    accounts,
+    stringify([
+      ['bank_code', 'account_number', 'account_holder'],
+      ...pairs.map((pair, index) => [BANK_CODE, accountNumber(index), pair.holder]),
+    ]),
+  );
+  await writeFile(
+    input,
+    stringify([
+      ['id', 'bank_code', 'account_number', 'name'],
+      ...pairs.map((pair, index) => [`P${index}`, BANK_CODE, accountNumber(index), pair.expected]),
+    ]),
+  );
   const sandbox = await startSandbox({ accountsFile: accounts });
   try {
     const result = await runCli(['run', input, '--out', out], emulatorEnvironment(prefix, sandbox.url, env), 300_000);

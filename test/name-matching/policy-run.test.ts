@@ -18,9 +18,20 @@ let input: string;
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'bc-policy-'));
   const accounts = join(workDir, 'accounts.csv');
-  await writeFile(accounts, ['bank_code,account_number,account_holder', '014,0011223344,SITI NURHALIZA KARTIKASARI PUT', '014,0055667788,BUDI SANTOSO', '014,0099887766,PARLINDUNGAN SINAGA'].join('\n'));
+  await writeFile(
+    accounts,
+    [
+      'bank_code,account_number,account_holder',
+      '014,0011223344,SITI NURHALIZA KARTIKASARI PUT',
+      '014,0055667788,BUDI SANTOSO',
+      '014,0099887766,PARLINDUNGAN SINAGA',
+    ].join('\n'),
+  );
   input = join(workDir, 'payouts.csv');
-  await writeFile(input, ['id,bank_code,account_number,name', 'A,014,0011223344,Siti Nurhaliza Kartikasari Putri Handayani', 'B,014,0055667788,Budi Santoso', 'C,014,0099887766,Ucok Sinaga'].join('\n') + '\n');
+  await writeFile(
+    input,
+    `${['id,bank_code,account_number,name', 'A,014,0011223344,Siti Nurhaliza Kartikasari Putri Handayani', 'B,014,0055667788,Budi Santoso', 'C,014,0099887766,Ucok Sinaga'].join('\n')}\n`,
+  );
   sandbox = await startSandbox({ accountsFile: accounts });
 });
 
@@ -49,23 +60,35 @@ describe('NAME_MATCH_POLICY in a run', () => {
   it('standard (the default) takes a bank-truncated name that identifies the person as MATCH; strict leaves it to a person', async () => {
     const standard = await run(undefined);
     expect(standard.get('A')).toMatchObject({ result: 'MATCH', account_holder: 'SITI NURHALIZA KARTIKASARI PUT' });
-    expect(standard.get('A')!.reason).toContain("holder name cut at 30 characters: 'PUT' read as the start of 'PUTRI', 'HANDAYANI' not shown");
+    expect(standard.get('A')!.reason).toContain(
+      "holder name cut at 30 characters: 'PUT' read as the start of 'PUTRI', 'HANDAYANI' not shown",
+    );
     const strict = await run('strict');
     expect(strict.get('A')).toMatchObject({ result: 'CLOSE_MATCH' });
     expect(strict.get('A')!.reason).toContain('strict policy: a person confirms');
     for (const rows of [standard, strict]) expect(rows.get('B')).toMatchObject({ result: 'MATCH', name_score: '100' });
   });
 
-  it('takes a site\'s name rules from NAME_RULES_FILE, and refuses a broken file with exit 2 before doing anything', async () => {
+  it("takes a site's name rules from NAME_RULES_FILE, and refuses a broken file with exit 2 before doing anything", async () => {
     const rules = join(workDir, 'name-rules.json');
     await writeFile(rules, JSON.stringify({ nicknames: [{ short: 'UCOK', full: ['PARLINDUNGAN'], kind: 'nickname', source: 'ops' }] }));
     const env = (file: string) =>
-      cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: `${prefix}:rules`, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', NAME_RULES_FILE: file });
+      cliEnvironment({
+        REDIS_URL: TEST_REDIS_URL,
+        BC_KEY_PREFIX: `${prefix}:rules`,
+        H2H_BASE_URL: sandbox.url,
+        H2H_USERNAME: 'sandbox',
+        H2H_PASSWORD: 'sandbox',
+        NAME_RULES_FILE: file,
+      });
     const out = join(workDir, 'report-rules.csv');
     const ok = await runCli(['run', input, '--out', out], env(rules));
     expect(ok.code, ok.stderr).toBe(0);
     const rows = new Map((await readReport(out)).map((row) => [row.id!, row]));
-    expect(rows.get('C')).toMatchObject({ result: 'CLOSE_MATCH', reason: expect.stringContaining("'UCOK' may be a short form of 'PARLINDUNGAN'") });
+    expect(rows.get('C')).toMatchObject({
+      result: 'CLOSE_MATCH',
+      reason: expect.stringContaining("'UCOK' may be a short form of 'PARLINDUNGAN'"),
+    });
     expect((await run(undefined)).get('C')).toMatchObject({ result: 'NO_MATCH' });
 
     const broken = join(workDir, 'broken-rules.json');
@@ -78,7 +101,10 @@ describe('NAME_MATCH_POLICY in a run', () => {
   });
 
   it('refuses an unknown policy as a usage error before doing anything', async () => {
-    const result = await runCli(['run', input, '--out', join(workDir, 'never.csv')], cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, NAME_MATCH_POLICY: 'lenient' }));
+    const result = await runCli(
+      ['run', input, '--out', join(workDir, 'never.csv')],
+      cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, NAME_MATCH_POLICY: 'lenient' }),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('NAME_MATCH_POLICY must be "standard" or "strict", not "lenient"');
   });

@@ -49,11 +49,37 @@ async function expiries(client: Redis, pattern: string): Promise<Map<string, num
   return found;
 }
 
-const row = (index: number): StoredRow => ({ fields: [`R${index}`, '014', `52701234${String(index).padStart(2, '0')}`, `NAME ${index}`], accountKey: `014:52701234${String(index).padStart(2, '0')}`, invalidReason: null });
-const verified = { verdict: 'VERIFIED', reason: '', holderName: 'ANDI WIJAYA KUSUMA', bankName: 'BCA', fee: '0', inquiryStatus: 'SUCCESS', inquiryId: '1', checkedAt: '2026-11-23T01:36:10Z' } as const;
+const row = (index: number): StoredRow => ({
+  fields: [`R${index}`, '014', `52701234${String(index).padStart(2, '0')}`, `NAME ${index}`],
+  accountKey: `014:52701234${String(index).padStart(2, '0')}`,
+  invalidReason: null,
+});
+const verified = {
+  verdict: 'VERIFIED',
+  reason: '',
+  holderName: 'ANDI WIJAYA KUSUMA',
+  bankName: 'BCA',
+  fee: '0',
+  inquiryStatus: 'SUCCESS',
+  inquiryId: '1',
+  checkedAt: '2026-11-23T01:36:10Z',
+} as const;
 
 async function producedBatch(w: ReturnType<typeof world>, batchId: string): Promise<void> {
-  await w.store.create({ batchId, sourceFile: '/in/payroll.csv', sourceName: 'payroll.csv', contentHash: batchId, queueName: 'q', endpoint: { environment: 'sandbox', address: 'http://q.test' }, layout: { delimiter: ',' }, header: ['id', 'bank', 'account', 'name'], mapping: { bankCode: 1, accountNumber: 2, expectedName: 3 }, replacedColumns: [], rowCount: 3, createdAt: Date.now() });
+  await w.store.create({
+    batchId,
+    sourceFile: '/in/payroll.csv',
+    sourceName: 'payroll.csv',
+    contentHash: batchId,
+    queueName: 'q',
+    endpoint: { environment: 'sandbox', address: 'http://q.test' },
+    layout: { delimiter: ',' },
+    header: ['id', 'bank', 'account', 'name'],
+    mapping: { bankCode: 1, accountNumber: 2, expectedName: 3 },
+    replacedColumns: [],
+    rowCount: 3,
+    createdAt: Date.now(),
+  });
   const generation = await w.store.startGeneration(batchId);
   await w.store.appendRows(batchId, generation, [row(1), row(2), row(3)]);
   await w.store.markProduced(batchId, generation, 0);
@@ -65,10 +91,17 @@ describe('nothing of a batch without an expiry', () => {
     await producedBatch(w, 'b-unfinished');
     await w.store.writeAnswer('b-unfinished', '014:5270123401', verified);
     const history = new AccountHistory(redis, w.keys, 30 * 24 * HOUR_MS, () => Date.now());
-    await w.store.writeAnswerWithHistory('b-unfinished', '014:5270123402', verified, history.writeOf('q', '014:5270123402', { outcome: verified, batchId: 'b-unfinished', answeredAt: Date.now() }));
+    await w.store.writeAnswerWithHistory(
+      'b-unfinished',
+      '014:5270123402',
+      verified,
+      history.writeOf('q', '014:5270123402', { outcome: verified, batchId: 'b-unfinished', answeredAt: Date.now() }),
+    );
     await w.store.countCalls('b-unfinished', 'calls', 2);
     const found = await expiries(redis, `${w.prefix}:batch:*`);
-    expect([...found.keys()].sort()).toEqual([w.keys.batch('b-unfinished'), w.keys.accounts('b-unfinished'), w.keys.outcomes('b-unfinished'), w.keys.rows('b-unfinished')].sort());
+    expect([...found.keys()].sort()).toEqual(
+      [w.keys.batch('b-unfinished'), w.keys.accounts('b-unfinished'), w.keys.outcomes('b-unfinished'), w.keys.rows('b-unfinished')].sort(),
+    );
     for (const [key, ttl] of found) {
       expect(ttl, key).toBeGreaterThan(0);
       expect(ttl, key).toBeLessThanOrEqual(HOUR_MS);
@@ -88,7 +121,14 @@ describe('nothing of a batch without an expiry', () => {
     await redis.unlink(w.keys.batch('b-lost'), w.keys.rows('b-lost'), w.keys.accounts('b-lost'), w.keys.outcomes('b-lost'));
     const history = new AccountHistory(redis, w.keys, 30 * 24 * HOUR_MS, () => Date.now());
     await expect(w.store.writeAnswer('b-lost', '014:5270123401', verified)).rejects.toThrow(BatchNotFoundError);
-    await expect(w.store.writeAnswerWithHistory('b-lost', '014:5270123402', verified, history.writeOf('q', '014:5270123402', { outcome: verified, batchId: 'b-lost', answeredAt: Date.now() }))).rejects.toThrow(BatchNotFoundError);
+    await expect(
+      w.store.writeAnswerWithHistory(
+        'b-lost',
+        '014:5270123402',
+        verified,
+        history.writeOf('q', '014:5270123402', { outcome: verified, batchId: 'b-lost', answeredAt: Date.now() }),
+      ),
+    ).rejects.toThrow(BatchNotFoundError);
     await w.store.countCalls('b-lost', 'calls', 3);
     await expect(w.store.appendRows('b-lost', generation, [row(4)])).rejects.toThrow(BatchNotFoundError);
     await expect(w.store.startGeneration('b-lost')).rejects.toThrow(BatchNotFoundError);
@@ -113,7 +153,15 @@ describe('Redis restarted without persistence while a worker answers', () => {
     // Slow answers: many are in flight when Redis comes back empty.
     sandbox = await startSandbox({ accounts, latencyMs: { min: 1500, max: 1500 } });
     const prefix = testKeyPrefix();
-    const env = cliEnvironment({ REDIS_URL: own.url, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: '20/s', LOG_FORMAT: 'json' });
+    const env = cliEnvironment({
+      REDIS_URL: own.url,
+      BC_KEY_PREFIX: prefix,
+      H2H_BASE_URL: sandbox.url,
+      H2H_USERNAME: 'sandbox',
+      H2H_PASSWORD: 'sandbox',
+      INQUIRY_RATE: '20/s',
+      LOG_FORMAT: 'json',
+    });
     const file = join(workDir, 'restart.csv');
     await writeBeneficiaryFile(file, accounts);
     const worker = startCli(['worker'], env);
@@ -127,14 +175,18 @@ describe('Redis restarted without persistence while a worker answers', () => {
       await own.start();
       // A late answer either finds the batch gone and says so, or (the defect) writes the batch's keys again.
       await waitFor(
-        async () => worker.output().stderr.includes(`batch ${batchId} is gone from Redis`) || (await own!.client.exists(keys.outcomes(batchId), keys.batch(batchId))) > 0,
+        async () =>
+          worker.output().stderr.includes(`batch ${batchId} is gone from Redis`) ||
+          (await own!.client.exists(keys.outcomes(batchId), keys.batch(batchId))) > 0,
         30_000,
         'a late answer to meet the emptied Redis',
       );
       await waitFor(() => sandbox!.stats().answeredInquiries === sandbox!.stats().inquiries, 30_000, 'every inquiry in flight answered');
       expect([...(await expiries(own.client, `${prefix}:batch:*`)).entries()]).toEqual([]);
       // Nor any other key naming the batch (a job of it) without an expiry.
-      expect([...(await expiries(own.client, `${prefix}:*`)).entries()].filter(([key, ttl]) => ttl === -1 && key.includes(batchId))).toEqual([]);
+      expect(
+        [...(await expiries(own.client, `${prefix}:*`)).entries()].filter(([key, ttl]) => ttl === -1 && key.includes(batchId)),
+      ).toEqual([]);
     } finally {
       worker.kill('SIGTERM');
       await waitForExit(worker);
@@ -164,7 +216,7 @@ describe('orphans: keys of a batch whose record is gone', () => {
     expect((await w.store.get('b-alive')).rowCount).toBe(3);
   });
 
-  it('delete <id> removes one batch\'s orphaned keys; an id with nothing at all is still unknown (exit 2)', async () => {
+  it("delete <id> removes one batch's orphaned keys; an id with nothing at all is still unknown (exit 2)", async () => {
     const w = world();
     await orphan(w, 'b-orphan');
     const deleted = await cli(w.prefix, ['delete', 'b-orphan']);

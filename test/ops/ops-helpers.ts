@@ -22,7 +22,12 @@ export async function beneficiaryCsv(idPrefix: string, count: number): Promise<{
   const accounts = await matchingAccounts();
   if (count > accounts.length) throw new Error(`only ${accounts.length} matching accounts in the fixture`);
   const header = 'beneficiary_id,bank_code,account_number,beneficiary_name';
-  const lines = accounts.slice(0, count).map((account, index) => `${idPrefix}-${String(index + 1).padStart(3, '0')},${account.bankCode},${account.accountNumber},"${account.holderName}"`);
+  const lines = accounts
+    .slice(0, count)
+    .map(
+      (account, index) =>
+        `${idPrefix}-${String(index + 1).padStart(3, '0')},${account.bankCode},${account.accountNumber},"${account.holderName}"`,
+    );
   return { header, lines, text: `${[header, ...lines].join('\n')}\n` };
 }
 
@@ -50,10 +55,13 @@ export const listDir = async (path: string): Promise<string[]> => {
 /** Batches under the prefix, with their source file. */
 export async function batchesOf(redis: Redis, prefix: string): Promise<Array<{ batchId: string; sourceFile: string }>> {
   const ids = await redis.zrange(`${prefix}:batches`, 0, '-1');
-  return Promise.all(ids.map(async (batchId) => ({ batchId, sourceFile: (await redis.hget(redisKeys(prefix).batch(batchId), 'sourceFile')) ?? '' })));
+  return Promise.all(
+    ids.map(async (batchId) => ({ batchId, sourceFile: (await redis.hget(redisKeys(prefix).batch(batchId), 'sourceFile')) ?? '' })),
+  );
 }
 
-export const answeredCount = (redis: Redis, prefix: string, batchId: string): Promise<number> => redis.hlen(redisKeys(prefix).outcomes(batchId));
+export const answeredCount = (redis: Redis, prefix: string, batchId: string): Promise<number> =>
+  redis.hlen(redisKeys(prefix).outcomes(batchId));
 
 export function opsEnvironment(prefix: string, sandboxUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {

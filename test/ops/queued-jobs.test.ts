@@ -33,7 +33,13 @@ function environment() {
   const prefix = testKeyPrefix();
   prefixes.push(prefix);
   // Nothing answers at this address: `enqueue` only queues (no login), and nothing takes the jobs.
-  const env = cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: 'http://127.0.0.1:9', H2H_USERNAME: 'u', H2H_PASSWORD: 'p' });
+  const env = cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: 'http://127.0.0.1:9',
+    H2H_USERNAME: 'u',
+    H2H_PASSWORD: 'p',
+  });
   return { prefix, env };
 }
 

@@ -109,7 +109,13 @@ describe('retention: Redis is working state, reports on disk are the record', ()
   it('index entries of expired batches are dropped by list and by the content lookup (also those from before the index named the endpoint)', async () => {
     const w = world();
     await redis.zadd(w.keys.batches(), Date.now(), 'b-expired');
-    await redis.hset(w.keys.batchesByContent(), contentAtEndpoint('inquiries-sandbox-x', 'content-of-expired'), 'b-expired', 'content-of-expired', 'b-expired');
+    await redis.hset(
+      w.keys.batchesByContent(),
+      contentAtEndpoint('inquiries-sandbox-x', 'content-of-expired'),
+      'b-expired',
+      'content-of-expired',
+      'b-expired',
+    );
     expect(await w.store.list()).toEqual([]);
     expect(await w.store.latestByContent('inquiries-sandbox-x', 'content-of-expired')).toBeUndefined();
     expect(await redis.zcard(w.keys.batches())).toBe(0);
@@ -169,7 +175,8 @@ describe('retention: Redis is working state, reports on disk are the record', ()
     const unfinished = enqueued.stdout.trim();
     const { queueName } = await w.store.get(unfinished);
     const queue = new Queue(queueName, { connection: testRedis(), prefix: w.keys.bullPrefix() });
-    const waitingOf = async (batchId: string) => (await queue.getRanges(['wait', 'delayed', 'prioritized'], 0, -1)).filter((id) => id.startsWith(`${batchId}.`)).length;
+    const waitingOf = async (batchId: string) =>
+      (await queue.getRanges(['wait', 'delayed', 'prioritized'], 0, -1)).filter((id) => id.startsWith(`${batchId}.`)).length;
     expect(await waitingOf(unfinished)).toBeGreaterThan(0);
 
     const refused = await w.cli(['delete', unfinished]);
@@ -204,8 +211,13 @@ describe('retention: Redis is working state, reports on disk are the record', ()
   });
 
   it('a bad duration is a usage error (exit 2) that says what is accepted', async () => {
-    const result = await runCli(['prune', '--older-than', '30 days'], cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: testKeyPrefix() }));
+    const result = await runCli(
+      ['prune', '--older-than', '30 days'],
+      cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: testKeyPrefix() }),
+    );
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--older-than takes a duration, a number and a unit ms, s, m, h or d (500ms, 30s, 5m, 12h, 30d), not "30 days"');
+    expect(result.stderr).toContain(
+      '--older-than takes a duration, a number and a unit ms, s, m, h or d (500ms, 30s, 5m, 12h, 30d), not "30 days"',
+    );
   });
 });

@@ -63,7 +63,8 @@ describe('schedule', () => {
     await removeTempFolders();
   });
 
-  const history = async (): Promise<RunRecord[]> => (await redis.lrange(`${prefix}:schedule:runs`, 0, -1)).map((entry) => JSON.parse(entry) as RunRecord).reverse();
+  const history = async (): Promise<RunRecord[]> =>
+    (await redis.lrange(`${prefix}:schedule:runs`, 0, -1)).map((entry) => JSON.parse(entry) as RunRecord).reverse();
 
   it('runs on a seconds-level pattern without overlap: a run due while another works is skipped, saying why', async () => {
     const scheduler = startCli(['schedule'], env);
@@ -123,7 +124,9 @@ describe('schedule', () => {
     expect(listed.stdout).toContain('nightly-validation  pattern "*/2 * * * * *"  tz UTC');
     expect(listed.stdout).toContain(`source ${exports}`);
     expect(listed.stdout).toMatch(/completed +repeat:nightly-validation:\d+ +16 rows MATCH 16 -> /);
-    expect(listed.stdout).toMatch(/skipped +repeat:nightly-validation:\d+ +previous run repeat:nightly-validation:\d+ .* is still in progress/);
+    expect(listed.stdout).toMatch(
+      /skipped +repeat:nightly-validation:\d+ +previous run repeat:nightly-validation:\d+ .* is still in progress/,
+    );
 
     expect(await redis.zcard(`${prefix}:{bull}:scheduled-validation:repeat`)).toBe(1);
     const removed = await runCli(['schedule', '--remove'], env);
@@ -162,7 +165,10 @@ describe('schedule', () => {
       const second = startCli(['schedule'], ownEnv);
       try {
         const finished = await waitFor(
-          async () => (await redis.lrange(`${ownPrefix}:schedule:runs`, 0, -1)).map((entry) => JSON.parse(entry) as RunRecord & { batchId?: string }).find((run) => run.jobId === holder),
+          async () =>
+            (await redis.lrange(`${ownPrefix}:schedule:runs`, 0, -1))
+              .map((entry) => JSON.parse(entry) as RunRecord & { batchId?: string })
+              .find((run) => run.jobId === holder),
           20_000,
           'the handed-back run to finish',
         );

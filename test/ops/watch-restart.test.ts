@@ -6,7 +6,17 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, startCli, waitForExit } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
-import { ACCOUNTS_FIXTURE, answeredCount, batchesOf, beneficiaryCsv, listDir, opsEnvironment, removeTempFolders, tempFolder, waitFor } from './ops-helpers.js';
+import {
+  ACCOUNTS_FIXTURE,
+  answeredCount,
+  batchesOf,
+  beneficiaryCsv,
+  listDir,
+  opsEnvironment,
+  removeTempFolders,
+  tempFolder,
+  waitFor,
+} from './ops-helpers.js';
 
 const ROWS = 20;
 const CONCURRENCY = 2;
@@ -39,7 +49,13 @@ describe('watch: stopped mid-file and started again', () => {
     prefixes.push(prefix);
     const folder = await tempFolder(label);
     const env = cliEnvironment(
-      opsEnvironment(prefix, sandbox.url, { WATCH_STABLE: '1s', WATCH_POLL: '100ms', INQUIRY_RATE: '5/s', INQUIRY_CONCURRENCY: String(CONCURRENCY), ...extra }),
+      opsEnvironment(prefix, sandbox.url, {
+        WATCH_STABLE: '1s',
+        WATCH_POLL: '100ms',
+        INQUIRY_RATE: '5/s',
+        INQUIRY_CONCURRENCY: String(CONCURRENCY),
+        ...extra,
+      }),
     );
     const csv = await beneficiaryCsv(label.toUpperCase(), ROWS);
     const start = () => startCli(['watch', folder], env);
@@ -55,13 +71,18 @@ describe('watch: stopped mid-file and started again', () => {
       await waitFor(async () => (await answeredCount(redis, prefix, batch.batchId)) >= atLeast, 15_000, `${atLeast} answers`, 20);
       return batch.batchId;
     };
-    const reportDone = () => waitFor(async () => (await listDir(join(folder, 'outbox'))).includes('payouts.reconciled.summary.json'), 30_000, 'the report');
+    const reportDone = () =>
+      waitFor(async () => (await listDir(join(folder, 'outbox'))).includes('payouts.reconciled.summary.json'), 30_000, 'the report');
     /** One report, every row exactly once and answered, the input archived, nothing left in processing/, one batch. */
     const expectCompleteOnce = async () => {
       const rows = await readReport(join(folder, 'outbox', 'payouts.reconciled.csv'));
       expect(rows.map((row) => row.beneficiary_id)).toEqual(csv.lines.map((line) => line.split(',')[0]));
       expect(rows.filter((row) => row.result === 'MATCH')).toHaveLength(ROWS);
-      expect(await listDir(join(folder, 'outbox'))).toEqual(['payouts.changes.csv', 'payouts.reconciled.csv', 'payouts.reconciled.summary.json']);
+      expect(await listDir(join(folder, 'outbox'))).toEqual([
+        'payouts.changes.csv',
+        'payouts.reconciled.csv',
+        'payouts.reconciled.summary.json',
+      ]);
       expect(await listDir(join(folder, 'archive'))).toEqual(['payouts.csv']);
       expect(await readFile(join(folder, 'archive', 'payouts.csv'), 'utf8')).toBe(csv.text);
       expect(await listDir(join(folder, 'processing'))).toEqual([]);

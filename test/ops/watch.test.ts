@@ -7,7 +7,16 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, startCli, waitForExit } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
-import { ACCOUNTS_FIXTURE, batchesOf, beneficiaryCsv, listDir, opsEnvironment, removeTempFolders, tempFolder, waitFor } from './ops-helpers.js';
+import {
+  ACCOUNTS_FIXTURE,
+  batchesOf,
+  beneficiaryCsv,
+  listDir,
+  opsEnvironment,
+  removeTempFolders,
+  tempFolder,
+  waitFor,
+} from './ops-helpers.js';
 
 const STABLE_SECONDS = 3;
 const POLL_MS = 200;
@@ -29,9 +38,20 @@ describe('watch <folder>', () => {
     folder = await tempFolder('watch');
     watcher = startCli(
       ['watch', folder],
-      cliEnvironment(opsEnvironment(prefix, sandbox.url, { WATCH_STABLE: `${STABLE_SECONDS}s`, WATCH_POLL: `${POLL_MS}ms`, INQUIRY_RATE: '50/s', LOG_LEVEL: 'info' })),
+      cliEnvironment(
+        opsEnvironment(prefix, sandbox.url, {
+          WATCH_STABLE: `${STABLE_SECONDS}s`,
+          WATCH_POLL: `${POLL_MS}ms`,
+          INQUIRY_RATE: '50/s',
+          LOG_LEVEL: 'info',
+        }),
+      ),
     );
-    await waitFor(async () => (await listDir(folder)).includes('inbox') && (await listDir(folder)).includes('failed'), 10_000, 'the watcher to create its folders');
+    await waitFor(
+      async () => (await listDir(folder)).includes('inbox') && (await listDir(folder)).includes('failed'),
+      10_000,
+      'the watcher to create its folders',
+    );
   });
 
   afterAll(async () => {
@@ -104,15 +124,21 @@ describe('watch <folder>', () => {
     await writeFile(join(inbox(), 'empty.csv'), '');
 
     const failed = join(folder, 'failed');
-    await waitFor(async () => {
-      const names = await listDir(failed);
-      return names.includes('no-account.error.txt') && names.includes('empty.error.txt') && names.includes('empty.csv');
-    }, 20_000, 'the refused files in failed/');
+    await waitFor(
+      async () => {
+        const names = await listDir(failed);
+        return names.includes('no-account.error.txt') && names.includes('empty.error.txt') && names.includes('empty.csv');
+      },
+      20_000,
+      'the refused files in failed/',
+    );
     expect(await listDir(failed)).toEqual(['empty.csv', 'empty.error.txt', 'no-account.csv', 'no-account.error.txt']);
     const missing = await readFile(join(failed, 'no-account.error.txt'), 'utf8');
     expect(missing).toContain('no-account.csv was not checked: required column(s) missing: account number');
     expect(missing).toContain('the header has: "id", "bank_code", "holder"');
-    expect(await readFile(join(failed, 'empty.error.txt'), 'utf8')).toMatch(/empty\.csv was not checked: .*is empty: a header row is required/);
+    expect(await readFile(join(failed, 'empty.error.txt'), 'utf8')).toMatch(
+      /empty\.csv was not checked: .*is empty: a header row is required/,
+    );
     expect(await readFile(join(failed, 'no-account.csv'), 'utf8')).toBe('id,bank_code,holder\n1,014,Budi Santoso\n');
     // Nothing was queued for them, and the others stay where they are, well past the stability time.
     expect((await batchesOf(redis, prefix)).length).toBe(batchesBefore);
@@ -122,7 +148,11 @@ describe('watch <folder>', () => {
   it('recognises the same content dropped twice: the second report repeats the first, nothing is asked again', async () => {
     const csv = await beneficiaryCsv('DUP', 8);
     await dropViaPart('dup-first.csv', csv.text);
-    await waitFor(async () => (await listDir(outbox())).includes('dup-first.reconciled.summary.json'), 15_000, 'the report of dup-first.csv');
+    await waitFor(
+      async () => (await listDir(outbox())).includes('dup-first.reconciled.summary.json'),
+      15_000,
+      'the report of dup-first.csv',
+    );
     const first = JSON.parse(await readFile(join(outbox(), 'dup-first.reconciled.summary.json'), 'utf8'));
     const inquiriesAfterFirst = sandbox.stats().inquiries;
     const batchesAfterFirst = (await batchesOf(redis, prefix)).length;
@@ -132,14 +162,22 @@ describe('watch <folder>', () => {
     await waitFor(
       async () => {
         const written = await listDir(outbox());
-        return written.includes('dup-second.reconciled.summary.json') && written.includes('dup-second.duplicate.txt') && (await listDir(join(folder, 'archive'))).includes('dup-second.csv');
+        return (
+          written.includes('dup-second.reconciled.summary.json') &&
+          written.includes('dup-second.duplicate.txt') &&
+          (await listDir(join(folder, 'archive'))).includes('dup-second.csv')
+        );
       },
       15_000,
       'the report, the duplicate note and the archived dup-second.csv',
     );
     const second = JSON.parse(await readFile(join(outbox(), 'dup-second.reconciled.summary.json'), 'utf8'));
     expect(second.batchId).toBe(first.batchId);
-    expect(second.duplicateOf).toMatchObject({ file: 'dup-first.csv', batchId: first.batchId, report: join(outbox(), 'dup-first.reconciled.csv') });
+    expect(second.duplicateOf).toMatchObject({
+      file: 'dup-first.csv',
+      batchId: first.batchId,
+      report: join(outbox(), 'dup-first.reconciled.csv'),
+    });
     expect(second.receivedAs).toBe('dup-second.csv');
     expect(await readFile(join(outbox(), 'dup-second.duplicate.txt'), 'utf8')).toContain(`dup-second.csv: duplicate of dup-first.csv`);
     const firstRows = await readReport(join(outbox(), 'dup-first.reconciled.csv'));

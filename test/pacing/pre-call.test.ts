@@ -94,7 +94,12 @@ describe('the pre-call command against Redis', () => {
       logger,
     };
     const process = createInquiryProcessor(deps);
-    const job = { id: 'b1.014:0012345678', data: { batchId: 'b1', sealedAccount: sealAccount(SEAL_KEY, 'b1', '014:0012345678') }, opts: { attempts: 3 }, attemptsMade: 0 } as unknown as Job<InquiryJobData>;
+    const job = {
+      id: 'b1.014:0012345678',
+      data: { batchId: 'b1', sealedAccount: sealAccount(SEAL_KEY, 'b1', '014:0012345678') },
+      opts: { attempts: 3 },
+      attemptsMade: 0,
+    } as unknown as Job<InquiryJobData>;
     await process(job);
     const after = await pacerState(w.pacerKey);
     await process(job);
@@ -111,10 +116,20 @@ describe('the pre-call command against Redis', () => {
 
   it('a send recorded but read too late moves its own record to now instead of taking a second window position', async () => {
     const w = world('5/s');
-    const [, wait, epoch, recordedAt, , , , , ring] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
+    const [, wait, epoch, recordedAt, , , , , ring] = await runCommand<string[]>(
+      redis,
+      PACER_RESERVE_SLOT,
+      [w.pacerKey],
+      [202, 5, 1015, 1000],
+    );
     expect([Number(wait), ring]).toEqual([0, '0']);
     // The confirm of a late reply: the same position, a later time, no new position taken.
-    const [next, movedTo, sameRing] = await runCommand<string[]>(redis, PACER_CONFIRM_SLOT, [w.pacerKey], [epoch!, 5, 1015, ring!, recordedAt!]);
+    const [next, movedTo, sameRing] = await runCommand<string[]>(
+      redis,
+      PACER_CONFIRM_SLOT,
+      [w.pacerKey],
+      [epoch!, 5, 1015, ring!, recordedAt!],
+    );
     expect([Number(next), sameRing]).toEqual([0, '0']);
     expect(Number(movedTo)).toBeGreaterThanOrEqual(Number(recordedAt));
     expect(await redis.hmget(w.pacerKey, 'wi', 'w0', 'w1')).toEqual(['1', movedTo, null]);
@@ -137,13 +152,25 @@ describe('the pre-call command against Redis', () => {
     for (let i = 1; i < nexts.length; i += 1) expect(nexts[i]! - nexts[i - 1]!).toBeCloseTo(interval, 2);
   });
 
-  it('a due slot the window guard turns back moves the spacing to the guard\'s time: no run of slots against a full window', async () => {
+  it("a due slot the window guard turns back moves the spacing to the guard's time: no run of slots against a full window", async () => {
     const w = world('5/s');
     const [, , , now] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
     // The window holds five sends of the last 100 ms, and the next slot is due.
     const recent = Number(now) - 100;
-    await redis.hset(w.pacerKey, 'next', String(Number(now) - 50), 'wi', '0', ...[0, 1, 2, 3, 4].flatMap((i) => [`w${i}`, String(recent + i)]));
-    const [status, wait, , guardNow, , , , , ring, bookedAt] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 1000]);
+    await redis.hset(
+      w.pacerKey,
+      'next',
+      String(Number(now) - 50),
+      'wi',
+      '0',
+      ...[0, 1, 2, 3, 4].flatMap((i) => [`w${i}`, String(recent + i)]),
+    );
+    const [status, wait, , guardNow, , , , , ring, bookedAt] = await runCommand<string[]>(
+      redis,
+      PACER_RESERVE_SLOT,
+      [w.pacerKey],
+      [202, 5, 1015, 1000],
+    );
     // Booked for the guard's time in the oldest position: the caller sends then without asking again.
     expect([status, ring]).toEqual(['slot', '0']);
     expect(Number(bookedAt)).toBeCloseTo(recent + 1015, 0);
@@ -182,7 +209,12 @@ describe('the pre-call command against Redis', () => {
     const w = world('5/s');
     const booked: number[] = [];
     for (let slot = 0; slot < 6; slot += 1) {
-      const [status, , , , , , , , ring, bookedAt] = await runCommand<string[]>(redis, PACER_RESERVE_SLOT, [w.pacerKey], [202, 5, 1015, 2000]);
+      const [status, , , , , , , , ring, bookedAt] = await runCommand<string[]>(
+        redis,
+        PACER_RESERVE_SLOT,
+        [w.pacerKey],
+        [202, 5, 1015, 2000],
+      );
       expect([status, ring]).toEqual(['slot', String(slot % 5)]);
       booked.push(Number(bookedAt));
     }

@@ -34,7 +34,13 @@ async function run(name: string, flags: string[]) {
   const prefix = testKeyPrefix();
   prefixes.push(prefix);
   const out = join(workDir, `${name}.csv`);
-  const env = cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox' });
+  const env = cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+  });
   const result = await runCli(['run', input, '--out', out, '--rate', '100/s', ...flags], env);
   const summary = JSON.parse(await readFile(join(workDir, `${name}.summary.json`), 'utf8')) as { rows: number; workerConcurrency: number };
   return { result, rows: await readReport(out), summary };

@@ -68,7 +68,11 @@ describe('producer backpressure', () => {
     expect(produced).toBe(false);
 
     let completed = 0;
-    const worker = new Worker<InquiryJobData>(queue.name, async () => undefined, { connection: workerConnection, prefix: keys.bullPrefix(), concurrency: 50 });
+    const worker = new Worker<InquiryJobData>(queue.name, async () => undefined, {
+      connection: workerConnection,
+      prefix: keys.bullPrefix(),
+      concurrency: 50,
+    });
     worker.on('completed', () => (completed += 1));
     await production;
     sampling = false;

@@ -18,10 +18,27 @@ afterAll(async () => {
 const row = (index: number): StoredRow =>
   index % 7 === 0
     ? { fields: [`B${index}`, 'x', '', 'ünïcödé, "quoted"'], accountKey: null, invalidReason: `line ${index + 2}: bank code is empty` }
-    : { fields: [`B${index}`, '014', String(100_000 + index), `name ${index}`], accountKey: `014:${100_000 + (index % 600)}`, invalidReason: null };
+    : {
+        fields: [`B${index}`, '014', String(100_000 + index), `name ${index}`],
+        accountKey: `014:${100_000 + (index % 600)}`,
+        invalidReason: null,
+      };
 
 async function newBatch(batchId: string): Promise<number> {
-  await store.create({ batchId, sourceFile: '/x.csv', sourceName: 'x.csv', contentHash: batchId, queueName: 'q', endpoint: { environment: 'sandbox', address: 'http://q.test' }, layout: { delimiter: ',' }, header: ['a', 'b', 'c', 'd'], mapping: { bankCode: 1, accountNumber: 2, expectedName: undefined }, replacedColumns: [], rowCount: 0, createdAt: Date.now() });
+  await store.create({
+    batchId,
+    sourceFile: '/x.csv',
+    sourceName: 'x.csv',
+    contentHash: batchId,
+    queueName: 'q',
+    endpoint: { environment: 'sandbox', address: 'http://q.test' },
+    layout: { delimiter: ',' },
+    header: ['a', 'b', 'c', 'd'],
+    mapping: { bankCode: 1, accountNumber: 2, expectedName: undefined },
+    replacedColumns: [],
+    rowCount: 0,
+    createdAt: Date.now(),
+  });
   return store.startGeneration(batchId);
 }
 
@@ -31,7 +48,8 @@ describe('rows stored in deflated blocks', () => {
     const total = 2 * ROWS_PER_BLOCK + 7;
     const rows = Array.from({ length: total }, (_, index) => row(index));
     const firstSeen: string[] = [];
-    for (let start = 0; start < total; start += ROWS_PER_BLOCK) firstSeen.push(...(await store.appendRows('b-blocks', generation, rows.slice(start, start + ROWS_PER_BLOCK))));
+    for (let start = 0; start < total; start += ROWS_PER_BLOCK)
+      firstSeen.push(...(await store.appendRows('b-blocks', generation, rows.slice(start, start + ROWS_PER_BLOCK))));
     expect(new Set(firstSeen).size).toBe(firstSeen.length);
     expect(firstSeen).toHaveLength(new Set(rows.flatMap((r) => (r.accountKey === null ? [] : [r.accountKey]))).size);
     await store.markProduced('b-blocks', generation, 0);
@@ -54,14 +72,31 @@ describe('rows stored in deflated blocks', () => {
   it('reads a batch stored one JSON row per element (before blocks)', async () => {
     await newBatch('b-legacy');
     await redis.hdel(keys.batch('b-legacy'), 'rowsPerBlock');
-    await redis.rpush(keys.rows('b-legacy'), ...[row(1), row(2), row(7)].map((r) => JSON.stringify([r.fields, r.accountKey, r.invalidReason])));
+    await redis.rpush(
+      keys.rows('b-legacy'),
+      ...[row(1), row(2), row(7)].map((r) => JSON.stringify([r.fields, r.accountKey, r.invalidReason])),
+    );
     expect(await store.readRows('b-legacy', 1, 5)).toEqual([row(2), row(7)]);
   });
 });
 
 describe('outcomes stored without field names, with the history they were decided against', () => {
-  const full = { verdict: 'VERIFIED', reason: '', holderName: 'DEWI WIBOWO', bankName: 'MANDIRI', fee: '6500', inquiryStatus: 'SUCCESS', inquiryId: '9520', checkedAt: '2026-11-23T01:36:10.851126Z' } as const;
-  const before = { outcome: { ...full, holderName: 'DEWI W' }, batchId: 'b-old', answeredAt: 1_800_000_000_000, result: 'CLOSE_MATCH' } as const;
+  const full = {
+    verdict: 'VERIFIED',
+    reason: '',
+    holderName: 'DEWI WIBOWO',
+    bankName: 'MANDIRI',
+    fee: '6500',
+    inquiryStatus: 'SUCCESS',
+    inquiryId: '9520',
+    checkedAt: '2026-11-23T01:36:10.851126Z',
+  } as const;
+  const before = {
+    outcome: { ...full, holderName: 'DEWI W' },
+    batchId: 'b-old',
+    answeredAt: 1_800_000_000_000,
+    result: 'CLOSE_MATCH',
+  } as const;
 
   it('round-trips every field, leaves absent ones absent, and still reads the object form', () => {
     expect(decodeAnswer(encodeAnswer({ outcome: full }))).toEqual({ outcome: full });
@@ -69,14 +104,22 @@ describe('outcomes stored without field names, with the history they were decide
     const failed = { verdict: 'FAILED', reason: 'no answer after 3 attempt(s)' } as const;
     expect(decodeAnswer(encodeAnswer({ outcome: failed }))).toEqual({ outcome: failed });
     expect(decodeAnswer(JSON.stringify(full))).toEqual({ outcome: full });
-    expect(decodeAnswer(encodeAnswer({ outcome: full, previous: { entry: null, reused: false } }))).toEqual({ outcome: full, previous: { entry: null, reused: false } });
-    expect(decodeAnswer(encodeAnswer({ outcome: full, previous: { entry: before, reused: true } }))).toEqual({ outcome: full, previous: { entry: before, reused: true } });
+    expect(decodeAnswer(encodeAnswer({ outcome: full, previous: { entry: null, reused: false } }))).toEqual({
+      outcome: full,
+      previous: { entry: null, reused: false },
+    });
+    expect(decodeAnswer(encodeAnswer({ outcome: full, previous: { entry: before, reused: true } }))).toEqual({
+      outcome: full,
+      previous: { entry: before, reused: true },
+    });
   });
 
   it('keeps the first outcome and its snapshot of an account, and counts reused answers on the batch', async () => {
     await newBatch('b-answers');
     expect(await store.writeAnswer('b-answers', '014:1', full, { entry: before, reused: true })).toBe(true);
-    expect(await store.writeAnswer('b-answers', '014:1', { verdict: 'FAILED', reason: 'late' }, { entry: null, reused: false })).toBe(false);
+    expect(await store.writeAnswer('b-answers', '014:1', { verdict: 'FAILED', reason: 'late' }, { entry: null, reused: false })).toBe(
+      false,
+    );
     expect(await store.writeAnswer('b-answers', '014:2', full, { entry: null, reused: false })).toBe(true);
     expect(await store.writeAnswer('b-answers', '014:3', { verdict: 'FAILED', reason: 'no answer' })).toBe(true);
     const answers = await store.getAnswers('b-answers', ['014:1', '014:2', '014:3', '014:4']);
@@ -101,7 +144,10 @@ describe('outcomes stored without field names, with the history they were decide
     // The script builds the value encodeAnswer would have written (the entry in the history's own encoding).
     const stored = await redis.hget(keys.outcomes('b-one'), '014:5');
     expect(JSON.parse(stored!)).toEqual(JSON.parse(encodeAnswer({ outcome: full, previous: { entry: before, reused: false } })));
-    expect((await store.getAnswers('b-one', ['014:5'])).get('014:5')).toEqual({ outcome: full, previous: { entry: { ...before }, reused: false } });
+    expect((await store.getAnswers('b-one', ['014:5'])).get('014:5')).toEqual({
+      outcome: full,
+      previous: { entry: { ...before }, reused: false },
+    });
     expect((await history.getMany(endpoint, ['014:5'])).get('014:5')).toEqual({ ...answer, result: undefined });
 
     // A job that runs again changes neither the outcome, its snapshot nor the history.
@@ -129,11 +175,24 @@ describe('outcomes stored without field names, with the history they were decide
     const endpoint = 'inquiries-sandbox-json-entry';
     const json = `${before.answeredAt}|b-old|CLOSE_MATCH|["VERIFIED","","DEWI W","MANDIRI","6500","SUCCESS","9520","2026-11-23T01:36:10.851126Z"]`;
     await newBatch('b-json');
-    for (const [account, answeredAt, snapshot] of [['014:7', before.answeredAt + DAY, before], ['014:8', before.answeredAt + 31 * DAY, null]] as const) {
+    for (const [account, answeredAt, snapshot] of [
+      ['014:7', before.answeredAt + DAY, before],
+      ['014:8', before.answeredAt + 31 * DAY, null],
+    ] as const) {
       const { key, field } = history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt });
       await redis.hset(key, field, json);
-      expect(await store.writeAnswerWithHistory('b-json', account, full, history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt }))).toBe(true);
-      expect((await store.getAnswers('b-json', [account])).get(account)).toEqual({ outcome: full, previous: { entry: snapshot, reused: false } });
+      expect(
+        await store.writeAnswerWithHistory(
+          'b-json',
+          account,
+          full,
+          history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt }),
+        ),
+      ).toBe(true);
+      expect((await store.getAnswers('b-json', [account])).get(account)).toEqual({
+        outcome: full,
+        previous: { entry: snapshot, reused: false },
+      });
       expect(await redis.hget(key, field)).toBe(history.writeOf(endpoint, account, { outcome: full, batchId: 'b-json', answeredAt }).entry);
     }
   });

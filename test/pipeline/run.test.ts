@@ -32,14 +32,24 @@ afterAll(async () => {
 describe('run on the shipped example, with the built-in emulator and no credentials', () => {
   it('writes the reconciliation CSV with every row in order and every kind of result', async () => {
     const out = join(workDir, 'example.csv');
-    const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', out], cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix }));
+    const result = await runCli(
+      ['run', 'examples/beneficiaries.csv', '--out', out],
+      cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix }),
+    );
     expect(result.stderr).toContain('built-in provider emulator');
     expect(result.code).toBe(0);
     const input = await readReport(join(PROJECT_ROOT, 'examples/beneficiaries.csv'));
     const rows = await readReport(out);
     expect(rows.map((row) => row.beneficiary_id)).toEqual(input.map((row) => row.beneficiary_id));
     const byId = new Map(rows.map((row) => [row.beneficiary_id, row]));
-    expect(byId.get('SEL-0001')).toMatchObject({ result: 'MATCH', name_score: '100', account_holder: 'BUDI SANTOSO', bank_name: 'BCA', fee: '6500', inquiry_status: 'SUCCESS' });
+    expect(byId.get('SEL-0001')).toMatchObject({
+      result: 'MATCH',
+      name_score: '100',
+      account_holder: 'BUDI SANTOSO',
+      bank_name: 'BCA',
+      fee: '6500',
+      inquiry_status: 'SUCCESS',
+    });
     expect(byId.get('SEL-0001')!.checked_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(byId.get('EMP-0303')).toMatchObject({ result: 'MATCH', inquiry_id: byId.get('SEL-0001')!.inquiry_id });
     expect(byId.get('AGT-0201')!.result).toBe('NO_MATCH');
@@ -55,7 +65,8 @@ describe('run on the shipped example, with the built-in emulator and no credenti
     expect(byId.get('EMP-0311')!.notes).toBe(`'=HYPERLINK("http://example.invalid","click")`);
     expect(byId.get('EMP-0312')!.beneficiary_name).toBe('Saputra, Dimas Arya');
     const results = new Set(rows.map((row) => row.result));
-    for (const value of ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED']) expect(results).toContain(value);
+    for (const value of ['MATCH', 'CLOSE_MATCH', 'NO_MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED'])
+      expect(results).toContain(value);
 
     const summary = JSON.parse(await readFile(join(workDir, 'example.summary.json'), 'utf8'));
     expect(summary.rows).toBe(28);
@@ -80,7 +91,9 @@ describe('input formats', () => {
     const result = await runCli(['run', file, '--out', out], providerEnv());
     expect(result.code).toBe(0);
     const raw = await readFile(out, 'utf8');
-    expect(raw.split('\r\n')[0]).toBe('\uFEFFNo Rekening;Kode Bank;Nama Pemilik;Catatan;result;name_score;account_holder;bank_name;fee;inquiry_status;inquiry_id;checked_at;reason;change;account_number_checked;decision;decided_by;decided_at');
+    expect(raw.split('\r\n')[0]).toBe(
+      '\uFEFFNo Rekening;Kode Bank;Nama Pemilik;Catatan;result;name_score;account_holder;bank_name;fee;inquiry_status;inquiry_id;checked_at;reason;change;account_number_checked;decision;decided_by;decided_at',
+    );
     const rows = await readReport(out, ';');
     expect(rows.map((row) => row['No Rekening'])).toEqual(['0012345678', '0881234567', '0060009876543']);
     expect(rows[0]!.Catatan).toBe('baris satu\r\nbaris dua; dengan titik koma');
@@ -91,7 +104,10 @@ describe('input formats', () => {
   it('honours column flags over the aliases', async () => {
     const file = join(workDir, 'flags.csv');
     await writeFile(file, 'name,legal_name,bank,acct\nNickname,Budi Santoso,014,0012345678\n');
-    const result = await runCli(['run', file, '--out', join(workDir, 'flags.out.csv'), '--name-column', 'legal_name', '--account-column', 'acct'], providerEnv());
+    const result = await runCli(
+      ['run', file, '--out', join(workDir, 'flags.out.csv'), '--name-column', 'legal_name', '--account-column', 'acct'],
+      providerEnv(),
+    );
     expect(result.code).toBe(0);
     expect((await readReport(join(workDir, 'flags.out.csv')))[0]).toMatchObject({ name: 'Nickname', result: 'MATCH' });
   });
@@ -197,12 +213,18 @@ describe('the binary', () => {
     const env = cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: testKeyPrefix() });
     const file = join(workDir, 'env-case.csv');
     await writeFile(file, 'bank_code,account_number,name\n014,0012345678,Budi Santoso\n');
-    for (const [args, extra] of [[['--env', 'Production'], {}], [[], { H2H_ENV: 'PRODUCTION' }]] as const) {
+    for (const [args, extra] of [
+      [['--env', 'Production'], {}],
+      [[], { H2H_ENV: 'PRODUCTION' }],
+    ] as const) {
       const result = await runCli(['run', file, ...args], { ...env, ...extra });
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toContain('production needs H2H_BASE_URL');
     }
-    for (const [args, extra] of [[['--env', 'prod'], {}], [[], { H2H_ENV: 'prod' }]] as const) {
+    for (const [args, extra] of [
+      [['--env', 'prod'], {}],
+      [[], { H2H_ENV: 'prod' }],
+    ] as const) {
       const result = await runCli(['run', file, ...args], { ...env, ...extra });
       expect(result.code).toBe(2);
       // One rule; the message names what the user wrote it in.

@@ -14,7 +14,14 @@ let sandbox: SandboxServer;
 let workDir: string;
 
 const env = (keyPrefix = prefix) =>
-  cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: keyPrefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: '100/s' });
+  cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: keyPrefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    INQUIRY_RATE: '100/s',
+  });
 
 beforeAll(async () => {
   sandbox = await startSandbox({ accountsFile: join(PROJECT_ROOT, 'examples/sandbox-accounts.csv') });
@@ -40,7 +47,12 @@ describe('enqueue, separate worker processes, status and export', () => {
 
     const workers = [startCli(['worker', '--concurrency', '4'], env()), startCli(['worker', '--concurrency', '4'], env())];
     try {
-      await waitFor(async () => (await runCli(['status', batchId], env())).stdout.includes('24/24 accounts'), 30_000, 'every account answered', 200);
+      await waitFor(
+        async () => (await runCli(['status', batchId], env())).stdout.includes('24/24 accounts'),
+        30_000,
+        'every account answered',
+        200,
+      );
       const status = await runCli(['status'], env());
       expect(status.stdout).toContain(batchId);
       expect(status.stdout).toContain('24/24 accounts, 28 rows (3 invalid)');

@@ -89,7 +89,15 @@ describe('a stop with calls hanging at the provider', () => {
       const folder = join(workDir, 'watched');
       const before = provider.counts.logins;
       const watch = startCli(['watch', folder], { ...environment(), WATCH_STABLE: '1s', WATCH_POLL: '100ms' });
-      await waitFor(async () => readdir(folder).then((names) => names.includes('inbox'), () => false), 30_000, 'the watched folders');
+      await waitFor(
+        async () =>
+          readdir(folder).then(
+            (names) => names.includes('inbox'),
+            () => false,
+          ),
+        30_000,
+        'the watched folders',
+      );
       await writeFile(join(folder, 'inbox', 'payouts.csv.part'), CSV);
       await rename(join(folder, 'inbox', 'payouts.csv.part'), join(folder, 'inbox', 'payouts.csv'));
       await waitFor(() => provider.counts.logins > before, 30_000, 'a hanging login');

@@ -31,7 +31,10 @@ describe('each command loads its modules when it runs', () => {
   it('run on a small CSV file loads neither the console nor exceljs', async () => {
     const prefix = testKeyPrefix();
     try {
-      const loaded = await heavyPackagesLoaded(['run', join(PROJECT_ROOT, 'examples/beneficiaries.csv'), '--out', join(directory, 'report.csv'), '--rate', '1000/s'], { REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix });
+      const loaded = await heavyPackagesLoaded(
+        ['run', join(PROJECT_ROOT, 'examples/beneficiaries.csv'), '--out', join(directory, 'report.csv'), '--rate', '1000/s'],
+        { REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix },
+      );
       expect(loaded).toEqual(['bullmq']);
     } finally {
       const redis = testRedis();

@@ -18,7 +18,10 @@ let batchId: string;
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'bc-read-only-'));
   // A finished batch, checked by the built-in emulator.
-  const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', join(workDir, 'first.csv')], cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix }));
+  const result = await runCli(
+    ['run', 'examples/beneficiaries.csv', '--out', join(workDir, 'first.csv')],
+    cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix }),
+  );
   expect(result.code).toBe(0);
   batchId = /batch (b\d{8}-\d{6}-[0-9a-f]{6})/.exec(result.stderr)![1]!;
 });
@@ -78,7 +81,10 @@ describe('the binary', () => {
 
   it('reads its settings from an env file with comments and export prefixes; the process environment wins', async () => {
     const envFile = join(workDir, 'settings.env');
-    await writeFile(envFile, `# Redis for the read-only check\r\nexport REDIS_URL=${TEST_REDIS_URL}   # the shared one\r\nBC_KEY_PREFIX="${prefix}" # quoted\r\nLOG_LEVEL=nonsense\r\n`);
+    await writeFile(
+      envFile,
+      `# Redis for the read-only check\r\nexport REDIS_URL=${TEST_REDIS_URL}   # the shared one\r\nBC_KEY_PREFIX="${prefix}" # quoted\r\nLOG_LEVEL=nonsense\r\n`,
+    );
     const result = await runCli(['status', batchId], { ...cliEnvironment({ LOG_LEVEL: 'warn' }), BC_ENV_FILE: envFile });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`${batchId}  reported`);

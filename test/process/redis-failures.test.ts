@@ -22,7 +22,14 @@ let own: OwnRedis | undefined;
 const prefix = 'bc-redis-failures';
 
 function environment(url: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return cliEnvironment({ REDIS_URL: url, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', ...extra });
+  return cliEnvironment({
+    REDIS_URL: url,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: sandbox.url,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    ...extra,
+  });
 }
 
 async function beneficiaries(name: string): Promise<string> {
@@ -31,7 +38,11 @@ async function beneficiaries(name: string): Promise<string> {
   return file;
 }
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Nothing but typed lines and log lines: no stack, no ioredis complaint. */
 function expectNoRawErrors(stderr: string): void {
@@ -58,7 +69,10 @@ describe('Redis going away under run', () => {
   it('gone for good: exit 1 within the budget, naming Redis and its URL without the password', async () => {
     own = await startOwnRedis({ password: 's3cret-pw' });
     const out = join(workDir, 'gone.out.csv');
-    const run = startCli(['run', await beneficiaries('gone'), '--out', out, '--rate', '4/s'], environment(own.url, { REDIS_UNAVAILABLE_TIMEOUT: '3s' }));
+    const run = startCli(
+      ['run', await beneficiaries('gone'), '--out', out, '--rate', '4/s'],
+      environment(own.url, { REDIS_UNAVAILABLE_TIMEOUT: '3s' }),
+    );
     await waitFor(async () => (await answeredAccounts(own!.client, prefix)).length >= 2, 30_000, 'two answers');
     await own.stop();
     const stoppedAt = Date.now();
@@ -77,7 +91,10 @@ describe('Redis going away under run', () => {
     own = await startOwnRedis({ persistent: true });
     sandbox.resetStats();
     const out = join(workDir, 'restart.out.csv');
-    const run = startCli(['run', await beneficiaries('restart'), '--out', out, '--rate', '6/s'], environment(own.url, { REDIS_UNAVAILABLE_TIMEOUT: '20s' }));
+    const run = startCli(
+      ['run', await beneficiaries('restart'), '--out', out, '--rate', '6/s'],
+      environment(own.url, { REDIS_UNAVAILABLE_TIMEOUT: '20s' }),
+    );
     await waitFor(async () => (await answeredAccounts(own!.client, prefix)).length >= 4, 30_000, 'four answers');
     await own.stop();
     await new Promise((resolve) => setTimeout(resolve, 3_000)); // the outage itself: a fixed length is the point
@@ -151,20 +168,28 @@ describe('long-running commands when Redis goes away', () => {
     own = await startOwnRedis({ persistent: true });
     const source = join(workDir, 'nightly.csv');
     await writeFile(source, 'bank_code,account_number,name\n');
-    const env = (extra: Record<string, string> = {}) => environment(own!.url, { LOG_LEVEL: 'info', REDIS_UNAVAILABLE_TIMEOUT: '1s', ...extra });
+    const env = (extra: Record<string, string> = {}) =>
+      environment(own!.url, { LOG_LEVEL: 'info', REDIS_UNAVAILABLE_TIMEOUT: '1s', ...extra });
     const services = [
       startCli(['worker'], env()),
       startCli(['watch', await mkdtemp(join(workDir, 'watched-'))], env({ WATCH_POLL: '200ms' })),
       startCli(['schedule'], env({ SCHEDULE_SOURCE: source, SCHEDULE_OUTBOX: join(workDir, 'outbox') })),
     ];
     try {
-      for (const service of services) await waitFor(() => /worker started|watching .*inbox|nightly run scheduled/.test(service.output().stderr), 30_000, 'the service to start');
+      for (const service of services)
+        await waitFor(
+          () => /worker started|watching .*inbox|nightly run scheduled/.test(service.output().stderr),
+          30_000,
+          'the service to start',
+        );
       await own.stop();
       // Past the budget: each says once that Redis is gone, then that it keeps retrying.
-      for (const service of services) await waitFor(() => service.output().stderr.includes('still retrying'), 20_000, 'the "still retrying" line');
+      for (const service of services)
+        await waitFor(() => service.output().stderr.includes('still retrying'), 20_000, 'the "still retrying" line');
       expect(services.map((service) => service.exitCode)).toEqual([null, null, null]);
       await own.start();
-      for (const service of services) await waitFor(() => service.output().stderr.includes('is answering again'), 20_000, 'Redis to be seen again');
+      for (const service of services)
+        await waitFor(() => service.output().stderr.includes('is answering again'), 20_000, 'Redis to be seen again');
       for (const service of services) service.kill('SIGTERM');
       expect(await Promise.all(services.map(waitForExit))).toEqual([0, 0, 0]);
     } finally {

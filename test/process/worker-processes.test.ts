@@ -37,10 +37,14 @@ const logLines = (stderr: string): Array<Record<string, unknown>> =>
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 /** The pid of each worker process `run` said it started. */
-const childPids = (stderr: string): number[] => logLines(stderr).flatMap((line) => (typeof line.childPid === 'number' && /^started worker process/.test(String(line.msg)) ? [line.childPid] : []));
+const childPids = (stderr: string): number[] =>
+  logLines(stderr).flatMap((line) =>
+    typeof line.childPid === 'number' && /^started worker process/.test(String(line.msg)) ? [line.childPid] : [],
+  );
 
 /** Whether a `worker` process with that pid wrote its `worker started` line (it joined the queue). */
-const workerStarted = (stderr: string, pid: number): boolean => logLines(stderr).some((line) => line.pid === pid && line.msg === 'worker started');
+const workerStarted = (stderr: string, pid: number): boolean =>
+  logLines(stderr).some((line) => line.pid === pid && line.msg === 'worker started');
 
 beforeAll(async () => {
   sandbox = await startSandbox({ accounts, latencyMs: { min: 20, max: 20 } });
@@ -59,7 +63,11 @@ afterAll(async () => {
 async function runAnsweringWithWorkerProcess(report: string) {
   const { prefix, env } = environment();
   const run = startCli(['run', file, '--out', join(workDir, report), '--rate', '10/s'], env);
-  const pid = await waitFor(() => childPids(run.output().stderr).find((each) => workerStarted(run.output().stderr, each)), 60_000, 'the worker process started');
+  const pid = await waitFor(
+    () => childPids(run.output().stderr).find((each) => workerStarted(run.output().stderr, each)),
+    60_000,
+    'the worker process started',
+  );
   await waitFor(async () => (await answeredAccounts(redis, prefix)).length >= 4, 30_000, 'four answers stored');
   return { run, pid };
 }
@@ -88,8 +96,15 @@ describe('run with worker processes', () => {
 
   it('joins a private redis-server and the built-in emulator, which exist only in run, told through the environment, never the command line', async () => {
     const out = join(workDir, 'builtin.csv');
-    const run = startCli(['run', 'examples/beneficiaries.csv', '--out', out, '--rate', '3/s', '--json'], cliEnvironment({ PRIVATE_REDIS: 'always', RUN_WORKER_PROCESSES: '1', LOG_LEVEL: 'info' }));
-    const pid = await waitFor(() => childPids(run.output().stderr).find((each) => workerStarted(run.output().stderr, each)), 60_000, 'the worker process started');
+    const run = startCli(
+      ['run', 'examples/beneficiaries.csv', '--out', out, '--rate', '3/s', '--json'],
+      cliEnvironment({ PRIVATE_REDIS: 'always', RUN_WORKER_PROCESSES: '1', LOG_LEVEL: 'info' }),
+    );
+    const pid = await waitFor(
+      () => childPids(run.output().stderr).find((each) => workerStarted(run.output().stderr, each)),
+      60_000,
+      'the worker process started',
+    );
     // Its arguments are the command alone: the emulator's password and the Redis address are in its environment.
     const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((arg) => arg !== '');
     expect(args.at(-1)).toBe('worker');
@@ -129,7 +144,11 @@ describe('run with worker processes', () => {
     const { prefix, env } = environment();
     const out = join(workDir, 'survived.csv');
     const run = startCli(['run', file, '--out', out, '--rate', '20/s'], env);
-    const pid = await waitFor(() => childPids(run.output().stderr).find((each) => workerStarted(run.output().stderr, each)), 60_000, 'the worker process started');
+    const pid = await waitFor(
+      () => childPids(run.output().stderr).find((each) => workerStarted(run.output().stderr, each)),
+      60_000,
+      'the worker process started',
+    );
     await waitFor(async () => (await answeredAccounts(redis, prefix)).length >= 10, 30_000, 'ten answers stored');
     process.kill(pid, 'SIGKILL');
     expect(await waitForExit(run)).toBe(0);

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnvironment, runCli, startCli, waitForExit, type CliResult } from '../support/cli.js';
-import { answerSuccess, sendJson, startMisbehavingProvider, type MisbehavingProvider, type ReceivedInquiry } from '../support/misbehaving-provider.js';
+import {
+  answerSuccess,
+  sendJson,
+  startMisbehavingProvider,
+  type MisbehavingProvider,
+  type ReceivedInquiry,
+} from '../support/misbehaving-provider.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { readReport } from '../support/report.js';
 import { waitFor } from '../support/wait.js';
@@ -98,7 +104,7 @@ describe('a provider answering 429 with a huge Retry-After', () => {
     expect(provider.counts.inquiries - before).toBeLessThanOrEqual(ACCOUNTS.length);
   });
 
-  it('a run started while an earlier run\'s hold is in force asks nothing and stops at the outage budget, naming the rate limit', async () => {
+  it("a run started while an earlier run's hold is in force asks nothing and stops at the outage budget, naming the rate limit", async () => {
     provider.answerWith(rateLimited('2592000'));
     const env = environment({ INQUIRY_OUTAGE_BUDGET: '3s' });
     const first = await beneficiaries('held-first');
@@ -180,7 +186,18 @@ describe('a provider answering huge bodies', () => {
   /** A valid SUCCESS answer for what was asked, padded to HUGE bytes, streamed as the socket takes it. */
   const hugeAnswer = (declareLength: boolean) => (inquiry: ReceivedInquiry, response: ServerResponse) => {
     const head = Buffer.from(
-      JSON.stringify({ error: false, message: 'Inquiry success', data: { id: 1, bank_code: inquiry.bankCode, account_number: inquiry.accountNumber, account_holder: 'BUDI SANTOSO', status: 'SUCCESS', name: 'BCA' } }).replace(/}$/, ',"padding":"'),
+      JSON.stringify({
+        error: false,
+        message: 'Inquiry success',
+        data: {
+          id: 1,
+          bank_code: inquiry.bankCode,
+          account_number: inquiry.accountNumber,
+          account_holder: 'BUDI SANTOSO',
+          status: 'SUCCESS',
+          name: 'BCA',
+        },
+      }).replace(/}$/, ',"padding":"'),
     );
     const tail = Buffer.from('"}');
     const chunk = Buffer.alloc(64 * 1024, 'x');
@@ -189,7 +206,12 @@ describe('a provider answering huge bodies', () => {
     const index = sent.push(0) - 1;
     const pump = () => {
       while (!response.destroyed) {
-        const piece = written === 0 ? head : written + chunk.length + tail.length >= HUGE ? Buffer.concat([chunk.subarray(0, HUGE - written - tail.length), tail]) : chunk;
+        const piece =
+          written === 0
+            ? head
+            : written + chunk.length + tail.length >= HUGE
+              ? Buffer.concat([chunk.subarray(0, HUGE - written - tail.length), tail])
+              : chunk;
         written += piece.length;
         sent[index] = written;
         if (written >= HUGE) return void response.end(piece);
@@ -211,7 +233,9 @@ describe('a provider answering huge bodies', () => {
     expect(result.code).toBe(1);
     const rows = await reportRows(out);
     expect(rows.map((row) => row.result)).toEqual(['FAILED', 'FAILED', 'FAILED']);
-    expect(rows[0]!.reason).toContain("the provider's answer is larger than 64 KB, where an inquiry or login answer is a few hundred bytes");
+    expect(rows[0]!.reason).toContain(
+      "the provider's answer is larger than 64 KB, where an inquiry or login answer is a few hundred bytes",
+    );
     // Dropped, not read: what got out is what the socket buffers hold, far from the 64 MB of each answer.
     expect(sent.length).toBeGreaterThan(0);
     expect(Math.max(...sent)).toBeLessThan(HUGE / 4);
@@ -220,7 +244,13 @@ describe('a provider answering huge bodies', () => {
 
 describe('answers that look verified but are not', () => {
   it('a holder name of punctuation only is no answer: FAILED, never compared', async () => {
-    provider.answerWith((inquiry, response) => answerSuccess(response, inquiry, inquiry.accountNumber === ACCOUNTS[0] ? '-' : inquiry.accountNumber === ACCOUNTS[1] ? '.' : 'BUDI SANTOSO'));
+    provider.answerWith((inquiry, response) =>
+      answerSuccess(
+        response,
+        inquiry,
+        inquiry.accountNumber === ACCOUNTS[0] ? '-' : inquiry.accountNumber === ACCOUNTS[1] ? '.' : 'BUDI SANTOSO',
+      ),
+    );
     const { file, out } = await beneficiaries('punctuation-holder');
     const result = await runCli(['run', file, '--out', out], environment());
     const rows = await reportRows(out);
@@ -244,8 +274,10 @@ describe('answers that look verified but are not', () => {
       ...extra,
     });
     provider.answerWith((inquiry, response) => {
-      if (inquiry.accountNumber === ACCOUNTS[0]) return sendJson(response, 200, { error: true, message: 'Account not found', data: record(inquiry, {}) });
-      if (inquiry.accountNumber === ACCOUNTS[1]) return sendJson(response, 200, { error: true, message: 'Account closed', data: record(inquiry, { status: 'FAILED' }) });
+      if (inquiry.accountNumber === ACCOUNTS[0])
+        return sendJson(response, 200, { error: true, message: 'Account not found', data: record(inquiry, {}) });
+      if (inquiry.accountNumber === ACCOUNTS[1])
+        return sendJson(response, 200, { error: true, message: 'Account closed', data: record(inquiry, { status: 'FAILED' }) });
       return answerSuccess(response, inquiry, '\u200b\u00a0\u200d\u0007 \u2060');
     });
     const { file, out } = await beneficiaries('look-verified');
@@ -254,7 +286,12 @@ describe('answers that look verified but are not', () => {
     // error: true beside a record that says SUCCESS contradicts itself: no definitive answer.
     expect(rows[0]).toMatchObject({ result: 'FAILED', account_holder: '', inquiry_status: '', inquiry_id: '9' });
     expect(rows[0]!.reason).toContain('inconsistent answer');
-    expect(rows[1]).toMatchObject({ result: 'ACCOUNT_INVALID', account_holder: '', inquiry_status: 'FAILED', reason: 'provider: Account closed' });
+    expect(rows[1]).toMatchObject({
+      result: 'ACCOUNT_INVALID',
+      account_holder: '',
+      inquiry_status: 'FAILED',
+      reason: 'provider: Account closed',
+    });
     expect(rows[2]).toMatchObject({ result: 'FAILED', account_holder: '', name_score: '' });
     expect(rows[2]!.reason).toContain('no account holder name');
     // One definitive answer (the ACCOUNT_INVALID): the provider works, the run is not a systemic failure.

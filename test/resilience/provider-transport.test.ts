@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { errors } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerTooLargeError, createHttpClient, describeNetworkError, isNetworkError, MAX_ANSWER_BYTES, NoAnswerError } from '../../src/provider/http.js';
+import {
+  AnswerTooLargeError,
+  createHttpClient,
+  describeNetworkError,
+  isNetworkError,
+  MAX_ANSWER_BYTES,
+  NoAnswerError,
+} from '../../src/provider/http.js';
 
 /**
  * The provider transport over real sockets: what it sends, what it gives back whatever the status, and
@@ -50,7 +57,23 @@ async function provider(answer: (received: Received, res: ServerResponse) => voi
 
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'bc-transport-'));
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(workDir, 'key.pem'), '-out', join(workDir, 'cert.pem')]);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    join(workDir, 'key.pem'),
+    '-out',
+    join(workDir, 'cert.pem'),
+  ]);
 });
 
 afterAll(async () => {
@@ -66,13 +89,22 @@ describe('provider transport', () => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' });
       res.end(JSON.stringify({ error: true, message: 'Too Many Attempts.' }));
     });
-    const answer = await createHttpClient(5_000).post(`${url}/api/transfer/inquiry`, { json: { bank_code: '014', account_number: '0012345678' } }, { authorization: 'Bearer T' });
+    const answer = await createHttpClient(5_000).post(
+      `${url}/api/transfer/inquiry`,
+      { json: { bank_code: '014', account_number: '0012345678' } },
+      { authorization: 'Bearer T' },
+    );
     expect(answer).toMatchObject({ statusCode: 429, body: { error: true, message: 'Too Many Attempts.' } });
     expect(answer.headers['retry-after']).toBe('2');
     expect(received).toHaveLength(1);
     expect(received[0]!.method).toBe('POST');
     expect(JSON.parse(received[0]!.body)).toEqual({ bank_code: '014', account_number: '0012345678' });
-    expect(received[0]!.headers).toMatchObject({ 'content-type': 'application/json', authorization: 'Bearer T', accept: 'application/json', 'user-agent': 'beneficiary-check' });
+    expect(received[0]!.headers).toMatchObject({
+      'content-type': 'application/json',
+      authorization: 'Bearer T',
+      accept: 'application/json',
+      'user-agent': 'beneficiary-check',
+    });
   });
 
   it('posts a form body as application/x-www-form-urlencoded', async () => {
@@ -129,7 +161,9 @@ describe('provider transport', () => {
 
   it('ends a request that gets no answer at the timeout, as a network failure that says so', async () => {
     const { url } = await provider(() => undefined);
-    const error = await createHttpClient(200).post(url, { json: {} }).catch((failure: unknown) => failure);
+    const error = await createHttpClient(200)
+      .post(url, { json: {} })
+      .catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(NoAnswerError);
     expect(isNetworkError(error)).toBe(true);
     expect(describeNetworkError(error)).toBe('no answer within the timeout (200 ms, H2H_TIMEOUT)');
@@ -140,68 +174,89 @@ describe('provider transport', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       res.write('{"error":false,');
     });
-    const error = await createHttpClient(200).post(url, { json: {} }).catch((failure: unknown) => failure);
+    const error = await createHttpClient(200)
+      .post(url, { json: {} })
+      .catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(NoAnswerError);
   });
 
   it.each([
     ['streamed', false],
     ['declared in Content-Length', true],
-  ])('drops an answer larger than MAX_ANSWER_BYTES (%s) without reading it: a network failure that says so; one at the limit is read', async (_, declared) => {
-    const huge = 32 * 1024 * 1024;
-    let written = 0;
-    const { url } = await provider((request, res) => {
-      if (request.body === '{"size":"limit"}') return res.end(`"${'x'.repeat(MAX_ANSWER_BYTES - 2)}"`);
-      res.writeHead(200, { 'content-type': 'application/json', ...(declared && { 'content-length': String(huge) }) });
-      const chunk = Buffer.alloc(64 * 1024, 'x');
-      const pump = () => {
-        while (!res.destroyed && written < huge) {
-          written += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      pump();
-    });
-    const http = createHttpClient(10_000);
-    const error = await http.post(url, { json: {} }).catch((failure: unknown) => failure);
-    expect(error).toBeInstanceOf(AnswerTooLargeError);
-    expect(isNetworkError(error)).toBe(true);
-    expect(describeNetworkError(error)).toBe("the provider's answer is larger than 64 KB, where an inquiry or login answer is a few hundred bytes: a provider or proxy error; the rest was not read (connection dropped)");
-    // What got out is what the socket buffers took before the drop, not the 32 MB.
-    expect(written).toBeLessThan(huge / 4);
-    expect((await http.post(url, { json: { size: 'limit' } })).body).toHaveLength(MAX_ANSWER_BYTES - 2);
-  });
+  ])(
+    'drops an answer larger than MAX_ANSWER_BYTES (%s) without reading it: a network failure that says so; one at the limit is read',
+    async (_, declared) => {
+      const huge = 32 * 1024 * 1024;
+      let written = 0;
+      const { url } = await provider((request, res) => {
+        if (request.body === '{"size":"limit"}') return res.end(`"${'x'.repeat(MAX_ANSWER_BYTES - 2)}"`);
+        res.writeHead(200, { 'content-type': 'application/json', ...(declared && { 'content-length': String(huge) }) });
+        const chunk = Buffer.alloc(64 * 1024, 'x');
+        const pump = () => {
+          while (!res.destroyed && written < huge) {
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        pump();
+      });
+      const http = createHttpClient(10_000);
+      const error = await http.post(url, { json: {} }).catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(AnswerTooLargeError);
+      expect(isNetworkError(error)).toBe(true);
+      expect(describeNetworkError(error)).toBe(
+        "the provider's answer is larger than 64 KB, where an inquiry or login answer is a few hundred bytes: a provider or proxy error; the rest was not read (connection dropped)",
+      );
+      // What got out is what the socket buffers took before the drop, not the 32 MB.
+      expect(written).toBeLessThan(huge / 4);
+      expect((await http.post(url, { json: { size: 'limit' } })).body).toHaveLength(MAX_ANSWER_BYTES - 2);
+    },
+  );
 
   it('sees a refused connection and a reset one as network failures, named by their code', async () => {
     const closed = createHttpServer();
     const closedUrl = await listen(closed);
     await new Promise((resolve) => closed.close(resolve));
-    const refused = await createHttpClient(5_000).post(closedUrl, { json: {} }).catch((failure: unknown) => failure);
+    const refused = await createHttpClient(5_000)
+      .post(closedUrl, { json: {} })
+      .catch((failure: unknown) => failure);
     expect(isNetworkError(refused)).toBe(true);
     expect(describeNetworkError(refused)).toContain('ECONNREFUSED');
 
     const { url } = await provider((_request, res) => res.socket?.destroy());
-    const reset = await createHttpClient(5_000).post(url, { json: {} }).catch((failure: unknown) => failure);
+    const reset = await createHttpClient(5_000)
+      .post(url, { json: {} })
+      .catch((failure: unknown) => failure);
     expect(isNetworkError(reset)).toBe(true);
     expect(describeNetworkError(reset)).not.toContain('Bearer');
   });
 
   it('refuses a provider whose certificate is not trusted, as a network failure naming the reason', async () => {
-    const server = createHttpsServer({ key: await readFile(join(workDir, 'key.pem')), cert: await readFile(join(workDir, 'cert.pem')) }, (_req, res) => res.end('{}'));
+    const server = createHttpsServer(
+      { key: await readFile(join(workDir, 'key.pem')), cert: await readFile(join(workDir, 'cert.pem')) },
+      (_req, res) => res.end('{}'),
+    );
     const url = await listen(server);
-    const error = await createHttpClient(5_000).post(url, { json: {} }).catch((failure: unknown) => failure);
+    const error = await createHttpClient(5_000)
+      .post(url, { json: {} })
+      .catch((failure: unknown) => failure);
     expect(isNetworkError(error)).toBe(true);
     expect(describeNetworkError(error)).toContain('SELF_SIGNED');
   });
 
   it('talks HTTPS to a provider whose certificate authority is trusted (NODE_EXTRA_CA_CERTS)', async () => {
-    const server = createHttpsServer({ key: await readFile(join(workDir, 'key.pem')), cert: await readFile(join(workDir, 'cert.pem')) }, (_req, res) => res.end('{"error":false}'));
+    const server = createHttpsServer(
+      { key: await readFile(join(workDir, 'key.pem')), cert: await readFile(join(workDir, 'cert.pem')) },
+      (_req, res) => res.end('{"error":false}'),
+    );
     const url = await listen(server);
     // The CA store is read when a process starts: a child process with the certificate trusted.
     const transport = fileURLToPath(new URL('../../dist/src/provider/http.js', import.meta.url));
     const script = `const { createHttpClient } = await import(${JSON.stringify(transport)}); const answer = await createHttpClient(5000).post(${JSON.stringify(url)}, { json: {} }); console.log(JSON.stringify(answer.body));`;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: join(workDir, 'cert.pem') } });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: join(workDir, 'cert.pem') },
+    });
     expect(JSON.parse(stdout)).toEqual({ error: false });
   });
 

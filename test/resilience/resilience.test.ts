@@ -31,7 +31,12 @@ async function fileOf(name: string, count: number, from = 0): Promise<string> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ accounts: [...accounts, { bankCode: '014', accountNumber: '5550001111', holderName: 'GONE', status: 'SUCCESS', behaviour: 'not_found' }] });
+  sandbox = await startSandbox({
+    accounts: [
+      ...accounts,
+      { bankCode: '014', accountNumber: '5550001111', holderName: 'GONE', status: 'SUCCESS', behaviour: 'not_found' },
+    ],
+  });
   workDir = await mkdtemp(join(tmpdir(), 'bc-resilience-'));
 });
 
@@ -65,7 +70,10 @@ describe('retries', () => {
     sandbox.resetStats();
     const rejected = await runCli(['run', file, '--out', join(workDir, 'budget2.out.csv')], environment({ INQUIRY_ATTEMPTS: '3' }));
     expect(rejected.code).toBe(0);
-    expect((await readReport(join(workDir, 'budget2.out.csv')))[1]).toMatchObject({ result: 'ACCOUNT_INVALID', reason: 'provider: Account not found' });
+    expect((await readReport(join(workDir, 'budget2.out.csv')))[1]).toMatchObject({
+      result: 'ACCOUNT_INVALID',
+      reason: 'provider: Account not found',
+    });
     expect(sandbox.stats().inquiriesByAccount['014:5550001111']).toBe(1);
   });
 
@@ -73,7 +81,10 @@ describe('retries', () => {
     sandbox.resetStats();
     sandbox.setKnobs({ hangRate: 1 });
     const file = await fileOf('hang', 1);
-    const result = await runCli(['run', file, '--out', join(workDir, 'hang.out.csv')], environment({ INQUIRY_ATTEMPTS: '2', H2H_TIMEOUT: '300ms' }));
+    const result = await runCli(
+      ['run', file, '--out', join(workDir, 'hang.out.csv')],
+      environment({ INQUIRY_ATTEMPTS: '2', H2H_TIMEOUT: '300ms' }),
+    );
     sandbox.setKnobs({ hangRate: 0 });
     expect(result.code).toBe(1);
     const [row] = await readReport(join(workDir, 'hang.out.csv'));
@@ -89,7 +100,10 @@ describe('429', () => {
     sandbox.setKnobs({ rateLimit: { max: 3, windowMs: 1000 } });
     const file = await fileOf('limited', 12);
     // The configured rate is above the provider's real limit: only 429s can slow it down.
-    const result = await runCli(['run', file, '--out', join(workDir, 'limited.out.csv'), '--rate', '20/s'], environment({ INQUIRY_ATTEMPTS: '1' }));
+    const result = await runCli(
+      ['run', file, '--out', join(workDir, 'limited.out.csv'), '--rate', '20/s'],
+      environment({ INQUIRY_ATTEMPTS: '1' }),
+    );
     sandbox.setKnobs({ rateLimit: null });
     expect(result.code).toBe(0);
     const stats = sandbox.stats();
@@ -103,7 +117,10 @@ describe('429', () => {
     sandbox.resetStats();
     sandbox.setKnobs({ rateLimit: { max: 10, windowMs: 1000 } });
     const file = await fileOf('paced', 30, 10);
-    const result = await runCli(['run', file, '--out', join(workDir, 'paced.out.csv'), '--rate', '10/s', '--concurrency', '8'], environment());
+    const result = await runCli(
+      ['run', file, '--out', join(workDir, 'paced.out.csv'), '--rate', '10/s', '--concurrency', '8'],
+      environment(),
+    );
     sandbox.setKnobs({ rateLimit: null });
     expect(result.code).toBe(0);
     expect(sandbox.stats()).toMatchObject({ rateLimited: 0, answeredInquiries: 30 });
@@ -128,7 +145,10 @@ describe('429 storm', () => {
     const rows = await readReport(out);
     expect(rows).toHaveLength(40);
     expect(rows.filter((row) => row.result === 'FAILED')).toEqual([]);
-    const summary = JSON.parse(await readFile(out.replace(/\.csv$/, '.summary.json'), 'utf8')) as { allowedRate: number; rateLimited: number };
+    const summary = JSON.parse(await readFile(out.replace(/\.csv$/, '.summary.json'), 'utf8')) as {
+      allowedRate: number;
+      rateLimited: number;
+    };
     expect(summary.rateLimited).toBe(stats.rateLimited);
     expect(summary.allowedRate).toBeGreaterThan(0);
     expect(summary.allowedRate).toBeLessThan(40);

@@ -67,13 +67,24 @@ describe('decisions from the console and a review import at once', () => {
     // In the order made: the console's notes count up around the import's entry, which replaced the one before it.
     const consoleNotes = trail.filter((entry) => entry.decided_by === 'budi').map((entry) => Number(entry.note!.replace('console ', '')));
     expect(consoleNotes).toEqual(Array.from({ length: sent }, (_, index) => index + 1));
-    expect(trail[fromFile]).toMatchObject({ event: 'CHANGED', decision: 'REJECTED', note: 'from the file', previous_decision: 'APPROVED', previous_by: 'budi' });
+    expect(trail[fromFile]).toMatchObject({
+      event: 'CHANGED',
+      decision: 'REJECTED',
+      note: 'from the file',
+      previous_decision: 'APPROVED',
+      previous_by: 'budi',
+    });
     expect(trail[fromFile + 1]).toMatchObject({ decision: 'APPROVED', previous_decision: 'REJECTED', previous_by: 'ratna' });
     const ids = trail.map((entry) => entry.id!);
     expect([...ids].sort(compareStreamIds)).toEqual(ids);
 
     // One standing decision on the facts: the last one made.
-    const standing = JSON.parse((await redis.hget(redisKeys(prefix).decisionsStanding(), decisionAccountField('sandbox', `${ACCOUNTS.close.bankCode}:${ACCOUNTS.close.accountNumber}`)))!) as Array<Record<string, unknown>>;
+    const standing = JSON.parse(
+      (await redis.hget(
+        redisKeys(prefix).decisionsStanding(),
+        decisionAccountField('sandbox', `${ACCOUNTS.close.bankCode}:${ACCOUNTS.close.accountNumber}`),
+      ))!,
+    ) as Array<Record<string, unknown>>;
     expect(standing).toHaveLength(1);
     const last = trail[trail.length - 1]!;
     expect(standing[0]).toMatchObject({ d: last.decision, by: last.decided_by, n: last.note, at: Number(last.id!.split('-')[0]) });

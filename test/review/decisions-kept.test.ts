@@ -76,12 +76,26 @@ describe('where decisions live and how long', () => {
     const reviewed = join(folder, 'reviewed.csv');
     await reviewedCopy(join(folder, 'payouts.reconciled.csv'), reviewed, { 'B-2': 'APPROVED', 'B-3': 'REJECTED' });
     expect((await runCli(['review', reviewed, '--by', 'ratna'], env)).stdout).toContain('2 recorded');
-    expect((await runCli(['export', (await summaryOf(join(folder, 'payouts.reconciled.csv'))).batchId as string, '--out', join(folder, 'fresh.csv')], env)).code).toBe(0);
+    expect(
+      (
+        await runCli(
+          ['export', (await summaryOf(join(folder, 'payouts.reconciled.csv'))).batchId as string, '--out', join(folder, 'fresh.csv')],
+          env,
+        )
+      ).code,
+    ).toBe(0);
     expect((await reportRows(join(folder, 'fresh.csv'))).get('B-2')).toMatchObject({ decision: 'APPROVED' });
     const redis = testRedis();
     const decidedAt = Number((await trailOf(redis, prefix))[0]!.id!.split('-')[0]);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, decidedAt + keepMs + 500 - Date.now())));
-    expect((await runCli(['export', (await summaryOf(join(folder, 'payouts.reconciled.csv'))).batchId as string, '--out', join(folder, 'later.csv')], env)).code).toBe(0);
+    expect(
+      (
+        await runCli(
+          ['export', (await summaryOf(join(folder, 'payouts.reconciled.csv'))).batchId as string, '--out', join(folder, 'later.csv')],
+          env,
+        )
+      ).code,
+    ).toBe(0);
     expect((await reportRows(join(folder, 'later.csv'))).get('B-2')).toMatchObject({ decision: '', decided_by: '' });
     expect(await summaryOf(join(folder, 'later.csv'))).toMatchObject({ needsReview: 2 });
     const prune = await runCli(['prune'], env);

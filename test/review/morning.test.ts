@@ -32,7 +32,10 @@ describe('the morning review: decisions made once, remembered by every later che
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/`;
-    world = await startWorld('morning', Object.values(ACCOUNTS), { NOTIFY_WEBHOOK_URL: receiverUrl, NOTIFY_WEBHOOK_SECRET: 'morning-secret' });
+    world = await startWorld('morning', Object.values(ACCOUNTS), {
+      NOTIFY_WEBHOOK_URL: receiverUrl,
+      NOTIFY_WEBHOOK_SECRET: 'morning-secret',
+    });
   });
 
   afterAll(async () => {
@@ -68,7 +71,12 @@ describe('the morning review: decisions made once, remembered by every later che
 
     // The reviewed copy: the person wrote APPROVE (as people write it) and REJECTED, with a note for one.
     const reviewed = join(folder, 'day1.reviewed.csv');
-    await reviewedCopy(day1.report, reviewed, { 'B-2': 'approve', 'B-3': 'REJECTED' }, { 'B-3': 'another person: ask the agent for his own account' });
+    await reviewedCopy(
+      day1.report,
+      reviewed,
+      { 'B-2': 'approve', 'B-3': 'REJECTED' },
+      { 'B-3': 'another person: ask the agent for his own account' },
+    );
     const review = await runCli(['review', reviewed, '--by', 'ratna'], env);
     expect(review.code, review.stderr).toBe(0);
     expect(review.stdout).toContain(`review of ${reviewed} by ratna: 2 recorded, 0 unchanged, 0 refused`);
@@ -81,7 +89,9 @@ describe('the morning review: decisions made once, remembered by every later che
     // Day 2: the same export, a new batch: both decisions stand, with who and when; nothing left for a person.
     const day2 = await day('day2', 'NEEDS_REVIEW');
     expect(day2.run.code, day2.run.stderr).toBe(0);
-    expect(day2.run.stdout).toContain('review: 0 row(s) need a person (CLOSE_MATCH / NO_MATCH without a decision); decided: 1 APPROVED, 1 REJECTED');
+    expect(day2.run.stdout).toContain(
+      'review: 0 row(s) need a person (CLOSE_MATCH / NO_MATCH without a decision); decided: 1 APPROVED, 1 REJECTED',
+    );
     const rows2 = await reportRows(day2.report);
     expect(rows2.get('B-2')).toMatchObject({ result: 'CLOSE_MATCH', decision: 'APPROVED', decided_by: 'ratna' });
     expect(rows2.get('B-3')).toMatchObject({ result: 'NO_MATCH', decision: 'REJECTED', decided_by: 'ratna' });
@@ -99,7 +109,9 @@ describe('the morning review: decisions made once, remembered by every later che
     const rows3 = await reportRows(day3.report);
     expect(['CLOSE_MATCH', 'NO_MATCH']).toContain(rows3.get('B-2')!.result);
     expect(rows3.get('B-2')).toMatchObject({ account_holder: 'RATNA SARI WULANDARI', decision: '', decided_by: '', decided_at: '' });
-    expect(rows3.get('B-2')!.reason).toMatch(/the decision APPROVED by ratna \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d WIB\) no longer applies: it was made for the holder name "RATNA SARI DEWI"/);
+    expect(rows3.get('B-2')!.reason).toMatch(
+      /the decision APPROVED by ratna \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d WIB\) no longer applies: it was made for the holder name "RATNA SARI DEWI"/,
+    );
     expect(rows3.get('B-3')).toMatchObject({ decision: 'REJECTED', decided_by: 'ratna' });
     expect(await summaryOf(day3.report)).toMatchObject({ needsReview: 1, approved: 0, rejected: 1 });
     // The day-1 copy decided on the old holder: recorded now, it would be a decision on facts the bank no longer gives.
@@ -121,7 +133,9 @@ describe('the morning review: decisions made once, remembered by every later che
 
     // The audit trail: both decisions, in order, with who, when and the note, the account masked.
     const trail = await trailOf(redis, prefix);
-    expect(trail.map((entry) => [entry.event, entry.decision, entry.decided_by, entry.expected_name, entry.holder_name, entry.account])).toEqual([
+    expect(
+      trail.map((entry) => [entry.event, entry.decision, entry.decided_by, entry.expected_name, entry.holder_name, entry.account]),
+    ).toEqual([
       ['RECORDED', 'APPROVED', 'ratna', 'Ratna Sari', 'RATNA SARI DEWI', '*********6543'],
       ['RECORDED', 'REJECTED', 'ratna', 'Muhammad Fauzi', 'MUHAMMAD IQBAL', '*********3344'],
     ]);

@@ -83,9 +83,14 @@ async function upload(name: string, content: Buffer | string, fields: Record<str
   return fetch(`${on.url}/api/batches`, { method: 'POST', body: form, headers: auth });
 }
 
-const review = async (batchId: string, query = '', on = serve!) => getJson<{ rows: DeskRow[]; next: number | null }>(`${on.url}/api/batches/${batchId}/review?limit=500${query}`, auth);
+const review = async (batchId: string, query = '', on = serve!) =>
+  getJson<{ rows: DeskRow[]; next: number | null }>(`${on.url}/api/batches/${batchId}/review?limit=500${query}`, auth);
 const decide = (batchId: string, row: number, body: Record<string, unknown>, headers: Record<string, string>, on = serve!) =>
-  fetch(`${on.url}/api/batches/${batchId}/rows/${row}/decision`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${on.url}/api/batches/${batchId}/rows/${row}/decision`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('the review desk over the API', () => {
   let batchId: string;
@@ -94,12 +99,32 @@ describe('the review desk over the API', () => {
     const response = await upload('payouts.xlsx', await exampleWorkbook());
     expect(response.status, await response.clone().text()).toBe(202);
     batchId = ((await response.json()) as { batchId: string }).batchId;
-    await waitFor(async () => (await getJson<{ state: string }>(`${serve!.url}/api/batches/${batchId}`, auth)).state === 'reported', 60_000, 'the uploaded batch to be reported');
+    await waitFor(
+      async () => (await getJson<{ state: string }>(`${serve!.url}/api/batches/${batchId}`, auth)).state === 'reported',
+      60_000,
+      'the uploaded batch to be reported',
+    );
     const all = await review(batchId);
     expect(all.next).toBeNull();
     const results = all.rows.map((row) => row.result).sort();
-    expect(results).toEqual(['ACCOUNT_INVALID', 'ACCOUNT_INVALID', 'CLOSE_MATCH', 'FAILED', 'FAILED', 'INPUT_INVALID', 'INPUT_INVALID', 'INPUT_INVALID', 'NO_MATCH', 'NO_MATCH']);
-    expect(all.rows.filter((row) => row.decidable).map((row) => row.reference).sort()).toEqual(['AGT-0201', 'AGT-0205', 'DRV-0106']);
+    expect(results).toEqual([
+      'ACCOUNT_INVALID',
+      'ACCOUNT_INVALID',
+      'CLOSE_MATCH',
+      'FAILED',
+      'FAILED',
+      'INPUT_INVALID',
+      'INPUT_INVALID',
+      'INPUT_INVALID',
+      'NO_MATCH',
+      'NO_MATCH',
+    ]);
+    expect(
+      all.rows
+        .filter((row) => row.decidable)
+        .map((row) => row.reference)
+        .sort(),
+    ).toEqual(['AGT-0201', 'AGT-0205', 'DRV-0106']);
     const invalid = await review(batchId, '&result=INPUT_INVALID');
     expect(invalid.rows.map((row) => row.reference)).toEqual(['EMP-0308', 'EMP-0309', 'EMP-0310']);
     expect(JSON.stringify(all)).not.toContain('0060009876543');
@@ -124,7 +149,11 @@ describe('the review desk over the API', () => {
     const recorded = await decide(batchId, 11, { decision: 'approve', note: 'same person, middle name' }, as('ratna'));
     expect(recorded.status).toBe(201);
     const { row } = (await recorded.json()) as { row: DeskRow };
-    expect(row).toMatchObject({ reference: 'DRV-0106', result: 'CLOSE_MATCH', decision: { decision: 'APPROVED', decidedBy: 'ratna', note: 'same person, middle name' } });
+    expect(row).toMatchObject({
+      reference: 'DRV-0106',
+      result: 'CLOSE_MATCH',
+      decision: { decision: 'APPROVED', decidedBy: 'ratna', note: 'same person, middle name' },
+    });
     expect(row.decision!.decidedAtShown).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d WIB$/);
     expect((await review(batchId, '&decided=decided')).rows.map((each) => each.reference)).toEqual(['DRV-0106']);
     expect((await review(batchId, '&decided=undecided')).rows.map((each) => each.reference)).toEqual(['AGT-0201', 'AGT-0205']);
@@ -149,7 +178,13 @@ describe('the review desk over the API', () => {
     const mapped = await upload('odd-headers.csv', file, { bankColumn: '0', accountColumn: '1', nameColumn: '2' });
     expect(mapped.status, await mapped.clone().text()).toBe(202);
     const mappedId = ((await mapped.json()) as { batchId: string }).batchId;
-    await waitFor(async () => (await getJson<{ state: string; counts: Record<string, number> }>(`${serve!.url}/api/batches/${mappedId}`, auth)).counts.MATCH === 1, 60_000, 'the mapped batch to be checked');
+    await waitFor(
+      async () =>
+        (await getJson<{ state: string; counts: Record<string, number> }>(`${serve!.url}/api/batches/${mappedId}`, auth)).counts.MATCH ===
+        1,
+      60_000,
+      'the mapped batch to be checked',
+    );
   });
 
   it('starts without the provider settings: everything shown, decisions taken, uploads refused', async () => {
@@ -162,10 +197,20 @@ describe('the review desk over the API', () => {
     expect(refused.status).toBe(503);
     expect(((await refused.json()) as { error: string }).error).toContain('uploads need the provider (H2H_BASE_URL is not set');
     expect((await decide(batchId, 12, { decision: 'REJECTED', note: 'another person' }, as('budi'), readOnly)).status).toBe(201);
-    expect((await review(batchId, '&decided=decided', readOnly)).rows.map((row) => [row.reference, row.decision?.decision, row.decision?.decidedBy])).toEqual([
+    expect(
+      (await review(batchId, '&decided=decided', readOnly)).rows.map((row) => [
+        row.reference,
+        row.decision?.decision,
+        row.decision?.decidedBy,
+      ]),
+    ).toEqual([
       ['DRV-0106', 'APPROVED', 'ratna'],
       ['AGT-0201', 'REJECTED', 'budi'],
     ]);
-    expect((await getJson<{ review: unknown }>(`${readOnly.url}/api/batches/${batchId}`, auth)).review).toEqual({ needsReview: 1, approved: 1, rejected: 1 });
+    expect((await getJson<{ review: unknown }>(`${readOnly.url}/api/batches/${batchId}`, auth)).review).toEqual({
+      needsReview: 1,
+      approved: 1,
+      rejected: 1,
+    });
   });
 });

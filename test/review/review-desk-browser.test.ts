@@ -34,7 +34,14 @@ beforeAll(async () => {
   const lines = (await readFile(join(PROJECT_ROOT, 'examples/beneficiaries.csv'), 'utf8')).split('\n');
   file = join(folder, 'payouts.csv');
   await writeFile(file, lines.filter((line) => !FAILED_ROWS.some((id) => line.startsWith(`${id},`))).join('\n'));
-  serve = await startServe([], emulatorEnvironment(prefix, sandbox.url, { INQUIRY_RATE: '100/s', CONSOLE_USER_HEADER: 'X-Forwarded-User', CONSOLE_REPORTS_DIR: join(folder, 'reports') }));
+  serve = await startServe(
+    [],
+    emulatorEnvironment(prefix, sandbox.url, {
+      INQUIRY_RATE: '100/s',
+      CONSOLE_USER_HEADER: 'X-Forwarded-User',
+      CONSOLE_REPORTS_DIR: join(folder, 'reports'),
+    }),
+  );
   browser = await launchChromium();
 });
 
@@ -71,17 +78,24 @@ async function reviewLoaded(page: Page): Promise<void> {
   await page.locator('#review-status', { hasText: 'rows' }).waitFor({ timeout: 30_000 });
 }
 
-const rowOf = (page: Page, reference: string) => page.locator('#review tbody tr').filter({ has: page.locator('td:nth-child(2)', { hasText: new RegExp(`^${reference}$`) }) });
+const rowOf = (page: Page, reference: string) =>
+  page.locator('#review tbody tr').filter({ has: page.locator('td:nth-child(2)', { hasText: new RegExp(`^${reference}$`) }) });
 
 async function decide(page: Page, reference: string, button: 'APPROVED' | 'REJECTED', note: string): Promise<void> {
   const row = rowOf(page, reference);
   await row.locator('input.note').fill(note);
   await row.locator(`button.decide-${button}`).click();
-  await rowOf(page, reference).locator('.decided', { hasText: `${button} by` }).waitFor({ timeout: 10_000 });
+  await rowOf(page, reference)
+    .locator('.decided', { hasText: `${button} by` })
+    .waitFor({ timeout: 10_000 });
 }
 
 const decisionText = async (page: Page, reference: string) => (await rowOf(page, reference).locator('td.decision').textContent()) ?? '';
-const counts = async (page: Page) => [await page.locator('#review-needsReview').textContent(), await page.locator('#review-approved').textContent(), await page.locator('#review-rejected').textContent()];
+const counts = async (page: Page) => [
+  await page.locator('#review-needsReview').textContent(),
+  await page.locator('#review-approved').textContent(),
+  await page.locator('#review-rejected').textContent(),
+];
 
 describeInChromium('the review desk in a real browser', () => {
   it('day 1 decided by one person and seen by another, day 2 remembered, day 3 void after the bank renamed the holder', async () => {
@@ -101,7 +115,9 @@ describeInChromium('the review desk in a real browser', () => {
 
     await ratna.page.reload();
     await reviewLoaded(ratna.page);
-    expect(await decisionText(ratna.page, 'DRV-0106')).toMatch(/^APPROVED by ratna · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d WIBsame driver: middle name missing in our data/);
+    expect(await decisionText(ratna.page, 'DRV-0106')).toMatch(
+      /^APPROVED by ratna · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d WIBsame driver: middle name missing in our data/,
+    );
     expect(await decisionText(ratna.page, 'AGT-0201')).toContain('REJECTED by ratna');
     expect(await counts(ratna.page)).toEqual(['1', '1', '1']);
 

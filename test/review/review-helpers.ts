@@ -19,9 +19,10 @@ export const ACCOUNTS = {
 
 export const HEADER = 'beneficiary_id,bank_code,account_number,beneficiary_name,amount';
 /** The nightly export: the same every day (each night a new batch: nothing in it ends FAILED). */
-export const EXPORT = [HEADER, 'B-1,014,0012345678,Budi Santoso,100000', 'B-2,008,0060009876543,Ratna Sari,250000', 'B-3,008,1410022233344,Muhammad Fauzi,500000'].join('\n') + '\n';
+export const EXPORT = `${[HEADER, 'B-1,014,0012345678,Budi Santoso,100000', 'B-2,008,0060009876543,Ratna Sari,250000', 'B-3,008,1410022233344,Muhammad Fauzi,500000'].join('\n')}\n`;
 
-export const byId = (rows: Record<string, string>[]): Map<string, Record<string, string>> => new Map(rows.map((row) => [row.beneficiary_id!, row]));
+export const byId = (rows: Record<string, string>[]): Map<string, Record<string, string>> =>
+  new Map(rows.map((row) => [row.beneficiary_id!, row]));
 
 /** A report row by row id. */
 export async function reportRows(path: string): Promise<Map<string, Record<string, string>>> {
@@ -32,10 +33,19 @@ export async function reportRows(path: string): Promise<Map<string, Record<strin
  * A reviewed copy of a CSV report, as a person leaves it after writing in the `decision` column (and, when
  * given, `decision_note`): every other cell as the report had it.
  */
-export async function reviewedCopy(reportPath: string, outPath: string, decisions: Record<string, string>, notes: Record<string, string> = {}): Promise<void> {
+export async function reviewedCopy(
+  reportPath: string,
+  outPath: string,
+  decisions: Record<string, string>,
+  notes: Record<string, string> = {},
+): Promise<void> {
   const rows = await readReport(reportPath);
   const withNotes = Object.keys(notes).length > 0;
-  const edited = rows.map((row) => ({ ...row, decision: decisions[row.beneficiary_id!] ?? row.decision!, ...(withNotes && { decision_note: notes[row.beneficiary_id!] ?? '' }) }));
+  const edited = rows.map((row) => ({
+    ...row,
+    decision: decisions[row.beneficiary_id!] ?? row.decision!,
+    ...(withNotes && { decision_note: notes[row.beneficiary_id!] ?? '' }),
+  }));
   await writeFile(outPath, `\uFEFF${stringify(edited, { header: true, record_delimiter: 'windows' })}`);
 }
 
@@ -61,11 +71,17 @@ export async function summaryOf(reportPath: string): Promise<Record<string, unkn
 }
 
 /** Renames a holder at the bank: the emulator's control endpoint. */
-export async function renameHolder(sandbox: SandboxServer, account: { bankCode: string; accountNumber: string }, holderName: string): Promise<void> {
+export async function renameHolder(
+  sandbox: SandboxServer,
+  account: { bankCode: string; accountNumber: string },
+  holderName: string,
+): Promise<void> {
   const response = await fetch(`${sandbox.url}/__sandbox/accounts`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ accounts: [{ bank_code: account.bankCode, account_number: account.accountNumber, account_holder: holderName }] }),
+    body: JSON.stringify({
+      accounts: [{ bank_code: account.bankCode, account_number: account.accountNumber, account_holder: holderName }],
+    }),
   });
   if (response.status !== 200) throw new Error(`the emulator refused the rename: ${response.status} ${await response.text()}`);
 }

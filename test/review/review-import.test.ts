@@ -39,7 +39,10 @@ describe('review: the report as the review form', () => {
       { ...b3, decision: 'APPROVED' },
       { ...b2, account_number: '0060009876544', decision: 'APPROVED' },
     ];
-    await writeFile(edited, `\uFEFF${stringify([...rows.map((row) => ({ ...row, decision: written[row.beneficiary_id!] ?? '' })), ...extra], { header: true })}`);
+    await writeFile(
+      edited,
+      `\uFEFF${stringify([...rows.map((row) => ({ ...row, decision: written[row.beneficiary_id!] ?? '' })), ...extra], { header: true })}`,
+    );
     const result = await review(edited);
     expect(result.code).toBe(3);
     expect(result.stdout).toContain('0 recorded, 0 unchanged, 5 refused');
@@ -47,7 +50,9 @@ describe('review: the report as the review form', () => {
     expect(result.stdout).toContain('row 2 (B-2): refused: unknown decision "maybe": write APPROVED or REJECTED');
     expect(result.stdout).toContain('row 3 (B-3): refused: the same beneficiary is decided differently in rows 3, 4 of this file');
     expect(result.stdout).toContain('row 4 (B-3): refused: the same beneficiary is decided differently in rows 3, 4 of this file');
-    expect(result.stdout).toContain("row 5 (B-2): refused: the row's bank code, account number, expected name or holder name is not as the report wrote it");
+    expect(result.stdout).toContain(
+      "row 5 (B-2): refused: the row's bank code, account number, expected name or holder name is not as the report wrote it",
+    );
     expect(await trailOf(world.redis, world.prefix)).toEqual([]);
   });
 
@@ -77,7 +82,9 @@ describe('review: the report as the review form', () => {
     const late = await review(ratna);
     expect(late.code).toBe(3);
     expect(late.stdout).toContain('1 recorded, 0 unchanged, 1 refused');
-    expect(late.stdout).toMatch(/row 2 \(B-2\): refused: the decision changed after this report was written \(now REJECTED by budi, .* WIB\): decide on the latest report/);
+    expect(late.stdout).toMatch(
+      /row 2 \(B-2\): refused: the decision changed after this report was written \(now REJECTED by budi, .* WIB\): decide on the latest report/,
+    );
     const trail = await trailOf(world.redis, world.prefix);
     expect(trail.map((entry) => [entry.event, entry.expected_name, entry.decision, entry.previous_decision, entry.decided_by])).toEqual([
       ['RECORDED', 'Ratna Sari', 'APPROVED', '', 'ratna'],
@@ -92,8 +99,12 @@ describe('review: the report as the review form', () => {
     const broken = join(world.folder, 'broken.csv');
     // Decisions in the first rows, then an unbalanced quote: the whole file is refused, not its first half.
     const header = [...HEADER.split(','), ...RESULT_COLUMNS].join(',');
-    const decided = (id: string, account: string, bank: string) => `${id},${bank},${account},Somebody,1,NO_MATCH,0,SOMEBODY ELSE,,,,,,,NEW,${account},REJECTED,,`;
-    await writeFile(broken, `${header}\n${decided('X-1', ACCOUNTS.other.accountNumber, '008')}\n"X-2,008,${ACCOUNTS.close.accountNumber},unterminated\n`);
+    const decided = (id: string, account: string, bank: string) =>
+      `${id},${bank},${account},Somebody,1,NO_MATCH,0,SOMEBODY ELSE,,,,,,,NEW,${account},REJECTED,,`;
+    await writeFile(
+      broken,
+      `${header}\n${decided('X-1', ACCOUNTS.other.accountNumber, '008')}\n"X-2,008,${ACCOUNTS.close.accountNumber},unterminated\n`,
+    );
     const unreadable = await review(broken);
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toContain('is not a readable CSV file');
@@ -112,13 +123,15 @@ describe('review: the report as the review form', () => {
     expect(nobody.stderr).toContain('a decision needs the name of the person who made it');
     // More decisions than anybody makes by hand: the file is refused whole.
     const bulk = join(world.folder, 'bulk.csv');
-    await writeFile(bulk, `${header}\n${Array.from({ length: 10_001 }, (_, index) => decided(`Y-${index}`, String(5_000_000_000 + index), '008')).join('\n')}\n`);
+    await writeFile(
+      bulk,
+      `${header}\n${Array.from({ length: 10_001 }, (_, index) => decided(`Y-${index}`, String(5_000_000_000 + index), '008')).join('\n')}\n`,
+    );
     const tooMany = await review(bulk);
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toContain('holds more than 10,000 decisions: split it (nothing was recorded)');
     expect((await trailOf(world.redis, world.prefix)).length).toBe(before);
   });
-
 });
 
 /** The batch of a report, from its summary. */

@@ -6,8 +6,14 @@ describe('sandbox control: POST /__sandbox/accounts', () => {
   let token: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ accounts: [{ bankCode: '014', accountNumber: '0012345678', holderName: 'BUDI SANTOSO', status: 'SUCCESS' }] });
-    const login = await fetch(`${sandbox.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'sandbox', password: 'sandbox' }) });
+    sandbox = await startSandbox({
+      accounts: [{ bankCode: '014', accountNumber: '0012345678', holderName: 'BUDI SANTOSO', status: 'SUCCESS' }],
+    });
+    const login = await fetch(`${sandbox.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'sandbox', password: 'sandbox' }),
+    });
     token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
   });
   afterAll(() => sandbox.close());
@@ -20,7 +26,12 @@ describe('sandbox control: POST /__sandbox/accounts', () => {
     });
     return (await reply.json()) as { error: boolean; message: string; data: { account_holder?: string } | null };
   };
-  const post = (body: unknown) => fetch(`${sandbox.url}/__sandbox/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    fetch(`${sandbox.url}/__sandbox/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('renames, closes and opens accounts at runtime', async () => {
     expect((await inquire('0012345678')).data?.account_holder).toBe('BUDI SANTOSO');

@@ -10,6 +10,7 @@ interface Reply {
   status: number;
   headers: Headers;
   /** Loosely typed on purpose: assertions read arbitrary JSON paths. */
+  // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary JSON paths
   body: any;
 }
 
@@ -339,9 +340,7 @@ describe('sandbox lifecycle', () => {
       const auth = (await loginJson(sandbox.url, 'acme', 's3cret')).body.data.access_token as string;
       const reply = await inquire(sandbox.url, auth, { bank_code: '777', account_number: '42' });
       expect(reply.body.data).toMatchObject({ account_holder: 'ACME', name: 'TEST BANK', fee: '1000' });
-      expect((await inquire(sandbox.url, auth, { bank_code: '014', account_number: '42' })).body.message).toBe(
-        'Bank not supported',
-      );
+      expect((await inquire(sandbox.url, auth, { bank_code: '014', account_number: '42' })).body.message).toBe('Bank not supported');
     } finally {
       await sandbox.close();
     }

@@ -10,7 +10,13 @@ import { ACCOUNTS, EXPORT, reviewedCopy, trailOf } from '../review/review-helper
  * digits, `/`-less separators such as `_`, four dot-separated groups like an IPv4 address), never show in
  * full in what the commands print or keep: `run`'s lines, `prune`'s list, the audit trail's `source`.
  */
-const WRITTEN = ['5270\u20131234\u201356', '5270\u20091234\u200956', '\uFF15\uFF12\uFF17\uFF10\uFF11\uFF12\uFF13\uFF14\uFF15\uFF16', '5270_1234_56', '527.012.34.56'];
+const WRITTEN = [
+  '5270\u20131234\u201356',
+  '5270\u20091234\u200956',
+  '\uFF15\uFF12\uFF17\uFF10\uFF11\uFF12\uFF13\uFF14\uFF15\uFF16',
+  '5270_1234_56',
+  '527.012.34.56',
+];
 const FULL = /5270.?1234.?56|527\.012\.34\.56|\uFF15\uFF12\uFF17\uFF10\uFF11\uFF12/;
 
 describe('account numbers in file names, in what the commands show', () => {

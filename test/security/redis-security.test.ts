@@ -37,7 +37,10 @@ describe('an ACL user in REDIS_URL', () => {
     const fromUrl = await runCli(['status'], env({ REDIS_URL: `redis://checker:checker-pw@127.0.0.1:${redis.port}` }));
     expect(fromUrl.stderr).toBe('');
     expect(fromUrl.code).toBe(0);
-    const fromVariables = await runCli(['status'], env({ REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_USERNAME: 'checker', REDIS_PASSWORD: 'checker-pw' }));
+    const fromVariables = await runCli(
+      ['status'],
+      env({ REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_USERNAME: 'checker', REDIS_PASSWORD: 'checker-pw' }),
+    );
     expect(fromVariables.stderr).toBe('');
     expect(fromVariables.code).toBe(0);
   });
@@ -58,7 +61,8 @@ describe('TLS (rediss://)', () => {
   beforeAll(async () => {
     server = await startTlsRedis();
     // Debian's redis-server is built with TLS; one built without it cannot run this part, and says so.
-    if (server === undefined) console.warn('SKIPPED: this redis-server was built without TLS (--tls-port refused); the rediss:// tests did not run');
+    if (server === undefined)
+      console.warn('SKIPPED: this redis-server was built without TLS (--tls-port refused); the rediss:// tests did not run');
   });
 
   afterAll(async () => {
@@ -71,7 +75,12 @@ describe('TLS (rediss://)', () => {
     const out = join(workDir, 'tls.csv');
     const result = await runCli(
       ['run', 'examples/beneficiaries.csv', '--out', out],
-      cliEnvironment({ REDIS_URL: `rediss://127.0.0.1:${server.port}`, REDIS_TLS_CA_FILE: server.caFile, BC_KEY_PREFIX: 'bctls', INQUIRY_RATE: '200/s' }),
+      cliEnvironment({
+        REDIS_URL: `rediss://127.0.0.1:${server.port}`,
+        REDIS_TLS_CA_FILE: server.caFile,
+        BC_KEY_PREFIX: 'bctls',
+        INQUIRY_RATE: '200/s',
+      }),
     );
     expect(result.stderr).not.toContain('private redis-server');
     expect(result.code).toBe(0);
@@ -82,15 +91,29 @@ describe('TLS (rediss://)', () => {
     if (server === undefined) return skip('redis-server without TLS');
     const result = await runCli(['status'], cliEnvironment({ REDIS_URL: `rediss://127.0.0.1:${server.port}`, BC_KEY_PREFIX: 'bctls' }));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^beneficiary-check: TLS to Redis at rediss://127\\.0\\.0\\.1:${server.port} failed \\(.*certificate.*\\): .*REDIS_TLS_CA_FILE\\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^beneficiary-check: TLS to Redis at rediss://127\\.0\\.0\\.1:${server.port} failed \\(.*certificate.*\\): .*REDIS_TLS_CA_FILE\\n$`,
+      ),
+    );
   });
 
   it('a cluster over TLS with a password: rediss:// nodes, REDIS_TLS_CA_FILE, REDIS_PASSWORD', async ({ skip }) => {
     if (server === undefined) return skip('redis-server without TLS');
     const cluster = await startLocalCluster({ tls: true, password: 'cluster-pw' });
     try {
-      const nodes = cluster.nodes.split(',').map((node) => `rediss://${node}`).join(',');
-      const env = (password: string) => cliEnvironment({ REDIS_CLUSTER_NODES: nodes, REDIS_TLS_CA_FILE: cluster.caFile, REDIS_PASSWORD: password, BC_KEY_PREFIX: 'bctlscluster', INQUIRY_RATE: '200/s' });
+      const nodes = cluster.nodes
+        .split(',')
+        .map((node) => `rediss://${node}`)
+        .join(',');
+      const env = (password: string) =>
+        cliEnvironment({
+          REDIS_CLUSTER_NODES: nodes,
+          REDIS_TLS_CA_FILE: cluster.caFile,
+          REDIS_PASSWORD: password,
+          BC_KEY_PREFIX: 'bctlscluster',
+          INQUIRY_RATE: '200/s',
+        });
       const out = join(workDir, 'tls-cluster.csv');
       const result = await runCli(['run', 'examples/beneficiaries.csv', '--out', out], env('cluster-pw'));
       expect(result.stderr).not.toMatch(/CROSSSLOT|MOVED|private redis-server/);
@@ -99,7 +122,11 @@ describe('TLS (rediss://)', () => {
 
       const refused = await runCli(['status'], env('wrong-pw'));
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(new RegExp(`^beneficiary-check: Redis at rediss://${cluster.nodes.replaceAll('.', '\\.')} \\(cluster\\) refused the credentials .*\\n$`));
+      expect(refused.stderr).toMatch(
+        new RegExp(
+          `^beneficiary-check: Redis at rediss://${cluster.nodes.replaceAll('.', '\\.')} \\(cluster\\) refused the credentials .*\\n$`,
+        ),
+      );
       expect(refused.stderr).not.toContain('wrong-pw');
     } finally {
       await cluster.stop();

@@ -3,7 +3,16 @@ import { describe } from 'vitest';
 import { CHROMIUM, CHROMIUM_MISSING, chromiumInstalled, IN_CI } from './chromium.js';
 
 /** A headless browser that asks nothing of the network by itself (no updates, sync or first-run pages). */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * describe() for tests that drive Chromium: on a machine without it they are skipped, and the run ends with

@@ -19,8 +19,19 @@ export function cliEnvironment(overrides: Record<string, string | undefined>): N
 }
 
 /** The CLI's environment against a test's emulator: the test Redis under `prefix`, the emulator's address and login, then `extra`. */
-export const emulatorEnvironment = (prefix: string, emulatorUrl: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv =>
-  cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: emulatorUrl, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', ...extra });
+export const emulatorEnvironment = (
+  prefix: string,
+  emulatorUrl: string,
+  extra: Record<string, string | undefined> = {},
+): NodeJS.ProcessEnv =>
+  cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: emulatorUrl,
+    H2H_USERNAME: 'sandbox',
+    H2H_PASSWORD: 'sandbox',
+    ...extra,
+  });
 
 /** Starts the built binary as a real process. */
 export function startCli(args: string[], env: NodeJS.ProcessEnv, cwd = PROJECT_ROOT): ChildProcess & { output: () => CliResult } {

@@ -24,7 +24,12 @@ export interface MisbehavingProvider {
 }
 
 /** A well-formed SUCCESS answer echoing what was asked, with `holderName`. */
-export function answerSuccess(response: ServerResponse, inquiry: ReceivedInquiry, holderName = 'BUDI SANTOSO', extra: Record<string, unknown> = {}): void {
+export function answerSuccess(
+  response: ServerResponse,
+  inquiry: ReceivedInquiry,
+  holderName = 'BUDI SANTOSO',
+  extra: Record<string, unknown> = {},
+): void {
   sendJson(response, 200, {
     error: false,
     message: 'Inquiry success',
@@ -49,14 +54,19 @@ export function sendJson(response: ServerResponse, statusCode: number, body: unk
 
 /** An unsigned JWT whose claims are `claims` (the client only reads them). */
 export const unsignedJwt = (claims: Record<string, unknown>): string =>
-  ['{"alg":"HS256","typ":"JWT"}', JSON.stringify(claims)].map((part) => Buffer.from(part).toString('base64url')).concat('signature').join('.');
+  ['{"alg":"HS256","typ":"JWT"}', JSON.stringify(claims)]
+    .map((part) => Buffer.from(part).toString('base64url'))
+    .concat('signature')
+    .join('.');
 
 /**
  * A small provider over real HTTP for the faults the emulator cannot make: it logs in like the documented
  * provider (a JWT with `iat`/`exp` from its own clock, `expires_in` 3600) and answers inquiries the way the
  * test says (by default, SUCCESS for whatever was asked).
  */
-export async function startMisbehavingProvider(handler: InquiryHandler = (inquiry, response) => answerSuccess(response, inquiry)): Promise<MisbehavingProvider> {
+export async function startMisbehavingProvider(
+  handler: InquiryHandler = (inquiry, response) => answerSuccess(response, inquiry),
+): Promise<MisbehavingProvider> {
   let answer = handler;
   let loginsHang = false;
   const counts = { logins: 0, inquiries: 0, byAccount: {} as Record<string, number> };
@@ -69,7 +79,11 @@ export async function startMisbehavingProvider(handler: InquiryHandler = (inquir
         if (loginsHang) return;
         const iat = Math.floor(Date.now() / 1000);
         const token = unsignedJwt({ sub: 'client', iat, exp: iat + 3600, n: counts.logins });
-        return sendJson(response, 200, { error: false, message: 'Login success', data: { access_token: token, token_type: 'bearer', expires_in: 3600 } });
+        return sendJson(response, 200, {
+          error: false,
+          message: 'Login success',
+          data: { access_token: token, token_type: 'bearer', expires_in: 3600 },
+        });
       }
       let fields: Record<string, unknown> = {};
       try {

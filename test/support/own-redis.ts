@@ -39,7 +39,14 @@ export async function startOwnRedis(options: { persistent?: boolean; password?: 
   const port = await freePort();
   const directory = await mkdtemp(join(tmpdir(), 'bc-own-redis-'));
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', directory,
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--dir',
+    directory,
     ...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
     ...(options.password ? ['--requirepass', options.password] : []),
   ];

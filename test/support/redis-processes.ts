@@ -20,7 +20,9 @@ export function requireRedisTools(): void {
   for (const tool of ['redis-server', 'redis-cli']) {
     const probe = spawnSync(tool, ['--version'], { encoding: 'utf8' });
     if (probe.error !== undefined || probe.status !== 0) {
-      throw new Error(`${tool} is not installed: this test starts its own Redis servers. Install Debian's redis-server (it brings redis-tools with redis-cli): apt-get install redis-server`);
+      throw new Error(
+        `${tool} is not installed: this test starts its own Redis servers. Install Debian's redis-server (it brings redis-tools with redis-cli): apt-get install redis-server`,
+      );
     }
   }
 }
@@ -34,13 +36,17 @@ interface TestServer {
 /** Nothing kept on disk: the servers of these tests are throw-away. */
 const NO_PERSISTENCE = ['--save', '', '--appendonly', 'no'];
 
-async function startServers(prefix: string): Promise<{ directory: string; spawnServer(args: string[], persistence?: string[]): TestServer; stop(): Promise<void> }> {
+async function startServers(
+  prefix: string,
+): Promise<{ directory: string; spawnServer(args: string[], persistence?: string[]): TestServer; stop(): Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), prefix));
   const servers: ChildProcess[] = [];
   return {
     directory,
     spawnServer(args, persistence = NO_PERSISTENCE) {
-      const server = spawn('redis-server', [...args, '--bind', '127.0.0.1', '--dir', directory, ...persistence, '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const server = spawn('redis-server', [...args, '--bind', '127.0.0.1', '--dir', directory, ...persistence, '--daemonize', 'no'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       servers.push(server);
       let output = '';
       const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2_000));
@@ -76,7 +82,8 @@ async function waitForPing(server: TestServer, options: RedisOptions, what: stri
       await probe.ping();
       return;
     } catch (error) {
-      if (server.process.exitCode !== null || server.process.signalCode !== null) throw new ServerExitedError(`${what} exited before it answered: ${server.output()}`);
+      if (server.process.exitCode !== null || server.process.signalCode !== null)
+        throw new ServerExitedError(`${what} exited before it answered: ${server.output()}`);
       if (Date.now() > deadline) throw new Error(`${what} did not start: ${(error as Error).message}; it logged: ${server.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     } finally {
@@ -105,7 +112,10 @@ export async function startLocalCluster(options: { tls?: boolean; password?: str
       ...(ca !== undefined ? ['--tls-cluster', 'yes', ...tlsServerArgs(servers.directory)] : []),
       ...(options.password !== undefined ? ['--requirepass', options.password, '--masterauth', options.password] : []),
     ];
-    const clientOptions: RedisOptions = { ...(ca !== undefined && { tls: { ca } }), ...(options.password !== undefined && { password: options.password }) };
+    const clientOptions: RedisOptions = {
+      ...(ca !== undefined && { tls: { ca } }),
+      ...(options.password !== undefined && { password: options.password }),
+    };
     const ports: number[] = [];
     for (let index = 0; index < 3; index += 1) {
       // A free port is free when asked, not when the server binds it: a test running beside this one may take
@@ -114,7 +124,16 @@ export async function startLocalCluster(options: { tls?: boolean; password?: str
         const port = await freePort();
         const busPort = await freePort();
         const listen = ca !== undefined ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)];
-        const node = servers.spawnServer([...listen, '--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', join(servers.directory, `nodes-${port}.conf`), ...security]);
+        const node = servers.spawnServer([
+          ...listen,
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPort),
+          '--cluster-config-file',
+          join(servers.directory, `nodes-${port}.conf`),
+          ...security,
+        ]);
         try {
           await waitForPing(node, { host: '127.0.0.1', port, ...clientOptions }, `cluster node ${port}`);
           ports.push(port);
@@ -125,8 +144,14 @@ export async function startLocalCluster(options: { tls?: boolean; password?: str
       }
     }
     const nodes = ports.map((port) => `127.0.0.1:${port}`);
-    const cliSecurity = [...(ca !== undefined ? ['--tls', '--cacert', join(servers.directory, 'ca.crt')] : []), ...(options.password !== undefined ? ['--no-auth-warning', '-a', options.password] : [])];
-    const create = spawnSync('redis-cli', [...cliSecurity, '--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+    const cliSecurity = [
+      ...(ca !== undefined ? ['--tls', '--cacert', join(servers.directory, 'ca.crt')] : []),
+      ...(options.password !== undefined ? ['--no-auth-warning', '-a', options.password] : []),
+    ];
+    const create = spawnSync('redis-cli', [...cliSecurity, '--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stderr || create.stdout}`);
     const deadline = Date.now() + 20_000;
     for (const port of ports) {
@@ -140,7 +165,12 @@ export async function startLocalCluster(options: { tls?: boolean; password?: str
         node.disconnect();
       }
     }
-    return { directory: servers.directory, nodes: nodes.join(','), caFile: ca === undefined ? undefined : join(servers.directory, 'ca.crt'), stop: servers.stop };
+    return {
+      directory: servers.directory,
+      nodes: nodes.join(','),
+      caFile: ca === undefined ? undefined : join(servers.directory, 'ca.crt'),
+      stop: servers.stop,
+    };
   } catch (error) {
     await servers.stop();
     throw error;
@@ -225,16 +255,54 @@ export async function startTlsRedis(): Promise<TlsRedis | undefined> {
 async function makeCertificates(directory: string): Promise<string> {
   const openssl = (args: string[]) => {
     const result = spawnSync('openssl', args, { encoding: 'utf8', cwd: directory });
-    if (result.error !== undefined || result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.error?.message ?? result.stderr}`);
+    if (result.error !== undefined || result.status !== 0)
+      throw new Error(`openssl ${args[0]} failed: ${result.error?.message ?? result.stderr}`);
   };
-  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=beneficiary-check test CA']);
+  openssl([
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=beneficiary-check test CA',
+  ]);
   openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
   await writeFile(join(directory, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-  openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '1', '-extfile', 'san.ext']);
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.crt',
+    '-days',
+    '1',
+    '-extfile',
+    'san.ext',
+  ]);
   return readFile(join(directory, 'ca.crt'), 'utf8');
 }
 
 /** The server side of TLS with that certificate; clients need no certificate of their own. */
 const tlsServerArgs = (directory: string): string[] => [
-  '--tls-cert-file', join(directory, 'server.crt'), '--tls-key-file', join(directory, 'server.key'), '--tls-ca-cert-file', join(directory, 'ca.crt'), '--tls-auth-clients', 'no',
+  '--tls-cert-file',
+  join(directory, 'server.crt'),
+  '--tls-key-file',
+  join(directory, 'server.key'),
+  '--tls-ca-cert-file',
+  join(directory, 'ca.crt'),
+  '--tls-auth-clients',
+  'no',
 ];

@@ -1,5 +1,10 @@
 /** Waits until `probe` gives a value (not undefined or false), polling every `everyMs`; fails naming `what` after `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs: number, what: string, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs: number,
+  what: string,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

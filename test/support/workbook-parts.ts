@@ -51,7 +51,11 @@ const DOC_RELS = 'http://schemas.openxmlformats.org/officeDocument/2006/relation
 const column = (index: number): string => String.fromCharCode(65 + index);
 
 /** The parts of a one-sheet workbook whose cells are all text, kept in shared strings (as Excel writes them). */
-export function workbookParts(rows: readonly (readonly string[])[]): { sheet: string; sharedStrings: string; build: (parts: { sheet?: string; sharedStrings?: string }) => Buffer } {
+export function workbookParts(rows: readonly (readonly string[])[]): {
+  sheet: string;
+  sharedStrings: string;
+  build: (parts: { sheet?: string; sharedStrings?: string }) => Buffer;
+} {
   const strings: string[] = [];
   const index = (text: string) => {
     const found = strings.indexOf(text);
@@ -60,7 +64,10 @@ export function workbookParts(rows: readonly (readonly string[])[]): { sheet: st
     return strings.length - 1;
   };
   const sheetRows = rows
-    .map((cells, r) => `<row r="${r + 1}">${cells.map((cell, c) => `<c r="${column(c)}${r + 1}" t="s"><v>${index(cell)}</v></c>`).join('')}</row>`)
+    .map(
+      (cells, r) =>
+        `<row r="${r + 1}">${cells.map((cell, c) => `<c r="${column(c)}${r + 1}" t="s"><v>${index(cell)}</v></c>`).join('')}</row>`,
+    )
     .join('');
   const sheet = `${XML}<worksheet xmlns="${MAIN}"><sheetData>${sheetRows}</sheetData></worksheet>`;
   const sharedStrings = `${XML}<sst xmlns="${MAIN}" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((text) => `<si><t>${text}</t></si>`).join('')}</sst>`;
@@ -70,8 +77,14 @@ export function workbookParts(rows: readonly (readonly string[])[]): { sheet: st
         '[Content_Types].xml',
         `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`,
       ],
-      ['_rels/.rels', `${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
-      ['xl/workbook.xml', `${XML}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+      [
+        '_rels/.rels',
+        `${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+      ],
+      [
+        'xl/workbook.xml',
+        `${XML}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      ],
       [
         'xl/_rels/workbook.xml.rels',
         `${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${DOC_RELS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,

@@ -21,7 +21,9 @@ let workDir: string;
 
 beforeAll(async () => {
   provider = await startMisbehavingProvider((inquiry, response) =>
-    inquiry.accountNumber === POISON ? sendJson(response, 401, { error: true, message: 'Unauthenticated.' }) : answerSuccess(response, inquiry),
+    inquiry.accountNumber === POISON
+      ? sendJson(response, 401, { error: true, message: 'Unauthenticated.' })
+      : answerSuccess(response, inquiry),
   );
   workDir = await mkdtemp(join(tmpdir(), 'bc-poison-'));
 });
@@ -33,7 +35,14 @@ afterAll(async () => {
 });
 
 const env = () =>
-  cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: provider.url, H2H_USERNAME: 'u', H2H_PASSWORD: 'p', RUN_WORKER_PROCESSES: '0' });
+  cliEnvironment({
+    REDIS_URL: TEST_REDIS_URL,
+    BC_KEY_PREFIX: prefix,
+    H2H_BASE_URL: provider.url,
+    H2H_USERNAME: 'u',
+    H2H_PASSWORD: 'p',
+    RUN_WORKER_PROCESSES: '0',
+  });
 
 async function beneficiaries(name: string, accounts: string[]): Promise<{ file: string; out: string }> {
   const file = join(workDir, `${name}.csv`);
@@ -48,7 +57,9 @@ describe('a 401 for one account', () => {
     expect(first.code).toBe(1);
     const batchId = /batch (b\d{8}-\d{6}-[0-9a-f]+)/.exec(first.stderr)?.[1];
     expect(batchId).toBeDefined();
-    expect(first.stderr).toMatch(new RegExp(`refused a freshly issued token \\(HTTP 401: Unauthenticated\\.\\) for account 014:\\*+9999 of batch ${batchId}`));
+    expect(first.stderr).toMatch(
+      new RegExp(`refused a freshly issued token \\(HTTP 401: Unauthenticated\\.\\) for account 014:\\*+9999 of batch ${batchId}`),
+    );
     expect(first.stderr).not.toContain(POISON);
 
     // Another file, other accounts: the job the first batch left behind must not stop it.
@@ -56,7 +67,8 @@ describe('a 401 for one account', () => {
     const clean = await beneficiaries('clean', others);
     const second = await runCli(['run', clean.file, '--out', clean.out], env());
     // Its workers may meet the job left behind (and say so, naming that batch); its own accounts are asked all the same.
-    for (const line of second.stderr.split('\n').filter((text) => text.includes('refused a freshly issued token'))) expect(line).toContain(`of batch ${batchId}`);
+    for (const line of second.stderr.split('\n').filter((text) => text.includes('refused a freshly issued token')))
+      expect(line).toContain(`of batch ${batchId}`);
     expect(second.code).toBe(0);
     const rows = await readReport(clean.out);
     expect(rows.map((row) => [row.account_number, row.result])).toEqual(others.map((account) => [account, 'MATCH']));

@@ -24,7 +24,13 @@ beforeAll(async () => {
       response.setHeader('content-type', 'application/json');
       if (request.url === '/api/login') {
         counts.logins += 1;
-        response.end(JSON.stringify({ error: false, message: 'Login success', data: { access_token: `opaque-${counts.logins}`, token_type: 'bearer', expires_in: 3600 } }));
+        response.end(
+          JSON.stringify({
+            error: false,
+            message: 'Login success',
+            data: { access_token: `opaque-${counts.logins}`, token_type: 'bearer', expires_in: 3600 },
+          }),
+        );
       } else {
         counts.inquiries += 1;
         response.statusCode = 401;

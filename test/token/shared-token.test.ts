@@ -105,7 +105,12 @@ describe('SharedTokenSession', () => {
       const [key] = (await redis.keys(`${ownPrefix}:token:*`)).filter((name) => !name.endsWith(':lock'));
       const stored = JSON.parse((await redis.get(key!))!) as { sealed: string };
       // What a process with another H2H_PASSWORD sees: a value sealed under a key it does not have.
-      await redis.set(key!, JSON.stringify({ ...stored, sealed: stored.sealed.replace(/\.([\w-])/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`) }), 'PX', 60_000);
+      await redis.set(
+        key!,
+        JSON.stringify({ ...stored, sealed: stored.sealed.replace(/\.([\w-])/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`) }),
+        'PX',
+        60_000,
+      );
       const again = await processSession(providerSettings(), ownPrefix).token();
       expect(again).not.toBe(first);
       expect(sandbox.stats().logins).toBe(2);
@@ -168,7 +173,10 @@ describe('log redaction', () => {
     const http = createHttpClient(1_000);
     const error = await http
       .post('http://127.0.0.1:1/api/login', { json: { username: 'u', password: 'hunter4' } }, { authorization: 'Bearer eyJjkl' })
-      .then(() => undefined, (caught: unknown) => caught);
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
     logger.error({ err: error }, 'raw');
     logger.error({ err: new LoginUnavailableError('cannot reach', { cause: error }) }, 'wrapped');
     expect(output).toContain('ECONNREFUSED');

@@ -25,7 +25,14 @@ afterAll(async () => {
 
 describe('the access token in Redis', () => {
   it('is stored sealed: the key holds no copy of the token the provider issued, and a second process still uses it', async () => {
-    const env = cliEnvironment({ REDIS_URL: TEST_REDIS_URL, BC_KEY_PREFIX: prefix, H2H_BASE_URL: sandbox.url, H2H_USERNAME: 'sandbox', H2H_PASSWORD: 'sandbox', INQUIRY_RATE: '200/s' });
+    const env = cliEnvironment({
+      REDIS_URL: TEST_REDIS_URL,
+      BC_KEY_PREFIX: prefix,
+      H2H_BASE_URL: sandbox.url,
+      H2H_USERNAME: 'sandbox',
+      H2H_PASSWORD: 'sandbox',
+      INQUIRY_RATE: '200/s',
+    });
     const first = await runCli(['run', 'examples/beneficiaries.csv', '--out', join(workDir, 'first.csv')], env);
     expect(first.code).toBe(0);
     const issued = sandbox.issuedTokens();

@@ -37,7 +37,12 @@ function environment(extra: Record<string, string> = {}) {
   };
 }
 
-async function waitUntilAnswered(store: BatchStore, batchId: string, timeoutMs: number, onTick?: (answered: number) => void): Promise<number> {
+async function waitUntilAnswered(
+  store: BatchStore,
+  batchId: string,
+  timeoutMs: number,
+  onTick?: (answered: number) => void,
+): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const progress = await store.progress(batchId);
@@ -123,7 +128,11 @@ describe('one token for every worker process', () => {
     const batchId = (await runCli(['enqueue', file], env)).stdout.trim();
     workers = [startCli(['worker', '--concurrency', '8'], env)];
     // The worker has met the trouble and kept trying (a login per retry, held in between) without answering.
-    await waitFor(() => workers[0]!.output().stderr.includes('login failed: provider answered HTTP 503') && sandbox.stats().failedLogins >= 3, 20_000, 'the worker to hold through failed logins');
+    await waitFor(
+      () => workers[0]!.output().stderr.includes('login failed: provider answered HTTP 503') && sandbox.stats().failedLogins >= 3,
+      20_000,
+      'the worker to hold through failed logins',
+    );
     const store = new BatchStore(redis, redisKeys(prefix), 24 * 3600_000);
     expect((await store.progress(batchId)).answered).toBe(0);
     expect(sandbox.stats().inquiries).toBe(0);

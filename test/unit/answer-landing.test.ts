@@ -69,7 +69,10 @@ describe('JobAccounts: the accounts queued jobs carry sealed', () => {
   it('opens a sealed account with its batch key, read once per batch', async () => {
     const key = newJobSealKey();
     const reads: string[] = [];
-    const accounts = new JobAccounts(async (batchId) => (reads.push(batchId), key));
+    const accounts = new JobAccounts(async (batchId) => {
+      reads.push(batchId);
+      return key;
+    });
     const job = (accountKey: string): InquiryJobData => ({ batchId: 'b1', sealedAccount: sealAccount(key, 'b1', accountKey) });
     expect(await accounts.open(job('014:001'))).toBe('014:001');
     expect(await accounts.open(job('014:002'))).toBe('014:002');
@@ -85,9 +88,15 @@ describe('JobAccounts: the accounts queued jobs carry sealed', () => {
   });
 
   it('keeps at most the given number of batch keys', async () => {
-    const keys = new Map([['b1', newJobSealKey()], ['b2', newJobSealKey()]]);
+    const keys = new Map([
+      ['b1', newJobSealKey()],
+      ['b2', newJobSealKey()],
+    ]);
     const reads: string[] = [];
-    const accounts = new JobAccounts(async (batchId) => (reads.push(batchId), keys.get(batchId)), 1);
+    const accounts = new JobAccounts(async (batchId) => {
+      reads.push(batchId);
+      return keys.get(batchId);
+    }, 1);
     const job = (batchId: string): InquiryJobData => ({ batchId, sealedAccount: sealAccount(keys.get(batchId)!, batchId, '014:001') });
     await accounts.open(job('b1'));
     await accounts.open(job('b2'));

@@ -40,7 +40,12 @@ function fakes(history: Record<string, HistoryEntry> = {}) {
   return { deps, writes, snapshots, outcomes, history };
 }
 
-const earlier = (hoursAgo: number, outcome: InquiryOutcome = valid): HistoryEntry => ({ outcome: outcome as HistoryEntry['outcome'], batchId: 'b-old', answeredAt: NOW - hoursAgo * HOUR, result: 'MATCH' });
+const earlier = (hoursAgo: number, outcome: InquiryOutcome = valid): HistoryEntry => ({
+  outcome: outcome as HistoryEntry['outcome'],
+  batchId: 'b-old',
+  answeredAt: NOW - hoursAgo * HOUR,
+  result: 'MATCH',
+});
 
 describe('answerRecorder', () => {
   it('stores the outcome with what the history said, then makes it the history', async () => {
@@ -102,7 +107,11 @@ describe('answerReuser', () => {
   });
 
   it('stores a fresh answer as the batch outcome, with the reused entry as its snapshot, and asks the rest', async () => {
-    const state = fakes({ '014:fresh': earlier(0.5), '014:stale': earlier(2), '014:invalid': earlier(0.2, { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account closed' }) });
+    const state = fakes({
+      '014:fresh': earlier(0.5),
+      '014:stale': earlier(2),
+      '014:invalid': earlier(0.2, { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account closed' }),
+    });
     const toAsk = await answerReuser(state.deps, HOUR)('b-new', ['014:fresh', '014:stale', '014:never', '014:invalid']);
     expect(toAsk.sort()).toEqual(['014:never', '014:stale']);
     expect(state.outcomes.get('b-new/014:fresh')).toEqual(valid);

@@ -45,7 +45,7 @@ describe('CallTally: call counters written in bulk', () => {
     expect(writes.at(-1)).toEqual(['b1', 'calls', 2]);
   });
 
-  it('hands one batch\'s counts to the write of its outcome, and takes them back when that write failed', async () => {
+  it("hands one batch's counts to the write of its outcome, and takes them back when that write failed", async () => {
     const { tally, writes } = recording();
     tally.add('b1', 'calls');
     tally.add('b1', 'usableAnswers');

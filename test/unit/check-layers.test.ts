@@ -44,7 +44,9 @@ describe('the layer check', () => {
 
   it('reports a cycle between folders of one level, with the imports that make it', () => {
     const problems = checkLayers(files, [edge('src/middle/m.ts', 'src/beside/b.ts'), edge('src/beside/b.ts', 'src/middle/m.ts')], rules);
-    expect(problems).toEqual(['folder cycle beside -> middle -> beside: src/beside/b.ts imports src/middle/m.ts; src/middle/m.ts imports src/beside/b.ts']);
+    expect(problems).toEqual([
+      'folder cycle beside -> middle -> beside: src/beside/b.ts imports src/middle/m.ts; src/middle/m.ts imports src/beside/b.ts',
+    ]);
   });
 
   it('reports a longer cycle once, besides its upward import', () => {

@@ -12,7 +12,11 @@ const record = {
   name: 'BCA',
   fee: '6500',
 };
-const ok = (data: unknown, extra: Record<string, unknown> = {}) => ({ statusCode: 200, body: { error: false, message: 'Inquiry success', data, ...extra }, retryAfter: undefined });
+const ok = (data: unknown, extra: Record<string, unknown> = {}) => ({
+  statusCode: 200,
+  body: { error: false, message: 'Inquiry success', data, ...extra },
+  retryAfter: undefined,
+});
 
 describe('classifyInquiryResponse', () => {
   it('verifies SUCCESS with the echo equal to what was sent, keeping every field', () => {
@@ -51,9 +55,18 @@ describe('classifyInquiryResponse', () => {
 
   it('compares the echoed bank code exactly, trimming only', () => {
     const lower = { bankCode: 'bank_jatim', accountNumber: '0012345678' };
-    expect(classifyInquiryResponse(lower, ok({ ...record, bank_code: ' bank_jatim ' }))).toMatchObject({ kind: 'answer', outcome: { verdict: 'VERIFIED' } });
-    expect(classifyInquiryResponse(lower, ok({ ...record, bank_code: 'BANK_JATIM' }))).toMatchObject({ kind: 'answer', outcome: { verdict: 'FAILED' } });
-    expect(classifyInquiryResponse({ bankCode: 'BCA', accountNumber: '0012345678' }, ok({ ...record, bank_code: 'bca' }))).toMatchObject({ kind: 'answer', outcome: { verdict: 'FAILED' } });
+    expect(classifyInquiryResponse(lower, ok({ ...record, bank_code: ' bank_jatim ' }))).toMatchObject({
+      kind: 'answer',
+      outcome: { verdict: 'VERIFIED' },
+    });
+    expect(classifyInquiryResponse(lower, ok({ ...record, bank_code: 'BANK_JATIM' }))).toMatchObject({
+      kind: 'answer',
+      outcome: { verdict: 'FAILED' },
+    });
+    expect(classifyInquiryResponse({ bankCode: 'BCA', accountNumber: '0012345678' }, ok({ ...record, bank_code: 'bca' }))).toMatchObject({
+      kind: 'answer',
+      outcome: { verdict: 'FAILED' },
+    });
   });
 
   it('does not show the holder name of an account that was not asked', () => {
@@ -62,25 +75,46 @@ describe('classifyInquiryResponse', () => {
   });
 
   it('reads error: true as a business rejection with the provider message', () => {
-    const result = classifyInquiryResponse(sent, { statusCode: 200, body: { error: true, message: 'Account not found', data: null }, retryAfter: undefined });
+    const result = classifyInquiryResponse(sent, {
+      statusCode: 200,
+      body: { error: true, message: 'Account not found', data: null },
+      retryAfter: undefined,
+    });
     expect(result).toEqual({ kind: 'answer', outcome: { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account not found' } });
   });
 
   it('never shows the holder of a rejected answer; its id, time and a status that is not SUCCESS are kept', () => {
-    const rejected = { statusCode: 200, body: { error: true, message: 'Account closed', data: { ...record, status: 'FAILED' } }, retryAfter: undefined };
+    const rejected = {
+      statusCode: 200,
+      body: { error: true, message: 'Account closed', data: { ...record, status: 'FAILED' } },
+      retryAfter: undefined,
+    };
     expect(classifyInquiryResponse(sent, rejected)).toEqual({
       kind: 'answer',
-      outcome: { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account closed', bankName: 'BCA', fee: '6500', inquiryStatus: 'FAILED', inquiryId: '7', checkedAt: record.updated_at },
+      outcome: {
+        verdict: 'ACCOUNT_INVALID',
+        reason: 'provider: Account closed',
+        bankName: 'BCA',
+        fee: '6500',
+        inquiryStatus: 'FAILED',
+        inquiryId: '7',
+        checkedAt: record.updated_at,
+      },
     });
   });
 
   it('a rejection beside a record that says SUCCESS is inconsistent: FAILED, showing neither the holder nor the SUCCESS', () => {
-    const result = classifyInquiryResponse(sent, { statusCode: 200, body: { error: true, message: 'Account not found', data: record }, retryAfter: undefined });
+    const result = classifyInquiryResponse(sent, {
+      statusCode: 200,
+      body: { error: true, message: 'Account not found', data: record },
+      retryAfter: undefined,
+    });
     expect(result).toEqual({
       kind: 'answer',
       outcome: {
         verdict: 'FAILED',
-        reason: 'inconsistent answer: the provider rejected the account (Account not found) but its record says status SUCCESS; ask again later',
+        reason:
+          'inconsistent answer: the provider rejected the account (Account not found) but its record says status SUCCESS; ask again later',
         bankName: 'BCA',
         fee: '6500',
         inquiryId: '7',
@@ -97,7 +131,10 @@ describe('classifyInquiryResponse', () => {
     ['a combining mark alone', '\u0301'],
   ])('a holder name of only invisible characters (%s) is no answer: FAILED, never compared', (_, holder) => {
     const result = classifyInquiryResponse(sent, ok({ ...record, account_holder: holder }));
-    expect(result).toMatchObject({ kind: 'answer', outcome: { verdict: 'FAILED', reason: expect.stringMatching(/^provider record has no account holder name/) } });
+    expect(result).toMatchObject({
+      kind: 'answer',
+      outcome: { verdict: 'FAILED', reason: expect.stringMatching(/^provider record has no account holder name/) },
+    });
     expect(result.kind === 'answer' && result.outcome.holderName).toBeUndefined();
   });
 
@@ -108,16 +145,25 @@ describe('classifyInquiryResponse', () => {
     ['digits', '0'],
   ])('a holder name with no letter (%s) is no answer: FAILED, never compared', (_, holder) => {
     const result = classifyInquiryResponse(sent, ok({ ...record, account_holder: holder }));
-    expect(result).toMatchObject({ kind: 'answer', outcome: { verdict: 'FAILED', reason: expect.stringMatching(/^provider record has no account holder name \(no letter/) } });
+    expect(result).toMatchObject({
+      kind: 'answer',
+      outcome: { verdict: 'FAILED', reason: expect.stringMatching(/^provider record has no account holder name \(no letter/) },
+    });
     expect(result.kind === 'answer' && result.outcome.holderName).toBeUndefined();
   });
 
   it('keeps a holder name with visible characters among invisible ones', () => {
-    expect(classifyInquiryResponse(sent, ok({ ...record, account_holder: 'BUDI\u200bSANTOSO' }))).toMatchObject({ outcome: { verdict: 'VERIFIED', holderName: 'BUDI\u200bSANTOSO' } });
+    expect(classifyInquiryResponse(sent, ok({ ...record, account_holder: 'BUDI\u200bSANTOSO' }))).toMatchObject({
+      outcome: { verdict: 'VERIFIED', holderName: 'BUDI\u200bSANTOSO' },
+    });
   });
 
   it('a row that is not verified never shows a holder name, nor a status that reads SUCCESS', () => {
-    for (const data of [{ ...record, status: 'PENDING' }, { ...record, account_number: '999' }, { ...record, status: undefined }]) {
+    for (const data of [
+      { ...record, status: 'PENDING' },
+      { ...record, account_number: '999' },
+      { ...record, status: undefined },
+    ]) {
       const result = classifyInquiryResponse(sent, ok(data));
       expect(result.kind === 'answer' && result.outcome.verdict).toBe('FAILED');
       expect(result.kind === 'answer' && result.outcome.holderName).toBeUndefined();
@@ -126,7 +172,11 @@ describe('classifyInquiryResponse', () => {
   });
 
   it('never reads a missing error flag as success', () => {
-    const result = classifyInquiryResponse(sent, { statusCode: 200, body: { status: 'error', message: 'x', data: record }, retryAfter: undefined });
+    const result = classifyInquiryResponse(sent, {
+      statusCode: 200,
+      body: { status: 'error', message: 'x', data: record },
+      retryAfter: undefined,
+    });
     expect(result).toMatchObject({ kind: 'answer', outcome: { verdict: 'FAILED' } });
   });
 
@@ -140,22 +190,36 @@ describe('classifyInquiryResponse', () => {
     [undefined, undefined, 'a body that is not JSON (no content type)'],
     ['a JSON string', 'application/json', 'a body that is JSON but not an object'],
     [[record], 'application/json', 'a body that is JSON but not an object'],
-  ])('a 200 whose body is not a JSON object is not the provider\'s answer (a captive proxy, a gateway): transient, %j', (body, contentType, reason) => {
-    const result = classifyInquiryResponse(sent, { statusCode: 200, body, retryAfter: undefined, contentType });
-    expect(result).toEqual({ kind: 'transient', reason: `provider answered HTTP 200 with ${reason}: a proxy's or a gateway's page, not the provider's answer` });
-  });
+  ])(
+    "a 200 whose body is not a JSON object is not the provider's answer (a captive proxy, a gateway): transient, %j",
+    (body, contentType, reason) => {
+      const result = classifyInquiryResponse(sent, { statusCode: 200, body, retryAfter: undefined, contentType });
+      expect(result).toEqual({
+        kind: 'transient',
+        reason: `provider answered HTTP 200 with ${reason}: a proxy's or a gateway's page, not the provider's answer`,
+      });
+    },
+  );
 
   it.each([500, 502, 503, 504, 408])('treats HTTP %i as transient', (statusCode) => {
     expect(classifyInquiryResponse(sent, { statusCode, body: undefined, retryAfter: undefined }).kind).toBe('transient');
   });
 
   it('treats 401 as unauthorized and 429 as rate limited with Retry-After', () => {
-    expect(classifyInquiryResponse(sent, { statusCode: 401, body: { error: true, message: 'Unauthenticated.' }, retryAfter: undefined })).toEqual({
+    expect(
+      classifyInquiryResponse(sent, { statusCode: 401, body: { error: true, message: 'Unauthenticated.' }, retryAfter: undefined }),
+    ).toEqual({
       kind: 'unauthorized',
       message: 'Unauthenticated.',
     });
-    expect(classifyInquiryResponse(sent, { statusCode: 429, body: {}, retryAfter: '3' })).toEqual({ kind: 'rate_limited', retryAfterMs: 3000 });
-    expect(classifyInquiryResponse(sent, { statusCode: 429, body: {}, retryAfter: undefined })).toEqual({ kind: 'rate_limited', retryAfterMs: undefined });
+    expect(classifyInquiryResponse(sent, { statusCode: 429, body: {}, retryAfter: '3' })).toEqual({
+      kind: 'rate_limited',
+      retryAfterMs: 3000,
+    });
+    expect(classifyInquiryResponse(sent, { statusCode: 429, body: {}, retryAfter: undefined })).toEqual({
+      kind: 'rate_limited',
+      retryAfterMs: undefined,
+    });
   });
 
   it.each([
@@ -163,11 +227,18 @@ describe('classifyInquiryResponse', () => {
     ['past what a timer can hold', '99999999999', 99_999_999_999_000],
   ])('caps the hold of a Retry-After of %s at MAX_RETRY_AFTER_MS, saying what was asked', (_, header, askedMs) => {
     expect(MAX_RETRY_AFTER_MS).toBe(600_000);
-    expect(classifyInquiryResponse(sent, { statusCode: 429, body: {}, retryAfter: header })).toEqual({ kind: 'rate_limited', retryAfterMs: MAX_RETRY_AFTER_MS, askedMs });
-    expect(classifyInquiryResponse(sent, { statusCode: 429, body: {}, retryAfter: '600' })).toEqual({ kind: 'rate_limited', retryAfterMs: 600_000 });
+    expect(classifyInquiryResponse(sent, { statusCode: 429, body: {}, retryAfter: header })).toEqual({
+      kind: 'rate_limited',
+      retryAfterMs: MAX_RETRY_AFTER_MS,
+      askedMs,
+    });
+    expect(classifyInquiryResponse(sent, { statusCode: 429, body: {}, retryAfter: '600' })).toEqual({
+      kind: 'rate_limited',
+      retryAfterMs: 600_000,
+    });
   });
 
-  it('fails other 4xx answers without retrying, as unusable (not the provider\'s protocol)', () => {
+  it("fails other 4xx answers without retrying, as unusable (not the provider's protocol)", () => {
     expect(classifyInquiryResponse(sent, { statusCode: 403, body: { message: 'IP not registered' }, retryAfter: undefined })).toEqual({
       kind: 'answer',
       outcome: { verdict: 'FAILED', reason: 'provider answered HTTP 403: IP not registered' },
@@ -179,8 +250,15 @@ describe('classifyInquiryResponse', () => {
     const unusable = (body: unknown) => classifyInquiryResponse(sent, { statusCode: 200, body, retryAfter: undefined });
     expect(unusable({ status: 'error', message: 'x', data: record })).toMatchObject({ outcome: { verdict: 'FAILED' }, unusable: true });
     expect(unusable({ error: false, message: 'ok' })).toMatchObject({ outcome: { verdict: 'FAILED' }, unusable: true });
-    expect(unusable({ error: false, data: { ...record, status: undefined } })).toMatchObject({ outcome: { verdict: 'FAILED' }, unusable: true });
-    for (const data of [{ ...record, status: 'PENDING' }, { ...record, account_number: '999' }, { ...record, account_holder: '' }]) {
+    expect(unusable({ error: false, data: { ...record, status: undefined } })).toMatchObject({
+      outcome: { verdict: 'FAILED' },
+      unusable: true,
+    });
+    for (const data of [
+      { ...record, status: 'PENDING' },
+      { ...record, account_number: '999' },
+      { ...record, account_holder: '' },
+    ]) {
       expect(classifyInquiryResponse(sent, ok(data))).not.toHaveProperty('unusable');
     }
   });

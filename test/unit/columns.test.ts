@@ -5,12 +5,30 @@ import { MissingColumnsError, UsageError } from '../../src/errors.js';
 
 describe('mapColumns', () => {
   it.each([
-    [['bank_code', 'account_number', 'account_name'], [0, 1, 2]],
-    [['Bank', 'Account No', 'Holder-Name'], [0, 1, 2]],
-    [['KODE_BANK', 'no_rekening', 'nama_pemilik'], [0, 1, 2]],
-    [['kode bank', 'Nomor Rekening', 'Nama Rekening'], [0, 1, 2]],
-    [['id', 'nama', 'rekening', 'bank'], [3, 2, 1]],
-    [['Beneficiary Name', 'ACCOUNT', 'bank-code'], [2, 1, 0]],
+    [
+      ['bank_code', 'account_number', 'account_name'],
+      [0, 1, 2],
+    ],
+    [
+      ['Bank', 'Account No', 'Holder-Name'],
+      [0, 1, 2],
+    ],
+    [
+      ['KODE_BANK', 'no_rekening', 'nama_pemilik'],
+      [0, 1, 2],
+    ],
+    [
+      ['kode bank', 'Nomor Rekening', 'Nama Rekening'],
+      [0, 1, 2],
+    ],
+    [
+      ['id', 'nama', 'rekening', 'bank'],
+      [3, 2, 1],
+    ],
+    [
+      ['Beneficiary Name', 'ACCOUNT', 'bank-code'],
+      [2, 1, 0],
+    ],
   ])('finds the columns of %j', (header, [bank, account, name]) => {
     expect(mapColumns(header)).toEqual({ bankCode: bank, accountNumber: account, expectedName: name });
   });
@@ -24,7 +42,10 @@ describe('mapColumns', () => {
   });
 
   it('lets flags override the aliases', () => {
-    const mapping = mapColumns(['bank', 'account_number', 'legal name', 'name'], { expectedName: 'Legal_Name', accountNumber: 'account number' });
+    const mapping = mapColumns(['bank', 'account_number', 'legal name', 'name'], {
+      expectedName: 'Legal_Name',
+      accountNumber: 'account number',
+    });
     expect(mapping).toEqual({ bankCode: 0, accountNumber: 1, expectedName: 2 });
   });
 
@@ -78,10 +99,14 @@ describe('mapColumns', () => {
   });
 });
 
-describe('readInputColumns: the product\'s own output columns are never input', () => {
+describe("readInputColumns: the product's own output columns are never input", () => {
   it('no alias of any role is the name of an output column', () => {
     const outputs = new Set(RESULT_COLUMNS.map(headerKey));
-    expect(Object.values(ALIASES).flat().filter((alias) => outputs.has(headerKey(alias)))).toEqual([]);
+    expect(
+      Object.values(ALIASES)
+        .flat()
+        .filter((alias) => outputs.has(headerKey(alias))),
+    ).toEqual([]);
   });
 
   it('a report fed back: its original columns are read, the output columns set aside wherever they stand', () => {
@@ -119,7 +144,9 @@ describe('readInputColumns: the product\'s own output columns are never input', 
   });
 
   it('refuses two columns of one name (loosely compared), naming both, instead of reading the first', () => {
-    expect(() => readInputColumns(['id', 'bank_code', 'account_number', 'Account-Number'])).toThrow('the header names two columns alike, "account_number", "Account-Number" (columns 3 and 4)');
+    expect(() => readInputColumns(['id', 'bank_code', 'account_number', 'Account-Number'])).toThrow(
+      'the header names two columns alike, "account_number", "Account-Number" (columns 3 and 4)',
+    );
     expect(() => readInputColumns(['bank_code', 'account_number', 'note', 'note'])).toThrow(UsageError);
   });
 

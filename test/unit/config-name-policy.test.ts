@@ -41,7 +41,10 @@ describe('NAME_RULES_FILE', () => {
   });
 
   it("adds a site's entries, which change the verdicts they are about", () => {
-    const path = file('site.json', JSON.stringify({ nicknames: [{ short: 'UCOK', full: ['PARLINDUNGAN'], kind: 'nickname', source: 'ops' }] }));
+    const path = file(
+      'site.json',
+      JSON.stringify({ nicknames: [{ short: 'UCOK', full: ['PARLINDUNGAN'], kind: 'nickname', source: 'ops' }] }),
+    );
     const { policy, knowledge } = withRules(path).nameMatching;
     expect(compareNames('Ucok Sinaga', 'PARLINDUNGAN SINAGA', policy, knowledge).verdict).toBe('CLOSE_MATCH');
     expect(compareNames('Ucok Sinaga', 'PARLINDUNGAN SINAGA').verdict).toBe('NO_MATCH');

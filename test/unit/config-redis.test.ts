@@ -20,7 +20,9 @@ describe('REDIS_CLUSTER_NODES', () => {
       username: undefined,
       password: undefined,
     });
-    expect(load({ REDIS_CLUSTER_NODES: 'rediss://checker:p%40ss@a.cache.example:6379,rediss://b.cache.example:6379' }).redisCluster).toEqual({
+    expect(
+      load({ REDIS_CLUSTER_NODES: 'rediss://checker:p%40ss@a.cache.example:6379,rediss://b.cache.example:6379' }).redisCluster,
+    ).toEqual({
       nodes: [
         { host: 'a.cache.example', port: 6379 },
         { host: 'b.cache.example', port: 6379 },
@@ -33,7 +35,9 @@ describe('REDIS_CLUSTER_NODES', () => {
   });
 
   it('refuses what cannot be meant, without echoing a password', () => {
-    expect(() => load({ REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://a:6379' })).toThrow(/REDIS_URL and REDIS_CLUSTER_NODES are both set/);
+    expect(() => load({ REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://a:6379' })).toThrow(
+      /REDIS_URL and REDIS_CLUSTER_NODES are both set/,
+    );
     expect(() => load({ REDIS_CLUSTER_NODES: 'a:7000', PRIVATE_REDIS: 'always' })).toThrow(ConfigError);
     expect(() => load({ REDIS_CLUSTER_NODES: 'a' })).toThrow(/host:port entries/);
     expect(() => load({ REDIS_CLUSTER_NODES: 'a:99999' })).toThrow(/host:port entries/);
@@ -55,8 +59,12 @@ describe('Redis credentials and TLS', () => {
       writeFileSync(join(directory, 'not.crt'), 'hello');
       expect(load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') }).redisTlsCa).toBe(PEM);
       expect(load({ REDIS_CLUSTER_NODES: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') }).redisTlsCa).toBe(PEM);
-      expect(() => load({ REDIS_URL: 'redis://h:6379', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') })).toThrow(/not TLS: write REDIS_URL .* as rediss:\/\//);
-      expect(() => load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'missing.crt') })).toThrow(/cannot be read: ENOENT/);
+      expect(() => load({ REDIS_URL: 'redis://h:6379', REDIS_TLS_CA_FILE: join(directory, 'ca.crt') })).toThrow(
+        /not TLS: write REDIS_URL .* as rediss:\/\//,
+      );
+      expect(() => load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'missing.crt') })).toThrow(
+        /cannot be read: ENOENT/,
+      );
       expect(() => load({ REDIS_URL: 'rediss://h:6380', REDIS_TLS_CA_FILE: join(directory, 'not.crt') })).toThrow(/no PEM certificate/);
     } finally {
       rmSync(directory, { recursive: true, force: true });
@@ -66,6 +74,16 @@ describe('Redis credentials and TLS', () => {
   it('never shows a password in a Redis address', () => {
     expect(displayRedisUrl('rediss://checker:s3cret@h:6380/0')).toBe('rediss://checker:***@h:6380/0');
     expect(describeRedis({ kind: 'server', url: 'redis://:s3cret@h:6379', password: 'other' })).toBe('redis://:***@h:6379');
-    expect(describeRedis({ kind: 'cluster', nodes: [{ host: 'a', port: 1 }, { host: 'b', port: 2 }], tls: true, password: 's3cret' })).toBe('rediss://a:1,b:2 (cluster)');
+    expect(
+      describeRedis({
+        kind: 'cluster',
+        nodes: [
+          { host: 'a', port: 1 },
+          { host: 'b', port: 2 },
+        ],
+        tls: true,
+        password: 's3cret',
+      }),
+    ).toBe('rediss://a:1,b:2 (cluster)');
   });
 });

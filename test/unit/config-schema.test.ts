@@ -28,7 +28,8 @@ describe('the settings, declared once in src/config/settings.ts', () => {
     const documented = [...read('docs/configuration.md').matchAll(/^\| `([A-Z0-9_]+)`/gm)].map((match) => match[1]);
     expect(documented.sort()).toEqual(declared.map(([name]) => name).sort());
     // The examples set only declared settings.
-    for (const name of [...Object.keys(parse(read('.env.example'))), ...Object.keys(parse(read('redis.env.example')))]) expect(SETTINGS).toHaveProperty(name);
+    for (const name of [...Object.keys(parse(read('.env.example'))), ...Object.keys(parse(read('redis.env.example')))])
+      expect(SETTINGS).toHaveProperty(name);
   });
 
   it('parse their own defaults and examples', () => {
@@ -51,7 +52,10 @@ describe('the settings, declared once in src/config/settings.ts', () => {
 
 describe('command-line flags', () => {
   it('replace their settings, which are then not read', () => {
-    const config = loadConfig({ env: 'Production', rate: '5/s', concurrency: '4', reuseAnswers: '1h' }, { H2H_ENV: 'staging', INQUIRY_RATE: 'fast', INQUIRY_CONCURRENCY: 'many', REUSE_ANSWERS: 'yesterday' });
+    const config = loadConfig(
+      { env: 'Production', rate: '5/s', concurrency: '4', reuseAnswers: '1h' },
+      { H2H_ENV: 'staging', INQUIRY_RATE: 'fast', INQUIRY_CONCURRENCY: 'many', REUSE_ANSWERS: 'yesterday' },
+    );
     expect(config.provider.environment).toBe('production');
     expect(config.inquiry.rate).toEqual({ max: 5, perMs: 1000 });
     expect(config.inquiry.concurrency).toEqual({ min: 4, max: 4 });
@@ -62,7 +66,10 @@ describe('command-line flags', () => {
 
 describe('durations', () => {
   it('take one syntax in every time setting', () => {
-    const config = loadConfig({}, { H2H_TIMEOUT: '500ms', INQUIRY_OUTAGE_BUDGET: '5m', WATCH_DUPLICATE_WINDOW: '12h', BATCH_RETENTION: '7d', SHUTDOWN_TIMEOUT: '0' });
+    const config = loadConfig(
+      {},
+      { H2H_TIMEOUT: '500ms', INQUIRY_OUTAGE_BUDGET: '5m', WATCH_DUPLICATE_WINDOW: '12h', BATCH_RETENTION: '7d', SHUTDOWN_TIMEOUT: '0' },
+    );
     expect(config.provider.requestTimeoutMs).toBe(500);
     expect(config.inquiry.outageBudgetMs).toBe(300_000);
     expect(config.watch.duplicateWindowMs).toBe(12 * 3_600_000);
@@ -74,7 +81,9 @@ describe('durations', () => {
 
   it.each(['15000', '15 seconds', '-1s', 'soon'])('refuse %j, naming the setting and the forms', (value) => {
     expect(() => loadConfig({}, { H2H_TIMEOUT: value })).toThrow(ConfigError);
-    expect(() => loadConfig({}, { H2H_TIMEOUT: value })).toThrow(`H2H_TIMEOUT must be a duration, a number and a unit ms, s, m, h or d (500ms, 30s, 5m, 12h, 30d), not ${JSON.stringify(value)}`);
+    expect(() => loadConfig({}, { H2H_TIMEOUT: value })).toThrow(
+      `H2H_TIMEOUT must be a duration, a number and a unit ms, s, m, h or d (500ms, 30s, 5m, 12h, 30d), not ${JSON.stringify(value)}`,
+    );
   });
 
   it('refuse 0 where a setting must be above it', () => {
@@ -84,7 +93,16 @@ describe('durations', () => {
 
 describe('the old names of renamed settings', () => {
   it('are read in their old unit, with a warning naming the new setting', () => {
-    const config = loadConfig({}, { H2H_TIMEOUT_MS: '2500', WATCH_STABLE_SECONDS: '0.5', WATCH_DUPLICATE_WINDOW_HOURS: '48', BATCH_RETENTION_DAYS: '7', DECISION_RETENTION_DAYS: '0' });
+    const config = loadConfig(
+      {},
+      {
+        H2H_TIMEOUT_MS: '2500',
+        WATCH_STABLE_SECONDS: '0.5',
+        WATCH_DUPLICATE_WINDOW_HOURS: '48',
+        BATCH_RETENTION_DAYS: '7',
+        DECISION_RETENTION_DAYS: '0',
+      },
+    );
     expect(config.provider.requestTimeoutMs).toBe(2500);
     expect(config.watch.stableMs).toBe(500);
     expect(config.watch.duplicateWindowMs).toBe(48 * 3_600_000);
@@ -104,6 +122,8 @@ describe('the old names of renamed settings', () => {
     expect(() => loadConfig({}, { INQUIRY_BACKOFF_MS: 'fast' })).toThrow('INQUIRY_BACKOFF_MS (now INQUIRY_BACKOFF) must be a number of ms');
     const config = loadConfig({}, { SHUTDOWN_TIMEOUT: '5s', SHUTDOWN_TIMEOUT_SECONDS: '60' });
     expect(config.shutdownTimeoutMs).toBe(5000);
-    expect(config.deprecations).toEqual(['SHUTDOWN_TIMEOUT_SECONDS is ignored: SHUTDOWN_TIMEOUT is set (SHUTDOWN_TIMEOUT_SECONDS is its old name)']);
+    expect(config.deprecations).toEqual([
+      'SHUTDOWN_TIMEOUT_SECONDS is ignored: SHUTDOWN_TIMEOUT is set (SHUTDOWN_TIMEOUT_SECONDS is its old name)',
+    ]);
   });
 });

@@ -17,7 +17,8 @@ describe('RUN_WORKER_PROCESSES', () => {
 
 describe('the settings a worker process of run is given', () => {
   it('the rate, exactly as parsed', () => {
-    for (const text of ['20/s', '600/min', '0.5/s', '1/min', '1000000/s']) expect(parseRate(rateSetting(parseRate(text)))).toEqual(parseRate(text));
+    for (const text of ['20/s', '600/min', '0.5/s', '1/min', '1000000/s'])
+      expect(parseRate(rateSetting(parseRate(text)))).toEqual(parseRate(text));
   });
 
   it('whether a concurrency cap was chosen, by flag or environment', () => {

@@ -22,14 +22,25 @@ describe('access', () => {
   });
 
   it('knows a request addressed to this machine by its Host header, port or not', () => {
-    for (const host of ['localhost:8080', 'LOCALHOST', '127.0.0.1:1', '127.9.9.9', '[::1]:8080', '[::1]']) expect(isAddressedToLoopback(host), host).toBe(true);
-    for (const host of [undefined, '', 'attacker.example:8080', 'localhost.attacker.example', '127.0.0.1.nip.io', '[::2]:80', '0.0.0.0:8080']) expect(isAddressedToLoopback(host), String(host)).toBe(false);
+    for (const host of ['localhost:8080', 'LOCALHOST', '127.0.0.1:1', '127.9.9.9', '[::1]:8080', '[::1]'])
+      expect(isAddressedToLoopback(host), host).toBe(true);
+    for (const host of [
+      undefined,
+      '',
+      'attacker.example:8080',
+      'localhost.attacker.example',
+      '127.0.0.1.nip.io',
+      '[::2]:80',
+      '0.0.0.0:8080',
+    ])
+      expect(isAddressedToLoopback(host), String(host)).toBe(false);
   });
 
   it('takes a CONSOLE_TOKEN of 32 random characters or more, nothing shorter, nothing made up', () => {
     expect(() => checkConsoleToken(undefined)).not.toThrow();
     expect(() => checkConsoleToken('3f9a1c5e8b7d2046aa193f9a1c5e8b7d')).not.toThrow();
-    for (const token of ['a', '3f9a1c5e8b7d2046aa193f9a1c5e8b7', 'x'.repeat(64), 'change-me-console-token-0123456789abcdef']) expect(() => checkConsoleToken(token), token).toThrow(UsageError);
+    for (const token of ['a', '3f9a1c5e8b7d2046aa193f9a1c5e8b7', 'x'.repeat(64), 'change-me-console-token-0123456789abcdef'])
+      expect(() => checkConsoleToken(token), token).toThrow(UsageError);
   });
 
   it('counts wrong tokens per address: 10 at once, then one every 6 s; IPv6 by its /64', () => {
@@ -68,8 +79,12 @@ describe('pages', () => {
   it('escapes every interpolated value, in text and attributes', () => {
     expect(escapeHtml(`<img src=x onerror="a('b')">&\``)).toBe('&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;&#96;');
     const name = '"><script>alert(1)</script>';
-    expect(html`<td title="${name}">${name}</td>`.value).toBe('<td title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>');
-    expect(html`<tr>${['<a>', '<b>'].map((value) => html`<td>${value}</td>`)}</tr>`.value).toBe('<tr><td>&lt;a&gt;</td><td>&lt;b&gt;</td></tr>');
+    expect(html`<td title="${name}">${name}</td>`.value).toBe(
+      '<td title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</td>',
+    );
+    expect(html`<tr>${['<a>', '<b>'].map((value) => html`<td>${value}</td>`)}</tr>`.value).toBe(
+      '<tr><td>&lt;a&gt;</td><td>&lt;b&gt;</td></tr>',
+    );
   });
 
   it('writes JSON into a script element without a way out of it', () => {
@@ -79,7 +94,9 @@ describe('pages', () => {
   });
 
   it('masks digit runs that could be account numbers in free text', () => {
-    expect(maskDigitRuns('account number "0012345678AB" contains characters other than digits')).toBe('account number "******5678AB" contains characters other than digits');
+    expect(maskDigitRuns('account number "0012345678AB" contains characters other than digits')).toBe(
+      'account number "******5678AB" contains characters other than digits',
+    );
     expect(maskDigitRuns('SEL-0001, 28 characters')).toBe('SEL-0001, 28 characters');
   });
 
@@ -115,6 +132,9 @@ describe('completion notice signature', () => {
 
   it('sends the userinfo of the webhook URL as HTTP basic credentials, never in the URL', () => {
     expect(webhookTarget('https://hooks.example/in?x=1')).toEqual({ url: 'https://hooks.example/in?x=1', authorization: undefined });
-    expect(webhookTarget('https://ops:p%40ss@hooks.example/in')).toEqual({ url: 'https://hooks.example/in', authorization: `Basic ${Buffer.from('ops:p@ss').toString('base64')}` });
+    expect(webhookTarget('https://ops:p%40ss@hooks.example/in')).toEqual({
+      url: 'https://hooks.example/in',
+      authorization: `Basic ${Buffer.from('ops:p@ss').toString('base64')}`,
+    });
   });
 });

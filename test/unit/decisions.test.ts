@@ -14,7 +14,13 @@ import {
   type DecisionFacts,
 } from '../../src/review/decision.js';
 
-const FACTS: DecisionFacts = { environment: 'sandbox', bankCode: '008', accountNumber: '0060009876543', expectedName: 'Ratna Dewi', holderName: 'RATNA SARI DEWI' };
+const FACTS: DecisionFacts = {
+  environment: 'sandbox',
+  bankCode: '008',
+  accountNumber: '0060009876543',
+  expectedName: 'Ratna Dewi',
+  holderName: 'RATNA SARI DEWI',
+};
 const AT = Date.UTC(2026, 10, 21, 2, 15, 7, 123);
 const decision = (facts: Partial<DecisionFacts>, value: Decision['decision'] = 'APPROVED', decidedAt = AT): Decision => ({
   facts: { ...FACTS, ...facts },
@@ -41,14 +47,18 @@ describe('a decision on facts', () => {
   it('is void when the bank renames the holder, and says which decision no longer applies', () => {
     const state = judgeRow({ ...FACTS, holderName: 'RATNA S DEWI' }, [decision({})], show);
     expect(state).toMatchObject({ kind: 'void' });
-    expect(state.kind === 'void' && state.note).toBe('the decision APPROVED by ratna (2026-11-21 09:15:07 WIB) no longer applies: it was made for the holder name "RATNA SARI DEWI"');
+    expect(state.kind === 'void' && state.note).toBe(
+      'the decision APPROVED by ratna (2026-11-21 09:15:07 WIB) no longer applies: it was made for the holder name "RATNA SARI DEWI"',
+    );
   });
 
   it('is void when the payer edits the expected name, naming the latest decision on the account', () => {
     const earlier = decision({}, 'REJECTED', AT - 86_400_000);
     const later = decision({ expectedName: 'Ratna Sari' }, 'APPROVED', AT);
     const state = judgeRow({ ...FACTS, expectedName: 'Ratna D.' }, [earlier, later], show);
-    expect(state.kind === 'void' && state.note).toBe('the decision APPROVED by ratna (2026-11-21 09:15:07 WIB) no longer applies: it was made for the expected name "Ratna Sari"');
+    expect(state.kind === 'void' && state.note).toBe(
+      'the decision APPROVED by ratna (2026-11-21 09:15:07 WIB) no longer applies: it was made for the expected name "Ratna Sari"',
+    );
     // Each expected name on the account keeps its own decision.
     expect(judgeRow(FACTS, [earlier, later], show)).toMatchObject({ kind: 'stands', decision: { decision: 'REJECTED' } });
   });
@@ -61,7 +71,8 @@ describe('a decision on facts', () => {
     const row = { accountKey: '008:0060009876543', expectedName: ' Ratna Dewi ', holderName: 'RATNA SARI DEWI' };
     expect(decidableFacts('sandbox', { ...row, result: 'CLOSE_MATCH' })).toEqual(FACTS);
     expect(decidableFacts('production', { ...row, result: 'NO_MATCH' })).toEqual({ ...FACTS, environment: 'production' });
-    for (const result of ['MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED'] as const) expect(decidableFacts('sandbox', { ...row, result }), result).toBeUndefined();
+    for (const result of ['MATCH', 'VERIFIED', 'ACCOUNT_INVALID', 'INPUT_INVALID', 'FAILED'] as const)
+      expect(decidableFacts('sandbox', { ...row, result }), result).toBeUndefined();
     expect(decidableFacts('sandbox', { ...row, result: 'CLOSE_MATCH', accountKey: null })).toBeUndefined();
   });
 
@@ -92,7 +103,8 @@ describe('times as people read them', () => {
     expect(isoInZone(AT, 'America/St_Johns')).toBe('2026-11-20T22:45:07.123-03:30');
     const summer = Date.UTC(2026, 6, 1, 12, 0, 0, 5);
     expect(isoInZone(summer, 'Europe/Berlin')).toBe('2026-07-01T14:00:00.005+02:00');
-    for (const zone of ['Asia/Jakarta', 'America/St_Johns', 'Europe/Berlin', 'Pacific/Chatham']) expect(Date.parse(isoInZone(AT, zone)), zone).toBe(AT);
+    for (const zone of ['Asia/Jakarta', 'America/St_Johns', 'Europe/Berlin', 'Pacific/Chatham'])
+      expect(Date.parse(isoInZone(AT, zone)), zone).toBe(AT);
   });
 
   it('takes DISPLAY_TZ (default Asia/Jakarta) and refuses a zone Intl does not know', () => {
@@ -131,7 +143,11 @@ describe('who decides in the console', () => {
   it('reads the columns chosen on upload as positions', () => {
     const field = (value: string) => ({ value });
     expect(chosenColumns({})).toBeUndefined();
-    expect(chosenColumns({ bankColumn: field('2'), accountColumn: field('0'), nameColumn: field('') })).toEqual({ bankCode: 2, accountNumber: 0, expectedName: undefined });
+    expect(chosenColumns({ bankColumn: field('2'), accountColumn: field('0'), nameColumn: field('') })).toEqual({
+      bankCode: 2,
+      accountNumber: 0,
+      expectedName: undefined,
+    });
     expect(() => chosenColumns({ bankColumn: field('2') })).toThrow('choose the bank code column and the account number column');
     expect(() => chosenColumns({ bankColumn: field('x'), accountColumn: field('1') })).toThrow('column position');
   });

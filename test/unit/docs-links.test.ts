@@ -4,11 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name)),
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped (but `-` and `_`), spaces as `-`. */
 function anchor(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-');
 }
 
 function anchorsOf(path: string): Set<string> {
@@ -33,7 +42,8 @@ describe('the documentation', () => {
       const [file, fragment] = target.split('#') as [string, string | undefined];
       const resolved = file === '' ? page : relative(root, join(root, dirname(page), file));
       if (!existsSync(join(root, resolved))) broken.push(`${target}: no file ${resolved}`);
-      else if (fragment !== undefined && resolved.endsWith('.md') && !anchorsOf(resolved).has(fragment)) broken.push(`${target}: no heading #${fragment} in ${resolved}`);
+      else if (fragment !== undefined && resolved.endsWith('.md') && !anchorsOf(resolved).has(fragment))
+        broken.push(`${target}: no heading #${fragment} in ${resolved}`);
     }
     expect(broken).toEqual([]);
   });
@@ -41,7 +51,11 @@ describe('the documentation', () => {
   it.each(pages)('%s: every example calls the command as it is after `npm ci` (npx beneficiary-check ...)', (page) => {
     const bare = readFileSync(join(root, page), 'utf8')
       .split('\n')
-      .filter((line) => /(?<![\w./-])(?<!npx )beneficiary-check (run|enqueue|worker|export|resume|status|prune|delete|serve|review|decisions|watch|schedule|sandbox)\b/.test(line))
+      .filter((line) =>
+        /(?<![\w./-])(?<!npx )beneficiary-check (run|enqueue|worker|export|resume|status|prune|delete|serve|review|decisions|watch|schedule|sandbox)\b/.test(
+          line,
+        ),
+      )
       .filter((line) => !line.includes('forked from the same CLI'));
     expect(bare).toEqual([]);
   });

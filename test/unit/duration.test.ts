@@ -17,13 +17,25 @@ describe('prune --older-than durations', () => {
 
   it.each(['', '30', 'd', '30 days', '-1d', '1w', '12hours', '1e3s'])('refuses %j as a usage error naming the accepted forms', (value) => {
     expect(() => parseDuration(value)).toThrow(UsageError);
-    expect(() => parseDuration(value)).toThrow(`--older-than takes a duration, a number and a unit ms, s, m, h or d (500ms, 30s, 5m, 12h, 30d), not ${JSON.stringify(value)}`);
+    expect(() => parseDuration(value)).toThrow(
+      `--older-than takes a duration, a number and a unit ms, s, m, h or d (500ms, 30s, 5m, 12h, 30d), not ${JSON.stringify(value)}`,
+    );
   });
 });
 
 describe('durations written back', () => {
   it('in the shortest exact unit', () => {
-    expect([0, 500, 1500, 2000, 60_000, 90_000, 3_600_000, 86_400_000, 30 * 86_400_000].map(formatDuration)).toEqual(['0', '500ms', '1500ms', '2s', '1m', '90s', '1h', '1d', '30d']);
+    expect([0, 500, 1500, 2000, 60_000, 90_000, 3_600_000, 86_400_000, 30 * 86_400_000].map(formatDuration)).toEqual([
+      '0',
+      '500ms',
+      '1500ms',
+      '2s',
+      '1m',
+      '90s',
+      '1h',
+      '1d',
+      '30d',
+    ]);
   });
 
   it("reads a renamed setting's bare number in its old unit, and a duration as it is", () => {

@@ -29,7 +29,9 @@ describe('the endpoint: environment + normalised base address', () => {
   });
 
   it('is named as people read it', () => {
-    expect(describeEndpoint(endpointOf({ environment: 'production', baseUrl: 'https://api.example.com' }))).toBe('production https://api.example.com');
+    expect(describeEndpoint(endpointOf({ environment: 'production', baseUrl: 'https://api.example.com' }))).toBe(
+      'production https://api.example.com',
+    );
     expect(describeEndpoint(endpointOf({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:4000', builtinEmulator: true }))).toBe(
       'sandbox http://127.0.0.1:4000 (the built-in emulator of one run)',
     );

@@ -25,7 +25,12 @@ class DelayedError extends Error {
 
 /** One account's inquiry job, on its `attemptsMade + 1`-th attempt of `attempts`. */
 function job(accountKey = '014:0012345678', attemptsMade = 0, attempts = 3): Job<InquiryJobData> {
-  return { id: `b1.${accountKey}`, data: { batchId: 'b1', sealedAccount: sealAccount(SEAL_KEY, 'b1', accountKey) }, opts: { attempts }, attemptsMade } as unknown as Job<InquiryJobData>;
+  return {
+    id: `b1.${accountKey}`,
+    data: { batchId: 'b1', sealedAccount: sealAccount(SEAL_KEY, 'b1', accountKey) },
+    opts: { attempts },
+    attemptsMade,
+  } as unknown as Job<InquiryJobData>;
 }
 
 /**
@@ -88,7 +93,24 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
     clearOutage: async () => void onClear(),
     logger,
   };
-  return { deps, onClear: (listener: () => unknown) => void (onClear = listener), process: createInquiryProcessor(deps), outcomes, counted, holds, heldBehind, sendHolds, heldTickets, asked, outages, lines, breaker, preCalls, worked, slotsTaken: () => slots };
+  return {
+    deps,
+    onClear: (listener: () => unknown) => void (onClear = listener),
+    process: createInquiryProcessor(deps),
+    outcomes,
+    counted,
+    holds,
+    heldBehind,
+    sendHolds,
+    heldTickets,
+    asked,
+    outages,
+    lines,
+    breaker,
+    preCalls,
+    worked,
+    slotsTaken: () => slots,
+  };
 }
 
 const answer = (outcome: InquiryOutcome = VERIFIED): ClientClassification => ({ kind: 'answer', outcome });
@@ -109,7 +131,11 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
       '014:0000000001': answer(VERIFIED),
       '014:0000000002': answer({ verdict: 'ACCOUNT_INVALID', reason: 'provider: Account not found' }),
       '014:0000000003': answer({ verdict: 'FAILED', reason: 'provider status PENDING is not SUCCESS' }),
-      '014:0000000004': { kind: 'answer', outcome: { verdict: 'FAILED', reason: 'provider answered HTTP 404: no message' }, unusable: true },
+      '014:0000000004': {
+        kind: 'answer',
+        outcome: { verdict: 'FAILED', reason: 'provider answered HTTP 404: no message' },
+        unusable: true,
+      },
       '014:0000000005': transient,
     };
     const w = processorWorld((account) => decisions[account]!);
@@ -134,7 +160,10 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     await expect(w.process(job('014:0012345678', 1, 3))).rejects.toBeInstanceOf(TransientInquiryError);
     expect(w.outcomes.size).toBe(0);
     await w.process(job('014:0012345678', 2, 3));
-    expect(w.outcomes.get('014:0012345678')).toEqual({ verdict: 'FAILED', reason: 'no answer after 3 attempt(s): provider answered HTTP 503' });
+    expect(w.outcomes.get('014:0012345678')).toEqual({
+      verdict: 'FAILED',
+      reason: 'no answer after 3 attempt(s): provider answered HTTP 503',
+    });
   });
 
   it('a 429 holds every worker for Retry-After and hands the job back without spending an attempt or storing anything', async () => {
@@ -154,7 +183,10 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     let cleared = 0;
     await expect(w.process(job('014:0000000001'))).rejects.toBeInstanceOf(RateLimitError);
     await expect(w.process(job('014:0000000001'))).rejects.toBeInstanceOf(RateLimitError);
-    expect(w.outages).toEqual(['HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s', 'HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s']);
+    expect(w.outages).toEqual([
+      'HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s',
+      'HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s',
+    ]);
     expect(w.holds).toEqual([600_000, 600_000]);
     limited = false;
     w.onClear(() => (cleared += 1));
@@ -175,7 +207,12 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
   });
 
   it('a fresh token refused for one account holds every worker and puts that job behind the others, storing nothing', async () => {
-    const w = processorWorld(() => new TokenRejectedError('the provider refused a freshly issued token (HTTP 401: Unauthenticated.) for account 014:******9999 of batch b1'));
+    const w = processorWorld(
+      () =>
+        new TokenRejectedError(
+          'the provider refused a freshly issued token (HTTP 401: Unauthenticated.) for account 014:******9999 of batch b1',
+        ),
+    );
     await expect(w.process(job('014:0099999999'))).rejects.toBeInstanceOf(DelayedError);
     expect(w.heldBehind).toEqual([{ jobId: 'b1.014:0099999999', ms: 1_000 }]);
     expect(w.holds).toEqual([]);
@@ -185,7 +222,8 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
 
   it('login trouble holds every worker, never stores an outcome and never trips the breaker', async () => {
     const w = processorWorld(() => new LoginUnavailableError('provider answered HTTP 503: Service Unavailable'));
-    for (let attempt = 0; attempt < 30; attempt += 1) await expect(w.process(job(`014:00123456${String(attempt).padStart(2, '0')}`, 2, 3))).rejects.toBeInstanceOf(RateLimitError);
+    for (let attempt = 0; attempt < 30; attempt += 1)
+      await expect(w.process(job(`014:00123456${String(attempt).padStart(2, '0')}`, 2, 3))).rejects.toBeInstanceOf(RateLimitError);
     expect(w.outcomes.size).toBe(0);
     expect(w.holds.every((ms) => ms >= 1_000 && ms <= 60_000)).toBe(true);
     expect(w.breaker.outageSince).toBeUndefined();
@@ -220,7 +258,8 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     for (const account of ['014:0000000001', '014:0000000002']) {
       expect(w.outcomes.get(account)).toEqual({
         verdict: 'FAILED',
-        reason: "internal error: Cannot read properties of undefined (reading 'status'); a bug in beneficiary-check, not a provider answer (details in the log)",
+        reason:
+          "internal error: Cannot read properties of undefined (reading 'status'); a bug in beneficiary-check, not a provider answer (details in the log)",
       });
     }
     const errors = w.lines.filter((line) => line.level === 'error');

@@ -3,7 +3,7 @@
  * batch store and producer, content leases another "process" can hold or take, a clock that only moves
  * when something sleeps, and a logger that records. No Redis, no network, no timers.
  */
-import { vi } from 'vitest';
+import type { vi } from 'vitest';
 import { contentAtEndpoint, type BatchProgress, type BatchRecord, type NewBatch } from '../../src/batch/batch-store.js';
 import type { ContentLease, LifecycleDependencies } from '../../src/batch/lifecycle.js';
 import type { InspectedFile } from '../../src/batch/producer.js';
@@ -196,7 +196,12 @@ export class FakeStore {
   }
 
   /** A worker's answer; a FAILED one here is a call that got no usable answer (retries exhausted, say), as the inquiry job counts it. */
-  answer(batchId: string, account: string, verdict: InquiryOutcome['verdict'] = 'VERIFIED', reason = verdict === 'FAILED' ? 'no answer' : ''): void {
+  answer(
+    batchId: string,
+    account: string,
+    verdict: InquiryOutcome['verdict'] = 'VERIFIED',
+    reason = verdict === 'FAILED' ? 'no answer' : '',
+  ): void {
     const stored = this.batch(batchId);
     stored.outcomes.set(account, { verdict, reason });
     if (verdict !== 'FAILED') stored.record = { ...stored.record, usableAnswers: stored.record.usableAnswers + 1 };
@@ -300,7 +305,15 @@ export class FakeLeases {
 /** An inspected file whose content hash and accounts the test chooses. */
 export function inspectedFile(path: string, contentHash: string, accounts: string[]): InspectedFile & { accounts: string[] } {
   return {
-    file: { path, header: ['bank_code', 'account_number', 'name'], rowCount: accounts.length, contentHash, kind: 'csv', delimiter: ',', encoding: 'utf-8' },
+    file: {
+      path,
+      header: ['bank_code', 'account_number', 'name'],
+      rowCount: accounts.length,
+      contentHash,
+      kind: 'csv',
+      delimiter: ',',
+      encoding: 'utf-8',
+    },
     header: ['bank_code', 'account_number', 'name'],
     positions: [0, 1, 2],
     replaced: [],

@@ -53,10 +53,18 @@ function world() {
     logger,
   });
   const notices: string[] = [];
-  const request = (overrides: Partial<BatchRequest> & { policy?: ReturnType<typeof continuationPolicy>; ownBatchId?: string } = {}): BatchRequest & { reportPath: string } => {
+  const request = (
+    overrides: Partial<BatchRequest> & { policy?: ReturnType<typeof continuationPolicy>; ownBatchId?: string } = {},
+  ): BatchRequest & { reportPath: string } => {
     const { policy, ownBatchId, ...rest } = overrides;
     return {
-      input: { kind: 'file', path: join(folder, 'payouts.csv'), columns: {}, policy: policy ?? continuationPolicy(), ...(ownBatchId !== undefined && { ownBatchId }) },
+      input: {
+        kind: 'file',
+        path: join(folder, 'payouts.csv'),
+        columns: {},
+        policy: policy ?? continuationPolicy(),
+        ...(ownBatchId !== undefined && { ownBatchId }),
+      },
       reportPath: join(folder, `report-${Math.random().toString(16).slice(2)}.csv`),
       onNotice: (message) => notices.push(message),
       ...rest,
@@ -74,7 +82,10 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     expect(w.producer.produced).toEqual([{ batchId: started.batchId, signalAborted: false }]);
     expect(w.producer.requeued).toEqual([]);
     expect((await w.store.progress(started.batchId)).accountCount).toBe(3);
-    expect(w.notices).toEqual([`batch ${started.batchId}`, 'reading bank code "bank_code", account number "account_number", expected name "name"']);
+    expect(w.notices).toEqual([
+      `batch ${started.batchId}`,
+      'reading bank code "bank_code", account number "account_number", expected name "name"',
+    ]);
     expect(w.leases.holders.size).toBe(0); // released once produced
   });
 
@@ -97,7 +108,7 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     expect(w.notices[0]).toContain('continuing unfinished batch b-earlier');
   });
 
-  it('an unfinished batch whose production stopped half-way: produced again from this run\'s copy of the content', async () => {
+  it("an unfinished batch whose production stopped half-way: produced again from this run's copy of the content", async () => {
     const w = world();
     w.store.seed({ batchId: 'b-half', contentHash: 'hash-a', accounts: ACCOUNTS, produced: false });
     const started = await w.lifecycle.start(w.request());
@@ -108,7 +119,12 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
 
   it('every answer in but no report (a crash while writing it): nothing is asked, and it says so', async () => {
     const w = world();
-    w.store.seed({ batchId: 'b-answered', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'VERIFIED', '009:0003': 'ACCOUNT_INVALID' } });
+    w.store.seed({
+      batchId: 'b-answered',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED', '014:0002': 'VERIFIED', '009:0003': 'ACCOUNT_INVALID' },
+    });
     const started = await w.lifecycle.start(w.request());
     expect(started.continuation).toEqual({ kind: 'continue', batchId: 'b-answered', produce: false, answered: true });
     expect(w.login).not.toHaveBeenCalled();
@@ -118,7 +134,13 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
 
   it('a finished batch with FAILED rows, within 12 h: only the FAILED accounts are asked again', async () => {
     const w = world();
-    w.store.seed({ batchId: 'b-failed', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED', '009:0003': 'FAILED' }, reportedAt: T0 - HOUR });
+    w.store.seed({
+      batchId: 'b-failed',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED', '009:0003': 'FAILED' },
+      reportedAt: T0 - HOUR,
+    });
     const started = await w.lifecycle.start(w.request());
     expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-failed' });
     expect(w.store.batch('b-failed').outcomes.size).toBe(1);
@@ -130,16 +152,34 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
 
   it('a finished batch with FAILED rows, older than 12 h, or without FAILED rows: `run` checks the file anew', async () => {
     const old = world();
-    old.store.seed({ batchId: 'b-old', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0002': 'FAILED' }, reportedAt: T0 - RETRY_FAILED_WINDOW_MS - 1 });
+    old.store.seed({
+      batchId: 'b-old',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0002': 'FAILED' },
+      reportedAt: T0 - RETRY_FAILED_WINDOW_MS - 1,
+    });
     expect((await old.lifecycle.start(old.request())).continuation).toEqual({ kind: 'new' });
     const clean = world();
-    clean.store.seed({ batchId: 'b-clean', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' }, reportedAt: T0 - 60_000 });
+    clean.store.seed({
+      batchId: 'b-clean',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED' },
+      reportedAt: T0 - 60_000,
+    });
     expect((await clean.lifecycle.start(clean.request())).continuation).toEqual({ kind: 'new' });
   });
 
-  it('the watched folder\'s duplicate window: a finished batch is reported again, nothing asked', async () => {
+  it("the watched folder's duplicate window: a finished batch is reported again, nothing asked", async () => {
     const w = world();
-    w.store.seed({ batchId: 'b-done', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'VERIFIED', '009:0003': 'VERIFIED' }, reportedAt: T0 - HOUR });
+    w.store.seed({
+      batchId: 'b-done',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED', '014:0002': 'VERIFIED', '009:0003': 'VERIFIED' },
+      reportedAt: T0 - HOUR,
+    });
     const started = await w.lifecycle.start(w.request({ policy: continuationPolicy(24 * HOUR) }));
     expect(started.continuation).toEqual({ kind: 'reuse', batchId: 'b-done' });
     expect(w.login).not.toHaveBeenCalled();
@@ -148,7 +188,13 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
 
   it('an entry point taking up its own batch after a restart continues that batch, even once it is reported', async () => {
     const w = world();
-    w.store.seed({ batchId: 'b-own', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'VERIFIED', '009:0003': 'VERIFIED' }, reportedAt: T0 - 60_000 });
+    w.store.seed({
+      batchId: 'b-own',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED', '014:0002': 'VERIFIED', '009:0003': 'VERIFIED' },
+      reportedAt: T0 - 60_000,
+    });
     // The content rules of `run` would start anew (no reuse window): the batch is the entry point's own.
     const started = await w.lifecycle.start(w.request({ ownBatchId: 'b-own' }));
     expect(started).toMatchObject({ batchId: 'b-own', continuation: { kind: 'reuse' } });
@@ -165,8 +211,21 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
 
   it('a batch of the same content at another endpoint is never continued: a new batch asks every account here', async () => {
     const w = world();
-    w.store.seed({ batchId: 'b-sandbox', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED' }, reportedAt: T0 - HOUR, queueName: 'inquiries-elsewhere' });
-    w.store.seed({ batchId: 'b-open', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' }, queueName: 'inquiries-third' });
+    w.store.seed({
+      batchId: 'b-sandbox',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED' },
+      reportedAt: T0 - HOUR,
+      queueName: 'inquiries-elsewhere',
+    });
+    w.store.seed({
+      batchId: 'b-open',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED' },
+      queueName: 'inquiries-third',
+    });
     const started = await w.lifecycle.start(w.request());
     expect(started.continuation).toEqual({ kind: 'new' });
     expect(started.batch).toMatchObject({ queueName: 'inquiries', endpoint: { environment: 'sandbox', address: 'http://inquiries.test' } });
@@ -176,7 +235,13 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
 
   it('an own batch of another endpoint (restarted with another H2H_ENV or address): the file is checked anew here', async () => {
     const w = world();
-    w.store.seed({ batchId: 'b-own', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' }, queueName: 'inquiries-elsewhere' });
+    w.store.seed({
+      batchId: 'b-own',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED' },
+      queueName: 'inquiries-elsewhere',
+    });
     const started = await w.lifecycle.start(w.request({ ownBatchId: 'b-own' }));
     expect(started.continuation).toEqual({ kind: 'new' });
     expect(w.inspect).toHaveBeenCalledOnce();
@@ -184,17 +249,32 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
 
   it('resume of a batch of another endpoint is refused (exit 2), naming both, before anything is asked', async () => {
     const w = world();
-    w.store.seed({ batchId: 'b-there', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0002': 'FAILED' }, reportedAt: T0 - HOUR, queueName: 'inquiries-elsewhere' });
+    w.store.seed({
+      batchId: 'b-there',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0002': 'FAILED' },
+      reportedAt: T0 - HOUR,
+      queueName: 'inquiries-elsewhere',
+    });
     const refused = w.lifecycle.start({ input: { kind: 'batch', batchId: 'b-there', retryFailed: true } });
     await expect(refused).rejects.toThrow(UsageError);
-    await expect(refused).rejects.toThrow('batch b-there was checked at sandbox http://inquiries-elsewhere.test, and this process asks sandbox http://inquiries.test');
+    await expect(refused).rejects.toThrow(
+      'batch b-there was checked at sandbox http://inquiries-elsewhere.test, and this process asks sandbox http://inquiries.test',
+    );
     expect(w.login).not.toHaveBeenCalled();
     expect(w.producer.requeued).toEqual([]);
   });
 
   it('resume of a batch by id asks its FAILED accounts again whatever their age', async () => {
     const w = world();
-    w.store.seed({ batchId: 'b-week', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED', '009:0003': 'VERIFIED' }, reportedAt: T0 - 7 * 24 * HOUR });
+    w.store.seed({
+      batchId: 'b-week',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED', '009:0003': 'VERIFIED' },
+      reportedAt: T0 - 7 * 24 * HOUR,
+    });
     const started = await w.lifecycle.start({ input: { kind: 'batch', batchId: 'b-week', retryFailed: true } });
     expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-week' });
     expect(w.producer.requeued).toEqual(['b-week']);
@@ -324,8 +404,18 @@ describe('BatchLifecycle: finished means reported', () => {
     const w = world();
     w.store.seed({ batchId: 'b-html', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0001': 'VERIFIED' } });
     w.settle.mockImplementationOnce(async () => {
-      w.store.answer('b-html', '014:0002', 'FAILED', 'no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html)');
-      w.store.answer('b-html', '009:0003', 'FAILED', 'no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html)');
+      w.store.answer(
+        'b-html',
+        '014:0002',
+        'FAILED',
+        'no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html)',
+      );
+      w.store.answer(
+        'b-html',
+        '009:0003',
+        'FAILED',
+        'no answer after 2 attempt(s): provider answered HTTP 200 with a body that is not JSON (text/html)',
+      );
       w.store.addCalls('b-html', 4);
       return { kind: 'complete' };
     });
@@ -380,7 +470,14 @@ describe('BatchLifecycle: finished means reported', () => {
 
 describe('decideContinuation (values in, a decision out)', () => {
   const policy = continuationPolicy(24 * HOUR);
-  const earlier = { batchId: 'b1', endpoint: 'inquiries-sandbox-a', produced: true, answered: false, reportedAt: undefined as number | undefined, failedAccounts: 0 };
+  const earlier = {
+    batchId: 'b1',
+    endpoint: 'inquiries-sandbox-a',
+    produced: true,
+    answered: false,
+    reportedAt: undefined as number | undefined,
+    failedAccounts: 0,
+  };
   it.each([
     ['nothing earlier', undefined, { kind: 'new' }],
     ['unfinished, not produced', { ...earlier, produced: false }, { kind: 'continue', batchId: 'b1', produce: true, answered: false }],
@@ -390,8 +487,16 @@ describe('decideContinuation (values in, a decision out)', () => {
     ['reported clean, within the duplicate window', { ...earlier, reportedAt: T0 - HOUR }, { kind: 'reuse', batchId: 'b1' }],
     ['reported clean, past the duplicate window', { ...earlier, reportedAt: T0 - 25 * HOUR }, { kind: 'new' }],
     ['unfinished, of another endpoint', { ...earlier, endpoint: 'inquiries-production-b' }, { kind: 'new' }],
-    ['reported with FAILED, 1 h ago, at another endpoint', { ...earlier, endpoint: 'inquiries-production-b', reportedAt: T0 - HOUR, failedAccounts: 2 }, { kind: 'new' }],
-    ['reported clean, within the duplicate window, at another endpoint', { ...earlier, endpoint: 'inquiries-sandbox-c', reportedAt: T0 - HOUR }, { kind: 'new' }],
+    [
+      'reported with FAILED, 1 h ago, at another endpoint',
+      { ...earlier, endpoint: 'inquiries-production-b', reportedAt: T0 - HOUR, failedAccounts: 2 },
+      { kind: 'new' },
+    ],
+    [
+      'reported clean, within the duplicate window, at another endpoint',
+      { ...earlier, endpoint: 'inquiries-sandbox-c', reportedAt: T0 - HOUR },
+      { kind: 'new' },
+    ],
   ])('%s', (_, input, expected) => {
     expect(decideContinuation(input, 'inquiries-sandbox-a', policy, T0)).toEqual(expected);
   });

@@ -15,7 +15,7 @@ const jwt = (claims: object) => `h.${Buffer.from(JSON.stringify(claims)).toStrin
 const now = 1_800_000_000_000;
 
 describe('readLoginAnswer', () => {
-  it('takes the shorter of expires_in and the JWT exp - iat, both the provider\'s own statements', () => {
+  it("takes the shorter of expires_in and the JWT exp - iat, both the provider's own statements", () => {
     const token = jwt({ iat: now / 1000, exp: now / 1000 + 1800 });
     const answer = { error: false, message: 'Login success', data: { access_token: token, token_type: 'bearer', expires_in: 3600 } };
     expect(readLoginAnswer(settings, 200, answer, now)).toEqual({ token, lifetimeMs: 1800_000, clockSkewMs: 0 });
@@ -29,22 +29,36 @@ describe('readLoginAnswer', () => {
   it.each([
     ['2 h ahead', 2 * 3600_000],
     ['2 h behind', -2 * 3600_000],
-  ])('a machine clock %s of the provider\'s: the lifetime the provider gave, and the skew measured from iat', (_, skew) => {
+  ])("a machine clock %s of the provider's: the lifetime the provider gave, and the skew measured from iat", (_, skew) => {
     const issued = now - skew;
     const token = jwt({ iat: issued / 1000, exp: issued / 1000 + 3600 });
-    expect(readLoginAnswer(settings, 200, { error: false, data: { access_token: token, expires_in: 3600 } }, now)).toEqual({ token, lifetimeMs: 3600_000, clockSkewMs: skew });
+    expect(readLoginAnswer(settings, 200, { error: false, data: { access_token: token, expires_in: 3600 } }, now)).toEqual({
+      token,
+      lifetimeMs: 3600_000,
+      clockSkewMs: skew,
+    });
     // Without iat, exp against expires_in tells the same.
     const noIat = jwt({ exp: issued / 1000 + 3600 });
-    expect(readLoginAnswer(settings, 200, { error: false, data: { access_token: noIat, expires_in: 3600 } }, now)).toEqual({ token: noIat, lifetimeMs: 3600_000, clockSkewMs: skew });
+    expect(readLoginAnswer(settings, 200, { error: false, data: { access_token: noIat, expires_in: 3600 } }, now)).toEqual({
+      token: noIat,
+      lifetimeMs: 3600_000,
+      clockSkewMs: skew,
+    });
   });
 
-  it('reads a JWT with exp alone against this machine\'s clock, saying which clock may be wrong when it is past', () => {
-    expect(readLoginAnswer(settings, 200, { error: false, data: { access_token: jwt({ exp: now / 1000 + 600 }) } }, now).lifetimeMs).toBe(600_000);
-    expect(() => readLoginAnswer(settings, 200, { error: false, data: { access_token: jwt({ exp: now / 1000 - 600 }) } }, now)).toThrow(/this machine's clock is ahead \(check NTP\) or the provider issues expired tokens/);
+  it("reads a JWT with exp alone against this machine's clock, saying which clock may be wrong when it is past", () => {
+    expect(readLoginAnswer(settings, 200, { error: false, data: { access_token: jwt({ exp: now / 1000 + 600 }) } }, now).lifetimeMs).toBe(
+      600_000,
+    );
+    expect(() => readLoginAnswer(settings, 200, { error: false, data: { access_token: jwt({ exp: now / 1000 - 600 }) } }, now)).toThrow(
+      /this machine's clock is ahead \(check NTP\) or the provider issues expired tokens/,
+    );
   });
 
   it('refuses a token the provider itself says is expired', () => {
-    expect(() => readLoginAnswer(settings, 200, { error: false, data: { access_token: jwt({ iat: now / 1000, exp: now / 1000 }) } }, now)).toThrow('already expired (its exp is not after its iat)');
+    expect(() =>
+      readLoginAnswer(settings, 200, { error: false, data: { access_token: jwt({ iat: now / 1000, exp: now / 1000 }) } }, now),
+    ).toThrow('already expired (its exp is not after its iat)');
   });
 
   it('reads the token where the settings say', () => {

@@ -39,14 +39,18 @@ describe('free text is masked the way the product reads an account number', () =
     ];
     for (const text of kept) expect(maskDigitRuns(text)).toBe(text);
     // An account number beside them is still masked.
-    expect(maskDigitRuns('b20261121-065203-3f9a1c: 5270123456 at 2026-11-21T06:52:03Z')).toBe('b20261121-065203-3f9a1c: ******3456 at 2026-11-21T06:52:03Z');
+    expect(maskDigitRuns('b20261121-065203-3f9a1c: 5270123456 at 2026-11-21T06:52:03Z')).toBe(
+      'b20261121-065203-3f9a1c: ******3456 at 2026-11-21T06:52:03Z',
+    );
     expect(maskDigitRuns('123.456.789.012')).toBe('********9012');
   });
 });
 
 describe('URLs as they may be shown', () => {
   it('hides the password of the userinfo and secret-looking query values', () => {
-    expect(redactUrl('https://ops:s3cret-pw@hooks.example/in?token=abc123&batch=1')).toBe('https://ops:***@hooks.example/in?token=***&batch=1');
+    expect(redactUrl('https://ops:s3cret-pw@hooks.example/in?token=abc123&batch=1')).toBe(
+      'https://ops:***@hooks.example/in?token=***&batch=1',
+    );
     expect(redactUrl('https://hooks.example/in?api_key=k&sig=s&code=c')).toBe('https://hooks.example/in?api_key=***&sig=***&code=***');
     expect(redactUrl('https://hooks.example/in')).toBe('https://hooks.example/in');
     expect(redactUrl('https://t0ken-as-user@hooks.example/in')).toBe('https://***@hooks.example/in');
@@ -55,21 +59,42 @@ describe('URLs as they may be shown', () => {
     expect(redactUrls('Request cannot be constructed from a URL that includes credentials: http://ops:s3cret-pw@127.0.0.1:9/hook')).toBe(
       'Request cannot be constructed from a URL that includes credentials: http://ops:***@127.0.0.1:9/hook',
     );
-    expect(showable('failed https://ops:pw@h.example/x?token=t for payroll 5270123456.csv')).toBe('failed https://ops:***@h.example/x?token=*** for payroll ******3456.csv');
+    expect(showable('failed https://ops:pw@h.example/x?token=t for payroll 5270123456.csv')).toBe(
+      'failed https://ops:***@h.example/x?token=*** for payroll ******3456.csv',
+    );
   });
 });
 
 describe('log lines', () => {
   it('show messages, fields and errors masked and without URL secrets', () => {
     const lines: string[] = [];
-    const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => void (lines.push(chunk.toString()), done()) });
+    const destination = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
     const logger = createLogger('info', { format: 'json', destination: destination as never });
-    logger.warn({ file: 'payroll 5270 1234 56.csv', nested: { report: '/out/payroll 5270123456.reconciled.csv' }, batchId: 'b20261121-065203-3f9a1c', answered: 1234567 }, 'refused: /in/payroll 5270123456.csv is empty');
+    logger.warn(
+      {
+        file: 'payroll 5270 1234 56.csv',
+        nested: { report: '/out/payroll 5270123456.reconciled.csv' },
+        batchId: 'b20261121-065203-3f9a1c',
+        answered: 1234567,
+      },
+      'refused: /in/payroll 5270123456.csv is empty',
+    );
     logger.error({ err: new Error('cannot reach https://ops:s3cret-pw@hooks.example/in?token=abc for 5270-1234-56') }, 'delivery failed');
     const text = lines.join('');
     expect(text).not.toMatch(/5270123456|5270 1234 56|5270-1234-56|s3cret-pw|token=abc/);
     const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(first).toMatchObject({ file: 'payroll ******3456.csv', nested: { report: '/out/payroll ******3456.reconciled.csv' }, batchId: 'b20261121-065203-3f9a1c', answered: 1234567, msg: 'refused: /in/payroll ******3456.csv is empty' });
+    expect(first).toMatchObject({
+      file: 'payroll ******3456.csv',
+      nested: { report: '/out/payroll ******3456.reconciled.csv' },
+      batchId: 'b20261121-065203-3f9a1c',
+      answered: 1234567,
+      msg: 'refused: /in/payroll ******3456.csv is empty',
+    });
     expect((second!.err as { message: string }).message).toBe('cannot reach https://ops:***@hooks.example/in?token=*** for ******3456');
   });
 });

@@ -39,16 +39,27 @@ describe('metrics', () => {
   it('merges expositions with one HELP and TYPE per family', () => {
     const queue = (name: string) => `# HELP bullmq_job_count Jobs\n# TYPE bullmq_job_count gauge\nbullmq_job_count{queue="${name}"} 1`;
     const merged = mergeExpositions(['# HELP h x\n# TYPE h histogram\nh_bucket{le="1"} 1\nh_sum 1\nh_count 1\n', queue('a'), queue('b')]);
-    expect(merged).toBe('# HELP h x\n# TYPE h histogram\nh_bucket{le="1"} 1\nh_sum 1\nh_count 1\n# HELP bullmq_job_count Jobs\n# TYPE bullmq_job_count gauge\nbullmq_job_count{queue="a"} 1\nbullmq_job_count{queue="b"} 1\n');
+    expect(merged).toBe(
+      '# HELP h x\n# TYPE h histogram\nh_bucket{le="1"} 1\nh_sum 1\nh_count 1\n# HELP bullmq_job_count Jobs\n# TYPE bullmq_job_count gauge\nbullmq_job_count{queue="a"} 1\nbullmq_job_count{queue="b"} 1\n',
+    );
   });
 });
 
 describe('the running tally of results', () => {
   const verified = (holderName: string): InquiryOutcome => ({ verdict: 'VERIFIED', reason: '', holderName });
-  const row = (account: string, name: string): StoredRow => ({ fields: ['014', account, name], accountKey: `014:${account}`, invalidReason: null });
+  const row = (account: string, name: string): StoredRow => ({
+    fields: ['014', account, name],
+    accountKey: `014:${account}`,
+    invalidReason: null,
+  });
 
   it('counts answered rows once, waits for the rest, and ends equal to the report', async () => {
-    const rows: StoredRow[] = [row('1111111', 'Budi Santoso'), row('2222222', 'Agus Salim'), { fields: ['', 'x', 'n'], accountKey: null, invalidReason: 'bank code is empty' }, row('1111111', 'Somebody Else')];
+    const rows: StoredRow[] = [
+      row('1111111', 'Budi Santoso'),
+      row('2222222', 'Agus Salim'),
+      { fields: ['', 'x', 'n'], accountKey: null, invalidReason: 'bank code is empty' },
+      row('1111111', 'Somebody Else'),
+    ];
     const outcomes = new Map<string, InquiryOutcome>();
     let rowsRead = 0;
     const store = {
@@ -63,7 +74,12 @@ describe('the running tally of results', () => {
       },
     };
     let largestLookup = 0;
-    const tally = new RowTally(store, { batchId: 'b', mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 } }, DEFAULT_NAME_MATCHING, { window: 2, maxPending: 10, step: 1 });
+    const tally = new RowTally(
+      store,
+      { batchId: 'b', mapping: { bankCode: 0, accountNumber: 1, expectedName: 2 } },
+      DEFAULT_NAME_MATCHING,
+      { window: 2, maxPending: 10, step: 1 },
+    );
 
     expect(await tally.advance()).toMatchObject({ MATCH: 0, FAILED: 0 });
     outcomes.set('014:1111111', verified('BUDI SANTOSO'));

@@ -93,7 +93,9 @@ function world(lease = fakeRunLease()) {
 
 describe('the nightly run processor (jobs/nightly-run.ts)', () => {
   it('skips a run while another run holds the lease, saying which', async () => {
-    const w = world(fakeRunLease({ owner: 'run:repeat:nightly:0', host: 'host-b', pid: 7, since: DUE - 86_400_000, jobId: 'repeat:nightly:0' }));
+    const w = world(
+      fakeRunLease({ owner: 'run:repeat:nightly:0', host: 'host-b', pid: 7, since: DUE - 86_400_000, jobId: 'repeat:nightly:0' }),
+    );
     const result = await w.run(nightlyJob());
     expect(result.status).toBe('skipped');
     expect(result.reason).toContain('previous run repeat:nightly:0');

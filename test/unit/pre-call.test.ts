@@ -17,7 +17,10 @@ function recordingClient(isCluster: boolean, answered: boolean) {
   const moved = ['0', '1001', '0'];
   const client: Record<string, unknown> = {
     isCluster,
-    hexists: async () => (sent.push('HEXISTS'), answered ? 1 : 0),
+    hexists: async () => {
+      sent.push('HEXISTS');
+      return answered ? 1 : 0;
+    },
     defineCommand(name: string) {
       client[name] = async () => {
         // A confirm is no slot of its own: what is asserted is which commands checked and reserved.

@@ -9,7 +9,16 @@ const provider = { ...loadConfig({}, { H2H_BASE_URL: 'http://provider.invalid', 
 const SUCCESS = {
   error: false,
   message: 'ok',
-  data: { id: 'inq-1', bank_code: '014', account_number: '0012345678', account_holder: 'BUDI SANTOSO', name: 'BCA', fee: '6500', status: 'SUCCESS', updated_at: '2026-11-22T02:00:00.000000Z' },
+  data: {
+    id: 'inq-1',
+    bank_code: '014',
+    account_number: '0012345678',
+    account_holder: 'BUDI SANTOSO',
+    name: 'BCA',
+    fee: '6500',
+    status: 'SUCCESS',
+    updated_at: '2026-11-22T02:00:00.000000Z',
+  },
 };
 
 /** An HTTP client that answers every inquiry with `statusCodes` in turn, recording the tokens sent. */
@@ -77,7 +86,11 @@ describe('ProviderClient.inquire', () => {
   it('a token that got an answer is remembered as accepted', async () => {
     const { http } = fakeHttp([200]);
     const { session, accepted } = fakeSession(['good']);
-    await new ProviderClient(http, provider, session).inquire(ACCOUNT, { waitForTurn: async () => undefined, onSend: async () => undefined, onWritten: () => undefined });
+    await new ProviderClient(http, provider, session).inquire(ACCOUNT, {
+      waitForTurn: async () => undefined,
+      onSend: async () => undefined,
+      onWritten: () => undefined,
+    });
     expect(accepted).toEqual(['good']);
   });
 
@@ -87,20 +100,31 @@ describe('ProviderClient.inquire', () => {
     const hooks = { waitForTurn: async () => undefined, onSend: async () => undefined, onWritten: () => undefined };
     const asking = new ProviderClient(http, provider, session).inquire(ACCOUNT, hooks, 'b20261122-020000-abcdef');
     await expect(asking).rejects.toThrow(TokenRejectedError);
-    await expect(asking).rejects.toThrow('the provider refused a freshly issued token (HTTP 401: Unauthenticated.) for account 014:******5678 of batch b20261122-020000-abcdef');
-    expect(failures).toEqual([{ message: expect.stringContaining('of batch b20261122-020000-abcdef'), batchId: 'b20261122-020000-abcdef' }]);
+    await expect(asking).rejects.toThrow(
+      'the provider refused a freshly issued token (HTTP 401: Unauthenticated.) for account 014:******5678 of batch b20261122-020000-abcdef',
+    );
+    expect(failures).toEqual([
+      { message: expect.stringContaining('of batch b20261122-020000-abcdef'), batchId: 'b20261122-020000-abcdef' },
+    ]);
     expect(failures[0]!.message).not.toContain('0012345678');
   });
 
   it.each([
     ['the token refused first', 'old'],
     ['the fresh token', 'fresh'],
-  ])('a 401 for this account with a token the provider answers others with (%s): the account\'s FAILED row, nothing systemic', async (_, acceptedToken) => {
-    const { http } = fakeHttp([401, 401]);
-    const { session, failures } = fakeSession(['old', 'fresh'], [acceptedToken]);
-    const hooks = { waitForTurn: async () => undefined, onSend: async () => undefined, onWritten: () => undefined };
-    const decision = await new ProviderClient(http, provider, session).inquire(ACCOUNT, hooks, 'b1');
-    expect(decision).toMatchObject({ kind: 'answer', unusable: true, outcome: { verdict: 'FAILED', reason: expect.stringContaining('HTTP 401 (Unauthenticated.) for this account') } });
-    expect(failures).toEqual([]);
-  });
+  ])(
+    "a 401 for this account with a token the provider answers others with (%s): the account's FAILED row, nothing systemic",
+    async (_, acceptedToken) => {
+      const { http } = fakeHttp([401, 401]);
+      const { session, failures } = fakeSession(['old', 'fresh'], [acceptedToken]);
+      const hooks = { waitForTurn: async () => undefined, onSend: async () => undefined, onWritten: () => undefined };
+      const decision = await new ProviderClient(http, provider, session).inquire(ACCOUNT, hooks, 'b1');
+      expect(decision).toMatchObject({
+        kind: 'answer',
+        unusable: true,
+        outcome: { verdict: 'FAILED', reason: expect.stringContaining('HTTP 401 (Unauthenticated.) for this account') },
+      });
+      expect(failures).toEqual([]);
+    },
+  );
 });

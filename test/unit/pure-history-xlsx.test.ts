@@ -11,7 +11,10 @@ const modules = [
 
 describe('pure modules of history and workbooks', () => {
   it.each(modules)('$file imports only what it may (types from the history store)', ({ text, imports }) => {
-    const specifiers = [...text.matchAll(/^import (type )?.*\bfrom\s+'([^']+)'/gm)].map((match) => ({ typeOnly: match[1] !== undefined, from: match[2]! }));
+    const specifiers = [...text.matchAll(/^import (type )?.*\bfrom\s+'([^']+)'/gm)].map((match) => ({
+      typeOnly: match[1] !== undefined,
+      from: match[2]!,
+    }));
     expect(specifiers.map((specifier) => specifier.from).sort()).toEqual([...imports].sort());
     for (const specifier of specifiers) if (specifier.from === './account-history.js') expect(specifier.typeOnly).toBe(true);
     expect(text).not.toMatch(/\brequire\(|\bimport\(/);

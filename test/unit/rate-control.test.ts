@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { allowedRate, FLOOR, HEADROOM, rateAt, sendsUnpaced, slotInterval, slowedRate, UNPACED_FROM } from '../../src/queue/rate-control.js';
+import {
+  allowedRate,
+  FLOOR,
+  HEADROOM,
+  rateAt,
+  sendsUnpaced,
+  slotInterval,
+  slowedRate,
+  UNPACED_FROM,
+} from '../../src/queue/rate-control.js';
 
 const T0 = 1_700_000_000_000;
 

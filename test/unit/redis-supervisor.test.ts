@@ -17,7 +17,8 @@ class FakeConnection extends EventEmitter {
 }
 
 const lines: Array<{ level: string; message: string }> = [];
-const log = (level: string) => (first: unknown, second?: string) => lines.push({ level, message: typeof first === 'string' ? first : (second ?? '') });
+const log = (level: string) => (first: unknown, second?: string) =>
+  lines.push({ level, message: typeof first === 'string' ? first : (second ?? '') });
 const logger = { warn: log('warn'), error: log('error'), info: log('info') } as unknown as SupervisorOptions['logger'];
 
 let now = 1_000_000;
@@ -79,7 +80,9 @@ describe('RedisSupervisor', () => {
     now += 1_000;
     supervisor.tick();
     await expect(supervisor.failure).rejects.toThrow(RedisUnavailableError);
-    await expect(supervisor.failure).rejects.toThrow(/^Redis at redis:\/\/user:\*\*\*@redis\.internal:6379 did not answer for 30 s \(connect ECONNREFUSED/);
+    await expect(supervisor.failure).rejects.toThrow(
+      /^Redis at redis:\/\/user:\*\*\*@redis\.internal:6379 did not answer for 30 s \(connect ECONNREFUSED/,
+    );
     expect(supervisor.failedWith?.message).not.toContain('hunter2');
     expect(connection.disconnected).toBe(true);
   });
@@ -111,10 +114,11 @@ describe('RedisSupervisor', () => {
     ]);
   });
 
-  it('BullMQ errors: connection failures are the supervisor\'s (not logged one by one), a full Redis fails the command, anything else is logged', async () => {
+  it("BullMQ errors: connection failures are the supervisor's (not logged one by one), a full Redis fails the command, anything else is logged", async () => {
     const { supervisor } = supervise('keep_retrying');
     const listener = supervisor.errorListener('inquiry worker');
-    for (let attempt = 0; attempt < 20; attempt += 1) listener(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:6379'), { code: 'ECONNREFUSED' }));
+    for (let attempt = 0; attempt < 20; attempt += 1)
+      listener(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:6379'), { code: 'ECONNREFUSED' }));
     expect(lines).toEqual([]);
     listener(new Error('Missing lock for job 42. moveToFinished'));
     expect(lines).toEqual([{ level: 'error', message: 'inquiry worker: Missing lock for job 42. moveToFinished' }]);
@@ -125,7 +129,9 @@ describe('RedisSupervisor', () => {
   it('guard: work that ends first wins; a Redis failure of the work becomes typed; the supervisor failure ends work that hangs', async () => {
     const { supervisor } = supervise('give_up');
     await expect(supervisor.guard(Promise.resolve(7))).resolves.toBe(7);
-    await expect(supervisor.guard(Promise.reject(replyError("OOM command not allowed when used memory > 'maxmemory'.")))).rejects.toThrow(/is full: it refuses writes/);
+    await expect(supervisor.guard(Promise.reject(replyError("OOM command not allowed when used memory > 'maxmemory'.")))).rejects.toThrow(
+      /is full: it refuses writes/,
+    );
     await expect(supervisor.guard(Promise.reject(new Error('Connection is closed.')))).rejects.toThrow(RedisUnavailableError);
     const vanished = new BatchVanishedError('b1');
     await expect(supervisor.guard(Promise.reject(vanished))).rejects.toBe(vanished);

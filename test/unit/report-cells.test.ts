@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { neutraliseCell } from '../../src/report/neutralise.js';
 import { BUILT_IN_KNOWLEDGE } from '../../src/matching/knowledge.js';
-import { bankTranslationNote, capReason, decideRowResult, MAX_REASON_CHARACTERS, resultCells, RESULT_COLUMNS } from '../../src/report/row-result.js';
+import {
+  bankTranslationNote,
+  capReason,
+  decideRowResult,
+  MAX_REASON_CHARACTERS,
+  resultCells,
+  RESULT_COLUMNS,
+} from '../../src/report/row-result.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
 
 const STANDARD = { policy: 'standard', knowledge: BUILT_IN_KNOWLEDGE } as const;
@@ -16,7 +23,7 @@ describe('neutraliseCell', () => {
     ['\tinjected', `'\tinjected`],
     ['\rinjected', `'\rinjected`],
     // A formula after a line break inside a cell: a reader that splits rows on it would start a row with it.
-    ['x\n=cmd|\' /C calc\'!A0', `x\n'=cmd|' /C calc'!A0`],
+    ["x\n=cmd|' /C calc'!A0", `x\n'=cmd|' /C calc'!A0`],
     ['x\r\n@SUM(1)', `x\r\n'@SUM(1)`],
     ['x\r+1+1', `x\r'+1+1`],
     ['\n-1+2', `\n'-1+2`],
@@ -25,8 +32,9 @@ describe('neutraliseCell', () => {
     ['a\n\tb', `a\n'\tb`],
   ])('neutralises %j', (cell, expected) => expect(neutraliseCell(cell)).toBe(expected));
 
-  it.each(['-5000', '+6281234567', '-12.5', '1,5', 'BUDI', '', "O'NEIL", 'a=b', 'line one\n-5000', 'a\nb\r\nc', 'a-b\nc+d'])('leaves %j alone', (cell) =>
-    expect(neutraliseCell(cell)).toBe(cell),
+  it.each(['-5000', '+6281234567', '-12.5', '1,5', 'BUDI', '', "O'NEIL", 'a=b', 'line one\n-5000', 'a\nb\r\nc', 'a-b\nc+d'])(
+    'leaves %j alone',
+    (cell) => expect(neutraliseCell(cell)).toBe(cell),
   );
 });
 
@@ -43,7 +51,10 @@ const verified: InquiryOutcome = {
 
 describe('decideRowResult', () => {
   it('is INPUT_INVALID with the reason for an invalid row, whatever else', () => {
-    expect(decideRowResult('bank code is empty', verified, 'Budi Santoso', STANDARD)).toMatchObject({ result: 'INPUT_INVALID', reason: 'bank code is empty' });
+    expect(decideRowResult('bank code is empty', verified, 'Budi Santoso', STANDARD)).toMatchObject({
+      result: 'INPUT_INVALID',
+      reason: 'bank code is empty',
+    });
   });
 
   it('compares names only for a VERIFIED account', () => {
@@ -59,7 +70,10 @@ describe('decideRowResult', () => {
   it('never turns a rejected or failed account into a match', () => {
     const rejected: InquiryOutcome = { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account not found' };
     const failed: InquiryOutcome = { ...verified, verdict: 'FAILED', reason: 'provider status PENDING is not SUCCESS' };
-    expect(decideRowResult(null, rejected, 'Budi Santoso', STANDARD)).toMatchObject({ result: 'ACCOUNT_INVALID', reason: 'provider: Account not found' });
+    expect(decideRowResult(null, rejected, 'Budi Santoso', STANDARD)).toMatchObject({
+      result: 'ACCOUNT_INVALID',
+      reason: 'provider: Account not found',
+    });
     expect(decideRowResult(null, failed, 'Budi Santoso', STANDARD)).toMatchObject({ result: 'FAILED', nameScore: undefined });
   });
 
@@ -93,10 +107,17 @@ describe('decideRowResult', () => {
       '',
       '',
     ]);
-    const cells = resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', STANDARD), change: 'UNCHANGED', accountNumberChecked: '0012345678' });
+    const cells = resultCells({
+      ...decideRowResult(null, verified, 'Budi Santoso', STANDARD),
+      change: 'UNCHANGED',
+      accountNumberChecked: '0012345678',
+    });
     expect(cells.slice(-5)).toEqual(['UNCHANGED', '0012345678', '', '', '']);
     expect(RESULT_COLUMNS.slice(-6)).toEqual(['reason', 'change', 'account_number_checked', 'decision', 'decided_by', 'decided_at']);
-    const decided = resultCells({ ...decideRowResult(null, verified, 'Budi Santoso', STANDARD), decision: { decision: 'APPROVED', decidedBy: 'ratna', decidedAt: '2026-11-21T13:52:03.120+07:00' } });
+    const decided = resultCells({
+      ...decideRowResult(null, verified, 'Budi Santoso', STANDARD),
+      decision: { decision: 'APPROVED', decidedBy: 'ratna', decidedAt: '2026-11-21T13:52:03.120+07:00' },
+    });
     expect(decided.slice(-3)).toEqual(['APPROVED', 'ratna', '2026-11-21T13:52:03.120+07:00']);
   });
 

@@ -11,7 +11,10 @@ function reported(error: unknown): { code: number; text: string } {
 
 describe('how an error ends a command', () => {
   it('a typed error is one line with its own exit code', () => {
-    expect(reported(new RedisFullError('Redis at redis://h:6379 is full'))).toEqual({ code: 1, text: 'beneficiary-check: Redis at redis://h:6379 is full\n' });
+    expect(reported(new RedisFullError('Redis at redis://h:6379 is full'))).toEqual({
+      code: 1,
+      text: 'beneficiary-check: Redis at redis://h:6379 is full\n',
+    });
     expect(reported(new BatchNotFoundError('b1')).code).toBe(2);
     // Lost by Redis mid-run is systemic, not the usage error of an unknown id.
     expect(reported(new BatchVanishedError('b1')).code).toBe(1);
@@ -21,10 +24,14 @@ describe('how an error ends a command', () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'rowCount')");
     const { code, text } = reported(bug);
     expect(code).toBe(1);
-    expect(text).toMatch(/^beneficiary-check: unexpected error \(a bug in beneficiary-check, please report it with this output\): TypeError: Cannot read properties/);
+    expect(text).toMatch(
+      /^beneficiary-check: unexpected error \(a bug in beneficiary-check, please report it with this output\): TypeError: Cannot read properties/,
+    );
     expect(text.split(bug.message)).toHaveLength(2);
     expect(text).toContain('report-error.test.ts');
-    expect(reported('a string thrown').text).toContain('unexpected error (a bug in beneficiary-check, please report it with this output): a string thrown');
+    expect(reported('a string thrown').text).toContain(
+      'unexpected error (a bug in beneficiary-check, please report it with this output): a string thrown',
+    );
   });
 
   it('commander has printed its own message: exit 2 for a usage error, 0 for --help and --version', () => {

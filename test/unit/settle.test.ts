@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AnswerArrivals } from '../../src/batch/answer-arrivals.js';
 import type { BatchProgress } from '../../src/batch/batch-store.js';
-import { HandedBackError, RejectedByProviderError, settleBatch, type LostJobs, type SettleDependencies, type SettleSettings } from '../../src/batch/settle.js';
+import {
+  HandedBackError,
+  RejectedByProviderError,
+  settleBatch,
+  type LostJobs,
+  type SettleDependencies,
+  type SettleSettings,
+} from '../../src/batch/settle.js';
 import { LoginUnavailableError } from '../../src/errors.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
 import type { LoginFailureRecord } from '../../src/provider/token.js';
@@ -66,7 +73,9 @@ describe('settleBatch', () => {
       if (clock.sleeps <= ACCOUNTS.length) w.answer(ACCOUNTS[clock.sleeps - 1]!);
     };
     const reports: Array<{ answered: number; complete: boolean }> = [];
-    const result = await settleBatch(w.deps, SETTINGS, 'b1', { onProgress: (report) => reports.push({ answered: report.progress.answered, complete: report.progress.complete }) });
+    const result = await settleBatch(w.deps, SETTINGS, 'b1', {
+      onProgress: (report) => reports.push({ answered: report.progress.answered, complete: report.progress.complete }),
+    });
     expect(result).toEqual({ kind: 'complete' });
     expect(reports.at(-1)).toEqual({ answered: 4, complete: true });
     expect(w.clock.now() - T0).toBe(ACCOUNTS.length * SETTINGS.pollMs);
@@ -80,7 +89,9 @@ describe('settleBatch', () => {
       w.state.outage = { since: T0, reason: 'provider answered HTTP 503', lastFailureAt: clock.now() };
     };
     const waiting: string[] = [];
-    const result = await settleBatch(w.deps, SETTINGS, 'b1', { onProgress: (report) => report.waitingFor && waiting.push(report.waitingFor) });
+    const result = await settleBatch(w.deps, SETTINGS, 'b1', {
+      onProgress: (report) => report.waitingFor && waiting.push(report.waitingFor),
+    });
     expect(result.kind).toBe('gave_up');
     expect(result.kind === 'gave_up' && result.reason).toContain('no answer from the provider since');
     expect(w.clock.now() - T0).toBeGreaterThanOrEqual(SETTINGS.outageBudgetMs);
@@ -123,7 +134,7 @@ describe('settleBatch', () => {
     expect(w.outcomes.size).toBe(0);
   });
 
-  it('a rejected login stops the wait at once with the provider\'s message', async () => {
+  it("a rejected login stops the wait at once with the provider's message", async () => {
     const w = batchWorld();
     w.state.loginFailure = { message: 'login failed: Invalid username or password', rejected: true, at: T0 };
     await expect(settleBatch(w.deps, SETTINGS, 'b1')).rejects.toThrow(RejectedByProviderError);
@@ -143,7 +154,10 @@ describe('settleBatch', () => {
     expect(result).toEqual({ kind: 'complete' });
     expect(w.state.audits).toBe(1);
     expect(w.clock.now() - T0).toBeGreaterThanOrEqual(SETTINGS.auditAfterMs);
-    expect(w.outcomes.get('014:0002')).toEqual({ verdict: 'FAILED', reason: 'the inquiry job failed: job stalled more than allowable limit' });
+    expect(w.outcomes.get('014:0002')).toEqual({
+      verdict: 'FAILED',
+      reason: 'the inquiry job failed: job stalled more than allowable limit',
+    });
     expect(w.state.requeued).toEqual([['009:0003']]);
     expect(w.lines.some((line) => line.level === 'error' && String(line.message).includes('failed outside the retry rules'))).toBe(true);
   });
@@ -199,10 +213,15 @@ describe('settleBatch', () => {
     await expect(settleBatch(own.deps, SETTINGS, 'b1')).rejects.toThrow('for account 014:******9999 of batch b1');
   });
 
-  it('a 429 hold still in force, posted before this wait began, is the provider\'s trouble: past the budget the rows are FAILED naming it', async () => {
+  it("a 429 hold still in force, posted before this wait began, is the provider's trouble: past the budget the rows are FAILED naming it", async () => {
     const w = batchWorld();
     // An earlier run met a Retry-After of 10 minutes: nothing is asked until it ends, so nothing fails either.
-    w.state.outage = { since: T0 - 60_000, reason: 'HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s', lastFailureAt: T0 - 60_000, holdUntil: T0 + 540_000 };
+    w.state.outage = {
+      since: T0 - 60_000,
+      reason: 'HTTP 429 (rate limit), Retry-After 2592000 s, capped at 600 s',
+      lastFailureAt: T0 - 60_000,
+      holdUntil: T0 + 540_000,
+    };
     const result = await settleBatch(w.deps, SETTINGS, 'b1');
     expect(result.kind === 'gave_up' && result.reason).toContain('HTTP 429 (rate limit)');
     expect([...w.outcomes.values()].every((outcome) => outcome.verdict === 'FAILED')).toBe(true);
@@ -221,7 +240,11 @@ describe('settleBatch', () => {
     const arrivals = new AnswerArrivals();
     // A poll interval no test waits out: only the arrivals can end this wait.
     const settings = { ...SETTINGS, pollMs: 3_600_000 };
-    const settled = settleBatch({ ...w.deps, clock: systemClock, answersLanded: (batchId, count, signal) => arrivals.wait(batchId, count, signal) }, settings, 'b1');
+    const settled = settleBatch(
+      { ...w.deps, clock: systemClock, answersLanded: (batchId, count, signal) => arrivals.wait(batchId, count, signal) },
+      settings,
+      'b1',
+    );
     for (const account of ACCOUNTS) {
       await new Promise((resolve) => setImmediate(resolve));
       w.answer(account);

@@ -28,9 +28,12 @@ describe('validateRow', () => {
     expect(validateRow(['014', written, 'X'], mapping)).toMatchObject({ valid: true, account: { accountNumber: sent } });
   });
 
-  it.each(['bca', 'BCA', 'bank_jatim', 'bpd_diy', 'ID_BCA', '014', 'bank-dki', 'b.n.i'])('sends the bank code %j exactly as written', (code) => {
-    expect(validateRow([` ${code} `, '0012345678', 'X'], mapping)).toMatchObject({ valid: true, account: { bankCode: code } });
-  });
+  it.each(['bca', 'BCA', 'bank_jatim', 'bpd_diy', 'ID_BCA', '014', 'bank-dki', 'b.n.i'])(
+    'sends the bank code %j exactly as written',
+    (code) => {
+      expect(validateRow([` ${code} `, '0012345678', 'X'], mapping)).toMatchObject({ valid: true, account: { bankCode: code } });
+    },
+  );
 
   it('keeps bank codes of different case apart (the provider decides what they mean)', () => {
     const lower = validateRow(['bca', '0012345678', 'X'], mapping);
@@ -40,9 +43,15 @@ describe('validateRow', () => {
 
   it('translates a bank name through BANK_CODE_MAP, case and spaces ignored', () => {
     const map = parseBankCodeMap('alias,provider_code\nBank Central Asia,BCA\nbca,BCA\n');
-    expect(validateRow(['  BANK CENTRAL  ASIA ', '0012345678', 'X'], mapping, map)).toMatchObject({ valid: true, account: { bankCode: 'BCA' } });
+    expect(validateRow(['  BANK CENTRAL  ASIA ', '0012345678', 'X'], mapping, map)).toMatchObject({
+      valid: true,
+      account: { bankCode: 'BCA' },
+    });
     expect(validateRow(['Bca', '0012345678', 'X'], mapping, map)).toMatchObject({ valid: true, account: { bankCode: 'BCA' } });
-    expect(validateRow(['Bank Mandiri', '0012345678', 'X'], mapping, map)).toMatchObject({ valid: false, reason: expect.stringContaining('BANK_CODE_MAP') });
+    expect(validateRow(['Bank Mandiri', '0012345678', 'X'], mapping, map)).toMatchObject({
+      valid: false,
+      reason: expect.stringContaining('BANK_CODE_MAP'),
+    });
   });
 
   it.each([
@@ -85,7 +94,10 @@ describe('validateRow', () => {
 
   it('treats a blank expected name as no name', () => {
     expect(validateRow(['014', '0012345678', '  '], mapping)).toMatchObject({ valid: true, expectedName: undefined });
-    expect(validateRow(['014', '0012345678'], { ...mapping, expectedName: undefined })).toMatchObject({ valid: true, expectedName: undefined });
+    expect(validateRow(['014', '0012345678'], { ...mapping, expectedName: undefined })).toMatchObject({
+      valid: true,
+      expectedName: undefined,
+    });
   });
 
   it('builds and parses account keys', () => {
@@ -117,7 +129,8 @@ describe('headerLayout', () => {
     ['', ',', false],
   ])('%j -> %j (sep line %s)', (text, delimiter, sepLine) => expect(headerLayout(text)).toEqual({ delimiter, sepLine }));
 
-  it('refuses a sep= line naming a delimiter it cannot read', () => expect(() => headerLayout('sep=|\na|b')).toThrow(/only ',', ';' and tab/));
+  it('refuses a sep= line naming a delimiter it cannot read', () =>
+    expect(() => headerLayout('sep=|\na|b')).toThrow(/only ',', ';' and tab/));
 });
 
 describe('sniffContent', () => {
@@ -140,7 +153,9 @@ describe('sniffContent', () => {
     expect(windows1252Problem(Buffer.from('Jos\xe9;\x80 5\r\n\tx', 'latin1'))).toBeUndefined();
     expect(windows1252Problem(Buffer.from('ab\x81', 'latin1'), 10)).toBe('byte 0x81 at offset 12');
     expect(windows1252Problem(Buffer.from('a\x07', 'latin1'))).toBe('byte 0x07 at offset 1');
-    expect(windows1252Problem(Buffer.concat([Buffer.from('Jos\xe9 ', 'latin1'), Buffer.from('José', 'utf8')]))).toBe('UTF-8 text mixed with other bytes: a UTF-8 character at offset 8');
+    expect(windows1252Problem(Buffer.concat([Buffer.from('Jos\xe9 ', 'latin1'), Buffer.from('José', 'utf8')]))).toBe(
+      'UTF-8 text mixed with other bytes: a UTF-8 character at offset 8',
+    );
   });
 });
 

@@ -16,7 +16,12 @@ const definedOn = new WeakMap<RedisClient, Set<string>>();
  * Runs a command, defining it on this connection the first time (ioredis then sends EVALSHA and falls back
  * to EVAL only when the server has not seen the script, e.g. after a restart).
  */
-export async function runCommand<T>(redis: RedisClient, command: LuaCommand, keys: readonly string[], args: readonly Argument[] = []): Promise<T> {
+export async function runCommand<T>(
+  redis: RedisClient,
+  command: LuaCommand,
+  keys: readonly string[],
+  args: readonly Argument[] = [],
+): Promise<T> {
   let names = definedOn.get(redis);
   if (names === undefined) definedOn.set(redis, (names = new Set()));
   if (!names.has(command.name)) {
