@@ -222,7 +222,8 @@ export async function* readCsvRecords(
       held = { record, line: info.lines };
     }
     if (held !== undefined && header !== undefined) {
-      if (!endsWithLineEnd && held.record.some((field) => field.trim() !== '')) {
+      // Blank cells too: a last line of `,` or `;` with no line end is the start of a row the transfer cut off.
+      if (!endsWithLineEnd) {
         if (held.record.length < header.length) {
           throw cutFileError(
             path,

@@ -87,6 +87,17 @@ describe('a last row cut short', () => {
     expect(sandbox.stats().inquiries).toBe(0);
   });
 
+  it('a last line of blank cells with no line end (`,`, `""`, a tab, a space) is a row cut off too: refused, nothing asked', async () => {
+    for (const [name, tail] of Object.entries({ 'comma.csv': ',', 'tab.csv': '\t', 'space.csv': ' ', 'quotes.csv': '""' })) {
+      const file = join(folder, name);
+      await writeFile(file, `${WHOLE}${tail}`);
+      const result = await runCli(['run', file, '--out', join(folder, `${name}.out.csv`)], env());
+      expect(result.code, `${name}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain('stops in the middle of a row: its last line (4)');
+    }
+    expect(sandbox.stats().inquiries).toBe(0);
+  });
+
   it('the whole file, or a last row without a line end ending in a column the check does not read, is checked as before', async () => {
     const whole = join(folder, 'whole.csv');
     await writeFile(whole, WHOLE);
