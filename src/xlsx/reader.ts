@@ -129,9 +129,13 @@ interface SheetParts {
 }
 interface WorkbookParts {
   _parseSharedStrings(entry: AsyncIterable<Buffer | string>): AsyncGenerator<unknown>;
+  /** The shared strings read so far (sharedStrings: 'cache'). */
+  sharedStrings?: unknown[];
 }
 
 const TAIL_CHARACTERS = 256;
+/** How much of a part's start is kept to read its root element's attributes. */
+const HEAD_CHARACTERS = 1024;
 
 /**
  * Watches a part's XML on its way to exceljs, which parses it without ever closing its XML parser: XML cut
@@ -154,16 +158,38 @@ function watchXmlEnd(source: AsyncIterable<Buffer | string>, root: string): { xm
   return { xml, closed: () => done && end.test(tail) };
 }
 
-/** The workbook's shared strings (where its text cells are), watched to their end; `cut()` is true when they were read and stopped short. */
+/**
+ * The workbook's shared strings (where its text cells are), watched to their end; `cut()` is true when they
+ * were read and stopped short, or hold fewer strings than their own header declares (`uniqueCount`, which
+ * every writer of the format sets to their number): strings cut off and the part closed again would leave
+ * text cells pointing at nothing, read as empty, and their rows INPUT_INVALID while the file looks whole.
+ */
 function watchSharedStrings(reader: WorkbookParts): { cut: () => boolean } {
   const parse = reader._parseSharedStrings.bind(reader);
-  let watched: { closed: () => boolean } | undefined;
+  let watched: { closed: () => boolean; declared: () => number | undefined } | undefined;
   reader._parseSharedStrings = (entry) => {
-    const { xml, closed } = watchXmlEnd(entry, 'sst');
-    watched = { closed };
+    let head = '';
+    const headed = (async function* () {
+      for await (const chunk of entry) {
+        if (head.length < HEAD_CHARACTERS) head += (typeof chunk === 'string' ? chunk : chunk.toString('latin1')).slice(0, HEAD_CHARACTERS);
+        yield chunk;
+      }
+    })();
+    const { xml, closed } = watchXmlEnd(headed, 'sst');
+    const declared = () => {
+      const count = /<(?:[A-Za-z_][\w.-]*:)?sst\b[^>]*\suniqueCount\s*=\s*["'](\d+)["']/.exec(head)?.[1];
+      return count === undefined ? undefined : Number(count);
+    };
+    watched = { closed, declared };
     return parse(Readable.from(xml)); // exceljs reads this part as a stream
   };
-  return { cut: () => watched !== undefined && !watched.closed() };
+  return {
+    cut: () => {
+      if (watched === undefined) return false;
+      const declared = watched.declared();
+      return !watched.closed() || (declared !== undefined && (reader.sharedStrings?.length ?? declared) < declared);
+    },
+  };
 }
 
 /** First pass: the workbook reads to the end; rows counted, bytes hashed. */

@@ -167,12 +167,20 @@ describe('a last row cut short', () => {
     const book = workbookParts(rows);
     const cutSheet = book.sheet.slice(0, book.sheet.indexOf('<row r="3"'));
     const cutStrings = book.sharedStrings.slice(0, book.sharedStrings.indexOf('Dewi'));
+    // Cut between two strings and closed again: the part looks whole, its header still counts every string.
+    const closedAgain = `${book.sharedStrings.slice(0, book.sharedStrings.indexOf('<si><t>7100012345'))}</sst>`;
     const cases: Array<[string, Buffer, number, string]> = [
       ['whole-parts.xlsx', book.build({}), 0, ''],
       ['cut-sheet.xlsx', book.build({ sheet: cutSheet }), 2, "is cut short: its first sheet stops before the sheet's end (after row 2)"],
       [
         'cut-strings.xlsx',
         book.build({ sharedStrings: cutStrings }),
+        2,
+        "is cut short: its text cells' shared strings stop before their end",
+      ],
+      [
+        'strings-closed-again.xlsx',
+        book.build({ sharedStrings: closedAgain }),
         2,
         "is cut short: its text cells' shared strings stop before their end",
       ],
