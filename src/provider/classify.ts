@@ -1,4 +1,5 @@
 import type { AccountQuery } from '../csv/validation.js';
+import { maskDigitRuns } from '../logging/logger.js';
 import type { InquiryOutcome } from './outcome.js';
 
 /** An HTTP answer to an inquiry, reduced to what classification needs. */
@@ -57,8 +58,14 @@ export function parseRetryAfter(header: string | undefined, now = Date.now()): n
   return Number.isNaN(date) || date <= now ? undefined : date - now;
 }
 
+/**
+ * The provider's message as a reason may carry it: digit runs masked. Providers echo the account in their
+ * messages (`Account 8372615022 not found`), and a reason outlives the batch in the account history.
+ */
 function providerMessage(body: unknown): string {
-  return isObject(body) && typeof body.message === 'string' && body.message.trim() !== '' ? body.message.trim() : 'no message';
+  return isObject(body) && typeof body.message === 'string' && body.message.trim() !== ''
+    ? maskDigitRuns(body.message.trim())
+    : 'no message';
 }
 
 /**
@@ -105,7 +112,7 @@ export function classifyInquiryResponse(sent: AccountQuery, response: InquiryRes
 
   const status = text(record.status)?.trim();
   if (status === undefined || status === '') return unusable('provider record has no status', record);
-  if (status.toUpperCase() !== 'SUCCESS') return failed(`provider status ${status} is not SUCCESS`, record);
+  if (status.toUpperCase() !== 'SUCCESS') return failed(`provider status ${maskDigitRuns(status)} is not SUCCESS`, record);
   const echoedBank = text(record.bank_code)?.trim();
   const echoedAccount = text(record.account_number)?.trim();
   // Exactly, case included: bank codes are opaque (`bca` and `BCA` may be different codes at a provider).
@@ -135,12 +142,16 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}\p{M}\p{Default_Ignorable_Code_Point}\s\u28
 
 const hasVisibleCharacter = (name: string): boolean => name.replace(INVISIBLE, '') !== '';
 
+const mapText = (value: string | undefined, map: (text: string) => string): string | undefined =>
+  value === undefined ? undefined : map(value);
+
 function recordFields(record: Json): Omit<InquiryOutcome, 'verdict' | 'reason'> {
   return {
     holderName: text(record.account_holder)?.trim(),
     bankName: text(record.name),
     fee: text(record.fee),
-    inquiryStatus: text(record.status),
+    // Free text of the provider's, kept in the account history: an account number in it is masked.
+    inquiryStatus: mapText(text(record.status), maskDigitRuns),
     inquiryId: text(record.id),
     checkedAt: text(record.updated_at),
   };

@@ -83,6 +83,21 @@ describe('classifyInquiryResponse', () => {
     expect(result).toEqual({ kind: 'answer', outcome: { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account not found' } });
   });
 
+  it('masks an account number the provider echoes in its message or status: a reason outlives the batch in the account history', () => {
+    const rejected = classifyInquiryResponse(sent, {
+      statusCode: 200,
+      body: { error: true, message: 'Account 8372615022 not found at bank BCA', data: null },
+      retryAfter: undefined,
+    });
+    expect(rejected).toEqual({
+      kind: 'answer',
+      outcome: { verdict: 'ACCOUNT_INVALID', reason: 'provider: Account ******5022 not found at bank BCA' },
+    });
+    const odd = classifyInquiryResponse(sent, ok({ ...record, status: 'BLOCKED 0012345678' }));
+    expect(JSON.stringify(odd)).not.toContain('0012345678');
+    expect(JSON.stringify(odd)).toContain('provider status BLOCKED ******5678 is not SUCCESS');
+  });
+
   it('never shows the holder of a rejected answer; its id, time and a status that is not SUCCESS are kept', () => {
     const rejected = {
       statusCode: 200,
