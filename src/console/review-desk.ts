@@ -3,7 +3,7 @@ import { referenceColumn } from '../csv/columns.js';
 import { readDecidedRows, type DecidedRow } from '../batch/decided-rows.js';
 import { localTime } from '../clock/local-time.js';
 import { environmentOfQueue } from '../queue/inquiry-queue.js';
-import { maskDigitRuns } from '../logging/logger.js';
+import { maskDigitRuns, VISIBLE_ACCOUNT_DIGITS } from '../logging/logger.js';
 import { plainNormalised } from '../matching/normalise.js';
 import type { NameMatching } from '../matching/compare-names.js';
 import type { ResultValue } from '../report/row-result.js';
@@ -163,6 +163,14 @@ function decidedFilter(row: DeskRow, decided: DeskFilter['decided']): boolean {
  * transfer slip), or digits of a reference; anything else is words that must all appear in the reference, the expected name or the
  * holder name, folded as names are (case, accents, punctuation).
  */
+/**
+ * The account matches the digits the list shows of it (the last four, or fewer), or the whole number: never a
+ * longer end of it, or every search would be a way to read the hidden digits one at a time (a search for
+ * `5022`, then `15022`, `615022`... answered yes or no by the rows listed).
+ */
+const accountMatches = (account: string, digits: string): boolean =>
+  digits.length <= VISIBLE_ACCOUNT_DIGITS ? account.endsWith(digits) : account === digits;
+
 function matchesSearch(batch: BatchRecord, { row, decided }: DecidedRow, search: string): boolean {
   const query = search.trim();
   if (query === '') return true;
@@ -171,7 +179,7 @@ function matchesSearch(batch: BatchRecord, { row, decided }: DecidedRow, search:
   const haystack = plainNormalised(
     [cell(referenceColumn(batch.header, mapping)), cell(mapping.expectedName), decided.outcome?.holderName ?? ''].join(' '),
   );
-  if (/^\d+$/.test(query)) return cell(mapping.accountNumber).replace(/\D/g, '').endsWith(query) || haystack.includes(query);
+  if (/^\d+$/.test(query)) return accountMatches(cell(mapping.accountNumber).replace(/\D/g, ''), query) || haystack.includes(query);
   return plainNormalised(query)
     .split(' ')
     .every((word) => haystack.includes(word));

@@ -86,8 +86,11 @@ export function createLogger(level: string, destination: DestinationStream | Log
 }
 
 /** Account numbers never reach a log line in full: the last four digits are enough to find a row. */
+/** How many last digits of an account number are shown. */
+export const VISIBLE_ACCOUNT_DIGITS = 4;
+
 export function maskAccountNumber(accountNumber: string): string {
-  const visible = accountNumber.slice(-4);
+  const visible = accountNumber.slice(-VISIBLE_ACCOUNT_DIGITS);
   return `${'*'.repeat(Math.max(accountNumber.length - visible.length, 2))}${visible}`;
 }
 

@@ -136,6 +136,10 @@ describe('the review desk over the API', () => {
     expect(await search('ratna')).toEqual(['DRV-0106']);
     expect(await search('iqbal')).toEqual(['AGT-0201']);
     expect(await search('6543')).toEqual(['DRV-0106']);
+    // The whole number finds its row; a longer end than the list shows does not (it would read the hidden digits one by one).
+    expect(await search('0060009876543')).toEqual(['DRV-0106']);
+    expect(await search('76543')).toEqual([]);
+    expect(await search('9876543')).toEqual([]);
     expect(await search('nobody at all')).toEqual([]);
   });
 
