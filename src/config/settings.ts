@@ -99,12 +99,33 @@ function positiveNumber<const S extends Spec<number>>(spec: S): Declared<S, numb
 /** What a duration may be: above 0, 0 or more, or above 0 with a bare `0` meaning "off". */
 type DurationRange = 'positive' | 'zero-or-more' | 'positive-or-off';
 
+/**
+ * The longest wait a timer can hold (Node's setTimeout: 2^31 - 1 ms, about 24.8 days). A longer one is not an
+ * error there: Node warns and fires it after 1 ms, so a time setting that feeds a timer is refused above it.
+ */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 /** A time, in milliseconds, written `500ms`, `30s`, `5m`, `12h` or `30d`. */
 function duration<const S extends Spec<number>>(range: DurationRange, spec: S): Declared<S, number> {
   return {
     ...spec,
     type: range === 'zero-or-more' ? 'duration' : range === 'positive' ? 'duration above 0' : 'duration, `0` off',
     parse: (value: string, name: string) => checkDuration(parseDuration(value), value, name, range),
+  };
+}
+
+/** A duration that a timer waits for: at most 24 days. */
+function timerDuration<const S extends Spec<number>>(range: DurationRange, spec: S): Declared<S, number> {
+  const declared = duration(range, spec);
+  return {
+    ...declared,
+    type: `${declared.type}, at most 24d`,
+    parse: (value: string, name: string) => {
+      const ms = declared.parse(value, name);
+      if (ms > LONGEST_TIMER_MS)
+        throw new ConfigError(`${name} must be at most 24d (a timer waits no longer), not ${JSON.stringify(value)}`);
+      return ms;
+    },
   };
 }
 
@@ -217,7 +238,7 @@ export const SETTINGS = {
     default: 'auto',
     help: '`run` without `REDIS_URL`: `auto` starts a private `redis-server` (a unix socket only) when nothing answers at the default address, `always` even then, `never` not',
   }),
-  REDIS_UNAVAILABLE_TIMEOUT: duration('positive', {
+  REDIS_UNAVAILABLE_TIMEOUT: timerDuration('positive', {
     section: 'Redis',
     default: '30s',
     replaces: { name: 'REDIS_UNAVAILABLE_TIMEOUT_S', unit: 's' },
@@ -251,7 +272,7 @@ export const SETTINGS = {
     },
     'secret',
   ),
-  H2H_TIMEOUT: duration('positive', {
+  H2H_TIMEOUT: timerDuration('positive', {
     section: 'Provider',
     default: '15s',
     replaces: { name: 'H2H_TIMEOUT_MS', unit: 'ms' },
@@ -292,13 +313,13 @@ export const SETTINGS = {
     default: '5',
     help: 'attempts per account for transient failures (network, timeout, 5xx); 429s do not count',
   }),
-  INQUIRY_BACKOFF: duration('positive', {
+  INQUIRY_BACKOFF: timerDuration('positive', {
     section: 'Inquiries',
     default: '2s',
     replaces: { name: 'INQUIRY_BACKOFF_MS', unit: 'ms' },
     help: 'first retry delay, doubled per attempt with jitter, capped at a minute',
   }),
-  INQUIRY_OUTAGE_BUDGET: duration('positive', {
+  INQUIRY_OUTAGE_BUDGET: timerDuration('positive', {
     section: 'Inquiries',
     default: '2m',
     replaces: { name: 'INQUIRY_OUTAGE_BUDGET_S', unit: 's' },
@@ -353,7 +374,7 @@ export const SETTINGS = {
     { section: 'Completion notices', help: "HMAC-SHA256 key of the notice's signature; required with the URL", example: '' },
     'secret',
   ),
-  NOTIFY_WEBHOOK_TIMEOUT: duration('positive', {
+  NOTIFY_WEBHOOK_TIMEOUT: timerDuration('positive', {
     section: 'Completion notices',
     default: '10s',
     replaces: { name: 'NOTIFY_WEBHOOK_TIMEOUT_MS', unit: 'ms' },
@@ -364,27 +385,27 @@ export const SETTINGS = {
     default: '10',
     help: 'delivery attempts before a notice is given up (kept as a failed job)',
   }),
-  NOTIFY_WEBHOOK_BACKOFF: duration('positive', {
+  NOTIFY_WEBHOOK_BACKOFF: timerDuration('positive', {
     section: 'Completion notices',
     default: '5s',
     replaces: { name: 'NOTIFY_WEBHOOK_BACKOFF_MS', unit: 'ms' },
     help: 'first retry delay, doubled per attempt',
   }),
-  NOTIFY_RUN_WAIT: duration('zero-or-more', {
+  NOTIFY_RUN_WAIT: timerDuration('zero-or-more', {
     section: 'Completion notices',
     default: '10s',
     replaces: { name: 'NOTIFY_RUN_WAIT_SECONDS', unit: 's' },
     help: 'how long `run` waits for its own notice before leaving it to a running process',
   }),
   // Watched folder
-  WATCH_STABLE: duration('zero-or-more', {
+  WATCH_STABLE: timerDuration('zero-or-more', {
     section: 'Watched folder',
     default: '10s',
     replaces: { name: 'WATCH_STABLE_SECONDS', unit: 's' },
     example: '10s',
     help: 'an inbox file must stay unchanged this long before it is taken',
   }),
-  WATCH_POLL: duration('positive', {
+  WATCH_POLL: timerDuration('positive', {
     section: 'Watched folder',
     default: '2s',
     replaces: { name: 'WATCH_POLL_MS', unit: 'ms' },
@@ -481,7 +502,7 @@ export const SETTINGS = {
     example: 'json',
     help: '`auto`: readable on a terminal, JSON lines elsewhere',
   }),
-  SHUTDOWN_TIMEOUT: duration('zero-or-more', {
+  SHUTDOWN_TIMEOUT: timerDuration('zero-or-more', {
     section: 'Process and logs',
     default: '30s',
     replaces: { name: 'SHUTDOWN_TIMEOUT_SECONDS', unit: 's' },

@@ -117,6 +117,15 @@ describe('the old names of renamed settings', () => {
     ]);
   });
 
+  it('a time a timer waits for is at most 24 days (Node fires a longer timer at once); a retention may be longer', () => {
+    expect(() => loadConfig({}, { H2H_TIMEOUT: '99999999d' })).toThrow(
+      'H2H_TIMEOUT must be at most 24d (a timer waits no longer), not "99999999d"',
+    );
+    expect(() => loadConfig({}, { SHUTDOWN_TIMEOUT_SECONDS: '2592000' })).toThrow('SHUTDOWN_TIMEOUT_SECONDS must be at most 24d');
+    expect(loadConfig({}, { H2H_TIMEOUT: '24d' }).provider.requestTimeoutMs).toBe(24 * 86_400_000);
+    expect(loadConfig({}, { BATCH_RETENTION: '365d' }).retention.batchMs).toBe(365 * 86_400_000);
+  });
+
   it('keep their old limits, and give way to the new name', () => {
     expect(() => loadConfig({}, { BATCH_RETENTION_DAYS: '0' })).toThrow('BATCH_RETENTION_DAYS must be above 0');
     expect(() => loadConfig({}, { INQUIRY_BACKOFF_MS: 'fast' })).toThrow('INQUIRY_BACKOFF_MS (now INQUIRY_BACKOFF) must be a number of ms');
