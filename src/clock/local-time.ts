@@ -47,20 +47,43 @@ export function isoInZone(at: number, timeZone: string): string {
 
 /** Minutes the zone is ahead of UTC at that instant (daylight saving included). */
 function zoneOffsetMinutes(at: number, timeZone: string): number {
-  const parts: Record<string, number> = {};
+  const wall = wallClockIn(at, timeZone);
+  const asUtc = Date.UTC(
+    Number(wall.year),
+    Number(wall.month) - 1,
+    Number(wall.day),
+    Number(wall.hour),
+    Number(wall.minute),
+    Number(wall.second),
+  );
+  return Math.round((asUtc - Math.floor(at / 1000) * 1000) / 60_000);
+}
+
+/** What a clock on the wall in the zone shows at that instant: each field as two digits (the year four). */
+export interface WallClock {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minute: string;
+  second: string;
+}
+
+export function wallClockIn(at: number, timeZone: string): WallClock {
+  const parts: Record<string, string> = {};
   const format = new Intl.DateTimeFormat('en-US', {
     timeZone,
     year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
     hourCycle: 'h23',
   });
-  for (const part of format.formatToParts(new Date(at))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-  return Math.round((asUtc - Math.floor(at / 1000) * 1000) / 60_000);
+  for (const part of format.formatToParts(new Date(at))) parts[part.type] = part.value;
+  const { year = '', month = '', day = '', hour = '', minute = '', second = '' } = parts;
+  return { year, month, day, hour, minute, second };
 }
 
 /** An IANA zone name Intl knows; anything else is refused where the setting is read. */

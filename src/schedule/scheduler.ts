@@ -6,6 +6,7 @@ import type { OutputFormat, ScheduleSettings } from '../config/index.js';
 import { ConfigError, InputFileError } from '../errors.js';
 import type { RedisKeys } from '../redis/keys.js';
 import { sleep } from '../clock/clock.js';
+import { wallClockIn } from '../clock/local-time.js';
 import { Lease, type LeaseHolder } from '../redis/lease.js';
 import { redisErrors } from '../redis/supervisor.js';
 import type { Logger } from '../logging/logger.js';
@@ -135,21 +136,8 @@ async function waitUntilStable(path: string, stableMs: number, signal?: AbortSig
 
 /** `2026-11-21 02:00:00` in the zone -> `20261121-020000`. */
 export function stampIn(timeZone: string, at: number): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(new Date(at))
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}${parts.month}${parts.day}-${parts.hour}${parts.minute}${parts.second}`;
+  const wall = wallClockIn(at, timeZone);
+  return `${wall.year}${wall.month}${wall.day}-${wall.hour}${wall.minute}${wall.second}`;
 }
 
 /** `exports/beneficiaries.csv`, run due 02:00 -> `<outbox>/beneficiaries.20261121-020000.reconciled.csv` (or `.xlsx`). */
