@@ -47,28 +47,13 @@ export async function exportTrail(decisions: Pick<DecisionStore, 'trail'>, outPa
     await sink.write([...TRAIL_COLUMNS]);
     for await (const page of decisions.trail()) {
       for (const { id, recordedAt, fields } of page) {
-        const previousAt = Number(fields.previous_at);
-        const values: Record<(typeof TRAIL_COLUMNS)[number], string> = {
+        // Each column is the stored field of its name, but for the times (shown in the zone) and the entry's id.
+        const shown: Partial<Record<(typeof TRAIL_COLUMNS)[number], string>> = {
           recorded_at: isoInZone(recordedAt, timeZone),
-          event: fields.event ?? '',
-          decision: fields.decision ?? '',
-          decided_by: fields.decided_by ?? '',
-          note: fields.note ?? '',
-          previous_decision: fields.previous_decision ?? '',
-          previous_by: fields.previous_by ?? '',
-          previous_at: fields.previous_at ? isoInZone(previousAt, timeZone) : '',
-          environment: fields.environment ?? '',
-          bank_code: fields.bank_code ?? '',
-          account: fields.account ?? '',
-          account_ref: fields.account_ref ?? '',
-          expected_name: fields.expected_name ?? '',
-          holder_name: fields.holder_name ?? '',
-          source: fields.source ?? '',
-          batch_id: fields.batch_id ?? '',
-          row: fields.row ?? '',
+          previous_at: fields.previous_at ? isoInZone(Number(fields.previous_at), timeZone) : '',
           entry_id: id,
         };
-        await sink.write(TRAIL_COLUMNS.map((column) => values[column]));
+        await sink.write(TRAIL_COLUMNS.map((column) => shown[column] ?? fields[column] ?? ''));
         written += 1;
       }
     }
