@@ -4,7 +4,7 @@ import { openRuntime } from '../app/runtime.js';
 import { startWorkerProcesses, type WorkerProcesses } from '../app/worker-processes.js';
 import { SANDBOX_ACCOUNTS_FILE } from '../app/builtin-sandbox.js';
 import { continuationPolicy } from '../batch/continuation.js';
-import type { CheckedBatch, StartedBatch } from '../batch/lifecycle.js';
+import type { BatchRequest, CheckedBatch } from '../batch/lifecycle.js';
 import { countReview } from '../batch/review-counts.js';
 import { RowTally, zeroCounts } from '../batch/row-tally.js';
 import { HandedBackError, type ProgressReport } from '../batch/settle.js';
@@ -78,17 +78,16 @@ export interface OutputFlags {
 }
 
 interface CheckContext {
-  signal: AbortSignal;
   app: App;
-  /** This process's workers, and the worker processes RUN_WORKER_PROCESSES allows (see worker-processes.ts). */
-  startWorkers: () => Promise<void>;
-  /** Once the batch is answered, before the report: the worker processes are stopped. */
-  onSettled: () => Promise<void>;
+  /**
+   * What the lifecycle is handed as it checks the batch: the stop signal; this process's workers, and the
+   * worker processes RUN_WORKER_PROCESSES allows, started once the batch is decided (see worker-processes.ts)
+   * and stopped once it is answered, before the report; progress on stderr, with the counts so far once the
+   * batch is known; notices.
+   */
+  hooks: Required<Pick<BatchRequest, 'signal' | 'onDecided' | 'onSettled' | 'onStarted' | 'onProgress' | 'onNotice'>>;
   /** The summary JSON's fields of this process: the concurrency reached, the worker processes that ran. */
   summaryExtras: () => Record<string, unknown>;
-  /** For the lifecycle: progress on stderr, with the counts so far once the batch is known. */
-  onProgress: (report: ProgressReport) => void;
-  onStarted: (started: StartedBatch) => Promise<void>;
 }
 
 const TALLY_EVERY_MS = 1_000;
@@ -156,13 +155,16 @@ async function checkHere(
       try {
         const checked = await guard(
           check({
-            signal: stopping,
             app,
-            startWorkers,
-            onSettled: async () => await workerProcesses?.stop(),
+            hooks: {
+              signal: stopping,
+              onDecided: startWorkers,
+              onSettled: async () => await workerProcesses?.stop(),
+              onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatching)),
+              onProgress,
+              onNotice: notice,
+            },
             summaryExtras,
-            onProgress,
-            onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatching)),
           }),
         );
         display.done();
@@ -222,7 +224,7 @@ const describeConcurrency = ({ min, max }: ConcurrencyBounds): string =>
 
 /** `run`: check a file end to end: enqueue, process, wait, report. Returns the exit code. */
 export async function runCommand(file: string, flags: CommonFlags & ColumnFlags & OutputFlags & { out?: string }): Promise<number> {
-  return checkHere(flags, 'builtin', async ({ app, signal, startWorkers, onSettled, summaryExtras, onProgress, onStarted }) => {
+  return checkHere(flags, 'builtin', async ({ app, hooks, summaryExtras }) => {
     notice(
       `checking ${file} at up to ${formatRate(app.config.inquiry.rate)} with ${describeConcurrency(app.config.inquiry.concurrency)} against ${describeEndpoint(endpointOf(app.provider))}`,
     );
@@ -230,12 +232,7 @@ export async function runCommand(file: string, flags: CommonFlags & ColumnFlags 
       {
         input: { kind: 'file', path: file, columns: columnsFrom(flags), policy: continuationPolicy() },
         reportPath: resolve(flags.out ?? defaultReportPath(file, app.config.outputFormat)),
-        signal,
-        onDecided: startWorkers,
-        onSettled,
-        onStarted,
-        onProgress,
-        onNotice: notice,
+        ...hooks,
       },
       summaryExtras,
     );
@@ -244,18 +241,13 @@ export async function runCommand(file: string, flags: CommonFlags & ColumnFlags 
 
 /** `resume`: asks what a batch is missing (unanswered or FAILED accounts), waits, reports. */
 export async function resumeCommand(batchId: string, flags: CommonFlags & OutputFlags & { out?: string }): Promise<number> {
-  return checkHere(flags, 'required', async ({ app, signal, startWorkers, onSettled, summaryExtras, onProgress, onStarted }) => {
+  return checkHere(flags, 'required', async ({ app, hooks, summaryExtras }) => {
     const batch = await app.store.get(batchId);
     return app.lifecycle.check(
       {
         input: { kind: 'batch', batchId, retryFailed: true },
         reportPath: resolve(flags.out ?? defaultReportPath(batch.sourceFile, app.config.outputFormat)),
-        signal,
-        onDecided: startWorkers,
-        onSettled,
-        onStarted,
-        onProgress,
-        onNotice: notice,
+        ...hooks,
       },
       summaryExtras,
     );
