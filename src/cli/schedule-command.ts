@@ -1,6 +1,7 @@
 import { openRuntime } from '../app/runtime.js';
 import { startNightlyWorker } from '../app/nightly-worker.js';
 import { finishOrHandBack } from '../batch/progress-log.js';
+import { closeWorker } from '../queue/close-worker.js';
 import {
   openNightlyRunQueue,
   registerSchedule,
@@ -66,7 +67,9 @@ export async function scheduleCommand(flags: ScheduleFlags): Promise<number> {
         `nightly run scheduled; next one ${new Date(next).toISOString()} (${stampIn(settings.timeZone, next)} ${settings.timeZone})`,
       );
       // Stop taking runs; a run in progress may finish within the timeout, else it is handed back.
-      return await serveUntilStopped(runtime, lifetime, (timeoutMs) => finishOrHandBack(worker.close(), timeoutMs, () => handBack.abort()));
+      return await serveUntilStopped(runtime, lifetime, (timeoutMs) =>
+        finishOrHandBack(closeWorker(worker), timeoutMs, () => handBack.abort()),
+      );
     } finally {
       await closeMetrics();
       await queue.close();

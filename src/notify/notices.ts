@@ -7,6 +7,7 @@ import { noticeJobData, NoticeNotDeliveredError, type CompletionNotice, type Com
 import { noticeJobOptions, NOTICE_JOB, openNoticeQueue } from './notice-queue.js';
 import type { RedisKeys } from '../redis/keys.js';
 import { redisErrors } from '../redis/supervisor.js';
+import { closeWorker } from '../queue/close-worker.js';
 
 /** Where a notice goes and the key it is signed with: what the delivery job (jobs/completion-notice.ts) is given. */
 export interface NoticeTarget {
@@ -125,7 +126,7 @@ export function openNotices(
     close: async () => {
       // Not waiting for a delivery in flight (a hanging receiver must not hold a stop): its job's lock
       // expires and another process's notice worker sends it again (at least once).
-      await worker?.close(true);
+      if (worker !== undefined) await closeWorker(worker, true);
       await queue.close();
     },
   };

@@ -8,6 +8,7 @@ import { CircuitBreaker } from '../provider/circuit-breaker.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { AnswerLanding } from './answer-landing.js';
+import { closeWorker } from './close-worker.js';
 import { AdaptiveConcurrency } from './concurrency.js';
 import { queueCeiling, type InquiryJobData } from './inquiry-queue.js';
 import { adaptTo, startInquiryWorker } from './inquiry-worker.js';
@@ -123,7 +124,7 @@ export class InquiryWorkerPool {
     // Before any worker started there is nothing to wait for, and nothing to remember: a later stop waits for the workers then.
     if (this.workers.length === 0) return;
     return (this.stopping ??= (async () => {
-      const closing = Promise.all(this.workers.map((worker) => worker.close()));
+      const closing = Promise.all(this.workers.map((worker) => closeWorker(worker)));
       // Jobs still waiting for their send slot (a 429's hold can last minutes) go back to the queue now;
       // the calls already sent are waited for.
       for (const worker of this.workers) worker.cancelAllJobs('this process is stopping');
