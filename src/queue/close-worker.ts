@@ -15,7 +15,11 @@ import type { Worker } from 'bullmq';
 export async function closeWorker<DataType>(worker: Worker<DataType>, force = false): Promise<void> {
   if (!force) {
     const blocking = await worker.backend.blockingClient;
-    if (blocking !== undefined && blocking.status === 'reconnecting') await nextAttempt(blocking);
+    if (blocking !== undefined && blocking.status === 'reconnecting') {
+      // Paused first (the jobs in hand go on): no new job is taken while the close waits for that attempt.
+      await worker.pause(true);
+      await nextAttempt(blocking);
+    }
   }
   await worker.close(force);
 }
