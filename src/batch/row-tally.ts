@@ -20,8 +20,10 @@ export interface TallySettings {
   maxPending: number;
   /**
    * Rows read, or waiting rows looked up again, per Redis round trip. The tally shares its event loop with
-   * `run`'s workers: deciding a row (name matching) costs tens of µs, so a whole window decided in one go
+   * `run`'s workers: deciding a row (name matching) costs 30-80 µs, so a whole window decided in one go
    * held the workers' replies back for 50-120 ms once a second, which the provider saw as a gap in the calls.
+   * 200 rows a step still held them 20-50 ms once a second: a paced run (200/s) lost a send or more in each,
+   * about 2% of its rate. 50 rows hold them a few ms, for a few more HMGETs of 50 fields a second.
    */
   step: number;
 }
@@ -30,7 +32,7 @@ export interface TallySettings {
  * A small `maxPending`: the queue answers in file order, so rows read far ahead of the answers are only
  * looked up again, every second, until they are answered (5,000 of them cost a 5,000-field HMGET a second).
  */
-const DEFAULT_TALLY: TallySettings = { window: 2_000, maxPending: 500, step: 200 };
+const DEFAULT_TALLY: TallySettings = { window: 2_000, maxPending: 500, step: 50 };
 
 /**
  * Counts of results "so far" for a batch in progress, without reading the whole batch on every poll. The

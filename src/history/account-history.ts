@@ -1,7 +1,7 @@
 import type { RedisClient } from '../redis/connection.js';
 import type { InquiryOutcome } from '../provider/outcome.js';
 import { runCommand } from '../redis/commands/define.js';
-import { HISTORY_RECORD, HISTORY_SET_RESULT } from '../redis/commands/history.js';
+import { HISTORY_RECORD, HISTORY_SET_RESULTS } from '../redis/commands/history.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { ResultValue } from '../report/row-result.js';
 import { decodeHistoryEntry, encodeHistoryEntry, resultCode } from './entry-codec.js';
@@ -89,11 +89,16 @@ export class AccountHistory {
 
   /** The row verdicts a batch reported, for the next batch's RESULT_CHANGED (only where the entry is still that batch's answer). */
   async recordResults(endpoint: string, batchId: string, results: ReadonlyMap<string, ResultValue>): Promise<void> {
-    await Promise.all(
-      [...results].map(([accountKey, result]) => {
-        const { key, field } = this.keys.accountHistory(endpoint, accountKey);
-        return runCommand(this.redis, HISTORY_SET_RESULT, [key], [field, batchId, result, resultCode(result)]);
-      }),
-    );
+    const writes = [...results].map(([accountKey, result]) => ({ ...this.keys.accountHistory(endpoint, accountKey), result }));
+    const run = (slice: typeof writes) =>
+      runCommand(
+        this.redis,
+        HISTORY_SET_RESULTS,
+        slice.map(({ key }) => key),
+        [batchId, ...slice.flatMap(({ field, result }) => [field, result, resultCode(result)])],
+      );
+    // A cluster refuses a script over keys of several slots: one call per account there.
+    if (this.redis.isCluster) await Promise.all(writes.map((write) => run([write])));
+    else if (writes.length > 0) await run(writes);
   }
 }

@@ -32,7 +32,7 @@ const RESULT_CODES: Record<ResultValue, string> = {
 const verdictOfCode = new Map(Object.entries(VERDICT_CODES).map(([verdict, code]) => [code, verdict as DefinitiveOutcome['verdict']]));
 const resultOfCode = new Map(RESULT_VALUES.map((result) => [RESULT_CODES[result], result]));
 
-/** The one letter a reported result is stored as (HISTORY_SET_RESULT writes it into an entry). */
+/** The one letter a reported result is stored as (HISTORY_SET_RESULTS writes it into an entry). */
 export const resultCode = (result: ResultValue): string => RESULT_CODES[result];
 
 const PROVIDER_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.(\d{6})Z$/;

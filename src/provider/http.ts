@@ -50,7 +50,8 @@ export class AnswerTooLargeError extends Error {
  * from sending to the last byte of the answer; MAX_ANSWER_BYTES bounds the answer.
  */
 export function createHttpClient(timeoutMs: number): HttpClient {
-  const dispatcher = new Agent();
+  // undici drops the connection at the byte past the bound (ResponseExceededMaxSizeError), as it reads.
+  const dispatcher = new Agent({ maxResponseSize: MAX_ANSWER_BYTES });
   return {
     async post(url, body, headers = {}, onWritten) {
       const [contentType, payload] =
@@ -69,35 +70,20 @@ export function createHttpClient(timeoutMs: number): HttpClient {
             headers: { accept: 'application/json', 'user-agent': 'beneficiary-check', 'content-type': contentType, ...headers },
           }),
         );
-        const text = await readBounded(response.body, Number(response.headers['content-length']), (error) => deadline.abort(error));
+        if (Number(response.headers['content-length']) > MAX_ANSWER_BYTES) {
+          const error = new AnswerTooLargeError();
+          deadline.abort(error);
+          throw error;
+        }
+        const text = await response.body.text().catch((error: unknown) => {
+          throw error instanceof errors.ResponseExceededMaxSizeError ? new AnswerTooLargeError() : error;
+        });
         return { statusCode: response.statusCode, body: parseJson(text), headers: response.headers };
       } finally {
         clearTimeout(timer);
       }
     },
   };
-}
-
-/** The body as text, up to MAX_ANSWER_BYTES; past that `drop` aborts the request (the connection goes) and it throws. */
-async function readBounded(
-  body: AsyncIterable<Buffer>,
-  declaredLength: number,
-  drop: (error: AnswerTooLargeError) => void,
-): Promise<string> {
-  const tooLarge = () => {
-    const error = new AnswerTooLargeError();
-    drop(error);
-    return error;
-  };
-  if (declaredLength > MAX_ANSWER_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

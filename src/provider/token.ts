@@ -81,6 +81,8 @@ export class SharedTokenSession {
   private unreadableWarned = false;
   /** Ids of the last tokens the provider answered an inquiry with (see `accepted`). */
   private readonly acceptedIds: string[] = [];
+  /** The last token given an id, and its id: every answer asks for the id of the token in use (an HMAC each). */
+  private lastId: { token: string; id: string } | undefined;
 
   constructor(
     private readonly redis: RedisClient,
@@ -105,12 +107,7 @@ export class SharedTokenSession {
   /** Called after a 401 with the token that was refused. */
   async invalidate(refusedToken: string): Promise<void> {
     if (this.local?.token === refusedToken) this.local = undefined;
-    const dropped = await runCommand<number>(
-      this.redis,
-      TOKEN_DELETE_IF_SAME,
-      [this.keys.token(this.identity)],
-      [this.seal.id(refusedToken)],
-    );
+    const dropped = await runCommand<number>(this.redis, TOKEN_DELETE_IF_SAME, [this.keys.token(this.identity)], [this.idOf(refusedToken)]);
     if (dropped === 1) this.events.refresh('refused');
   }
 
@@ -119,7 +116,7 @@ export class SharedTokenSession {
    * one account with a token accepted for others is about that account, not the token (ProviderClient).
    */
   accepted(token: string): void {
-    const id = this.seal.id(token);
+    const id = this.idOf(token);
     if (this.acceptedIds.includes(id)) return;
     this.acceptedIds.push(id);
     if (this.acceptedIds.length > ACCEPTED_REMEMBERED) this.acceptedIds.shift();
@@ -127,7 +124,12 @@ export class SharedTokenSession {
 
   /** Whether the provider answered an inquiry of this process made with `token`. */
   wasAccepted(token: string): boolean {
-    return this.acceptedIds.includes(this.seal.id(token));
+    return this.acceptedIds.includes(this.idOf(token));
+  }
+
+  private idOf(token: string): string {
+    if (this.lastId?.token !== token) this.lastId = { token, id: this.seal.id(token) };
+    return this.lastId.id;
   }
 
   async lastLoginFailure(): Promise<LoginFailureRecord | undefined> {

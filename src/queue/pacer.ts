@@ -1,6 +1,7 @@
 import { sleep } from '../clock/clock.js';
 import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
+import { RedisClockBound } from './redis-clock.js';
 import {
   PACER_CONFIRM_SLOT,
   PACER_MOVE_RECORD,
@@ -120,6 +121,8 @@ export class SendPacer {
   private slowedAt = '';
   private lastNow = 0;
   private holdUntil = 0;
+  /** Where Redis's clock stands against this process's, from the reservations' replies (when a send left, on Redis's clock). */
+  private readonly redisClock = new RedisClockBound();
   /** When (performance.now(), and Redis's now) the state was last read for unpaced sending, and the read under way. */
   private stateReadAt = -Infinity;
   private stateNow = 0;
@@ -195,6 +198,7 @@ export class SendPacer {
       }
       const [status, wait, epoch, now, slowedTo, climbsFrom, refused, slowedAt, ring, bookedAt] = reservation.reply;
       this.lastNow = Number(now);
+      this.redisClock.observe(reservation.askedAt, this.lastNow);
       this.readRate([slowedTo, climbsFrom, refused, slowedAt]);
       this.sawEpoch(epoch ?? '0', reservation.askedAt);
       if (status === 'later') {
@@ -220,7 +224,14 @@ export class SendPacer {
    */
   sent(ticket: SendTicket): Promise<void> | undefined {
     const record = ticket.record;
-    if (record === undefined || performance.now() - record.askedAt <= STALE_RECORD_MS) return undefined;
+    if (record === undefined) return undefined;
+    // Late on Redis's clock when a reply has shown it (an estimate never earlier than the truth); on the
+    // time the record stands for here otherwise, which counts the reservation's round trip as lateness too:
+    // under load that moved nearly every record, a round trip more per call.
+    const now = performance.now();
+    const leftAt = this.redisClock.latest(now);
+    const late = leftAt === undefined ? now - record.askedAt : leftAt - Number(record.at);
+    if (late <= STALE_RECORD_MS) return undefined;
     return runCommand<number>(this.redis, PACER_MOVE_RECORD, [this.key], [record.ring, record.at, this.windowSize]).then(() => undefined);
   }
 

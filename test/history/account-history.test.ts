@@ -97,6 +97,21 @@ describe('account history in Redis', () => {
     expect((await entryOf(ENDPOINT, '008:1234509876'))?.result).toBeUndefined();
   });
 
+  it("records a slice's verdicts in one call, each only where the entry is still that batch's answer", async () => {
+    const accounts = Array.from({ length: 40 }, (_, index) => `009:77000${index}`);
+    for (const [index, account] of accounts.entries())
+      await history.record(ENDPOINT, account, answer(index % 4 === 0 ? 'b-later' : 'b-slice', 1000));
+    await history.recordResults(
+      ENDPOINT,
+      'b-slice',
+      new Map(accounts.map((account, index) => [account, index % 2 === 0 ? 'MATCH' : 'NO_MATCH'])),
+    );
+    for (const [index, account] of accounts.entries())
+      expect((await entryOf(ENDPOINT, account))?.result).toBe(index % 4 === 0 ? undefined : index % 2 === 0 ? 'MATCH' : 'NO_MATCH');
+    // An empty slice sends nothing.
+    await history.recordResults(ENDPOINT, 'b-slice', new Map());
+  });
+
   it('still reads, outdates, sweeps and completes entries written in the earlier encoding (JSON outcome)', async () => {
     const legacy = (account: string, answeredAt: number, batchId: string) => {
       const { key, field } = redisKeys(prefix).accountHistory(ENDPOINT, account);

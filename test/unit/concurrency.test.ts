@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONCURRENCY, loadConfig, parseRate } from '../../src/config/index.js';
 import { ConfigError } from '../../src/errors.js';
-import { AdaptiveConcurrency, targetConcurrency } from '../../src/queue/concurrency.js';
+import { AdaptiveConcurrency, MAX_RAISE, targetConcurrency } from '../../src/queue/concurrency.js';
+
+/** The concurrency once the rises have run their course (one call per answer in the product). */
+function settled(concurrency: AdaptiveConcurrency): number {
+  let last = concurrency.next();
+  for (let now = concurrency.next(); now !== last; now = concurrency.next()) last = now;
+  return last;
+}
 
 const rate = parseRate('500/s');
 
@@ -24,14 +31,24 @@ describe('AdaptiveConcurrency', () => {
     const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
     expect(concurrency.next()).toBe(16);
     for (let call = 0; call < 50; call += 1) concurrency.observe(100);
-    expect(concurrency.next()).toBe(63);
+    expect(settled(concurrency)).toBe(63);
     expect(concurrency.peak).toBe(63);
+  });
+
+  it('rises MAX_RAISE slots a call at most, and falls at once', () => {
+    const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
+    concurrency.observe(100);
+    const steps = [concurrency.next(), concurrency.next(), concurrency.next()];
+    expect(steps).toEqual([16 + MAX_RAISE, 16 + 2 * MAX_RAISE, 16 + 3 * MAX_RAISE]);
+    expect(settled(concurrency)).toBe(63);
+    for (let call = 0; call < 100; call += 1) concurrency.observe(10);
+    expect(concurrency.next()).toBe(16);
   });
 
   it('ignores small moves of the latency, and follows large ones down again', () => {
     const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
     concurrency.observe(100);
-    expect(concurrency.next()).toBe(63);
+    expect(settled(concurrency)).toBe(63);
     concurrency.observe(110);
     expect(concurrency.next()).toBe(63);
     for (let call = 0; call < 100; call += 1) concurrency.observe(10);
@@ -43,9 +60,9 @@ describe('AdaptiveConcurrency', () => {
     const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
     for (let call = 0; call < 50; call += 1) concurrency.observe(100);
     concurrency.observe(15_000);
-    expect(concurrency.next()).toBe(82);
+    expect(settled(concurrency)).toBe(82);
     for (let call = 0; call < 20; call += 1) concurrency.observe(15_000);
-    expect(concurrency.next()).toBe(256);
+    expect(settled(concurrency)).toBe(256);
   });
 
   it('never goes above a --concurrency cap', () => {

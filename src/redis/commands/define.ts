@@ -4,7 +4,8 @@ export type { RedisClient };
 /** A Lua script with a stable name: defined once per connection and run by SHA (EVALSHA), never sent as text per call. */
 export interface LuaCommand {
   name: string;
-  numberOfKeys: number;
+  /** How many of a call's leading values are keys; 'given': as many as the call passes (a script over a slice of keys). */
+  numberOfKeys: number | 'given';
   lua: string;
 }
 
@@ -25,9 +26,13 @@ export async function runCommand<T>(
   let names = definedOn.get(redis);
   if (names === undefined) definedOn.set(redis, (names = new Set()));
   if (!names.has(command.name)) {
-    redis.defineCommand(command.name, { numberOfKeys: command.numberOfKeys, lua: command.lua });
+    // Without numberOfKeys ioredis takes the key count from the call's first value.
+    redis.defineCommand(command.name, {
+      ...(command.numberOfKeys !== 'given' && { numberOfKeys: command.numberOfKeys }),
+      lua: command.lua,
+    });
     names.add(command.name);
   }
   const call = (redis as unknown as Record<string, (...values: Argument[]) => Promise<T>>)[command.name]!;
-  return call.call(redis, ...keys, ...args);
+  return command.numberOfKeys === 'given' ? call.call(redis, keys.length, ...keys, ...args) : call.call(redis, ...keys, ...args);
 }

@@ -49,24 +49,33 @@ return record(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])`,
 };
 
 /**
- * Adds the row verdict a batch reported for the account, if the entry is still that batch's answer (a
- * later batch may have answered since). An entry in the earlier encoding keeps it, with the result's name.
- * KEYS: the bucket. ARGV: field, batch id, result, its one-letter code.
+ * Adds the row verdicts a batch reported for its accounts, each only if the account's entry is still that
+ * batch's answer (a later batch may have answered since). An entry in the earlier encoding keeps it, with
+ * the result's name. KEYS: the buckets, one per account (a bucket may repeat). ARGV: the batch id, then per
+ * key its field, result and the result's one-letter code. One call for a slice of the report on a single
+ * Redis; one per account on a cluster, whose buckets lie on every node. Returns how many were set.
  */
-export const HISTORY_SET_RESULT: LuaCommand = {
-  name: 'bcHistorySetResultV3',
-  numberOfKeys: 1,
+export const HISTORY_SET_RESULTS: LuaCommand = {
+  name: 'bcHistorySetResultsV4',
+  numberOfKeys: 'given',
   lua: `
-local entry = redis.call('HGET', KEYS[1], ARGV[1])
-if not entry then return 0 end
-local verdict, _, at, batch, outcome = string.match(entry, '^(%u)(%u?)|(%w+)|([^|]*)|(.*)$')
-if verdict then
-  if batch ~= ARGV[2] then return 0 end
-  redis.call('HSET', KEYS[1], ARGV[1], verdict .. ARGV[4] .. '|' .. at .. '|' .. batch .. '|' .. outcome)
+local function set_result(key, field, batch_id, result, code)
+  local entry = redis.call('HGET', key, field)
+  if not entry then return 0 end
+  local verdict, _, at, batch, outcome = string.match(entry, '^(%u)(%u?)|(%w+)|([^|]*)|(.*)$')
+  if verdict then
+    if batch ~= batch_id then return 0 end
+    redis.call('HSET', key, field, verdict .. code .. '|' .. at .. '|' .. batch .. '|' .. outcome)
+    return 1
+  end
+  at, batch, _, outcome = string.match(entry, '^(%d+)|([^|]*)|([^|]*)|(.*)$')
+  if batch ~= batch_id then return 0 end
+  redis.call('HSET', key, field, at .. '|' .. batch .. '|' .. result .. '|' .. outcome)
   return 1
 end
-at, batch, _, outcome = string.match(entry, '^(%d+)|([^|]*)|([^|]*)|(.*)$')
-if batch ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], at .. '|' .. batch .. '|' .. ARGV[3] .. '|' .. outcome)
-return 1`,
+local set = 0
+for i = 1, #KEYS do
+  set = set + set_result(KEYS[i], ARGV[3 * i - 1], ARGV[1], ARGV[3 * i], ARGV[3 * i + 1])
+end
+return set`,
 };
