@@ -207,6 +207,21 @@ describe('the pre-call command against Redis', () => {
     expect(await redis.hget(w.pacerKey, 'wi')).toBe('1');
   });
 
+  it('calls told to come back later ask again one at a time: about one reservation per slot, not one per waiting call', async () => {
+    const w = world('20/s');
+    const monitor = await testRedis().monitor();
+    let reservations = 0;
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === 'evalsha' && args[2] === '1' && args[3] === w.pacerKey) reservations += 1;
+    });
+    // Sixteen calls (the workers' lower bound) at 20/s: five slots lie within the horizon, the rest wait.
+    const slots = await Promise.all(Array.from({ length: 16 }, () => w.pacer.waitForSlot()));
+    monitor.disconnect();
+    expect(slots).toHaveLength(16);
+    // Each asked once; then, the line's first asking until it has a slot: 16 + about 11 (the spread adds a few).
+    expect(reservations).toBeLessThan(16 + 11 * 2);
+  });
+
   it('slots are booked in the window guard as they are reserved: in time order, spaced, never more than the rate in a window', async () => {
     const w = world('5/s');
     const booked: number[] = [];
