@@ -56,19 +56,16 @@ const LATER_SPREAD_MS = 50;
 /** How stale the rate may be when calls go out unpaced: a 429's slow-down reaches every process within it. */
 const UNPACED_READ_MS = 1_000;
 
-/** The send record a reply names: its ring position ('' when the guard recorded nothing) and the time recorded; `askedAt`: the local time that time stands for. */
-const sendRecord = (ring: string | undefined, at: string | undefined, askedAt: number): SendTicket['record'] =>
-  ring === undefined || ring === '' ? undefined : { ring, at: at!, askedAt };
+/** The send record a reply names: its ring position ('' when the guard recorded nothing) and the time recorded (Redis's clock). */
+const sendRecord = (ring: string | undefined, at: string | undefined): SendRecord | undefined =>
+  ring === undefined || ring === '' ? undefined : { ring, at: at! };
 
 /** What a call was paced with: a 429 for it slows the pacer only if no decrease happened since. */
 export interface SendTicket {
   rateInForce: number;
   slowedAt: string;
-  /**
-   * Where the window guard recorded the send (its booking), and the local time (performance.now()) that
-   * record stands for: when the command that made it was asked, plus the wait to a booked slot.
-   */
-  record?: SendRecord & { askedAt: number };
+  /** Where the window guard recorded the send (its booking, or its admission when confirmed). */
+  record?: SendRecord;
 }
 
 /**
@@ -87,10 +84,11 @@ interface SendRecord {
   at: string;
 }
 
-/** A reply of PACER_RESERVE_SLOT (or of PACER_PRE_CALL when it took a slot), and when (performance.now()) it was asked for. */
+/** A reply of PACER_RESERVE_SLOT (or of PACER_PRE_CALL when it took a slot), and when (performance.now()) it was asked for and answered. */
 interface Reservation {
   reply: string[];
   askedAt: number;
+  repliedAt: number;
 }
 
 /** What a 429 did to the shared rate. */
@@ -174,7 +172,7 @@ export class SendPacer {
       [...this.reserveArguments(rateInForce), accountKey],
     );
     if (reply[0] === 'answered') return { answered: true, nextSlot: () => this.waitForSlot() };
-    let reserved: Reservation | undefined = { reply, askedAt };
+    let reserved: Reservation | undefined = { reply, askedAt, repliedAt: performance.now() };
     return {
       answered: false,
       nextSlot: () => {
@@ -203,11 +201,11 @@ export class SendPacer {
             [this.key],
             this.reserveArguments(rateAt(this.state, this.ceiling, this.lastNow)),
           );
-          reservation = { reply, askedAt };
+          reservation = { reply, askedAt, repliedAt: performance.now() };
         }
         const [status, wait, epoch, now, slowedTo, climbsFrom, refused, slowedAt, ring, bookedAt] = reservation.reply;
         this.lastNow = Number(now);
-        this.redisClock.observe(reservation.askedAt, this.lastNow);
+        this.redisClock.observe(reservation.askedAt, reservation.repliedAt, this.lastNow);
         this.readRate([slowedTo, climbsFrom, refused, slowedAt]);
         this.sawEpoch(epoch ?? '0', reservation.askedAt);
         if (status === 'later') {
@@ -221,12 +219,7 @@ export class SendPacer {
         leaveLine?.();
         leaveLine = undefined;
         const ticket: SendTicket = { rateInForce: rateAt(this.state, this.ceiling, this.lastNow), slowedAt: this.slowedAt };
-        const confirmed = await this.waitAndConfirm(
-          Number(wait),
-          epoch ?? '0',
-          reservation.askedAt,
-          sendRecord(ring, bookedAt, reservation.askedAt + Number(wait)),
-        );
+        const confirmed = await this.waitAndConfirm(Number(wait), epoch ?? '0', reservation.askedAt, sendRecord(ring, bookedAt));
         if (confirmed !== false) return confirmed === undefined ? ticket : { ...ticket, record: confirmed };
       }
     } finally {
@@ -242,12 +235,10 @@ export class SendPacer {
   sent(ticket: SendTicket): Promise<void> | undefined {
     const record = ticket.record;
     if (record === undefined) return undefined;
-    // Late on Redis's clock when a reply has shown it (an estimate never earlier than the truth); on the
-    // time the record stands for here otherwise, which counts the reservation's round trip as lateness too:
-    // under load that moved nearly every record, a round trip more per call.
-    const now = performance.now();
-    const leftAt = this.redisClock.latest(now);
-    const late = leftAt === undefined ? now - record.askedAt : leftAt - Number(record.at);
+    // Late on Redis's clock (an estimate never earlier than the truth; every record came in a reply that
+    // showed it). On the local time the record stood for (the reservation's ask plus its wait), the round
+    // trip counted as lateness too: under load that moved nearly every record, a script more per call.
+    const late = (this.redisClock.latest(performance.now()) ?? Number.POSITIVE_INFINITY) - Number(record.at);
     if (late <= STALE_RECORD_MS) return undefined;
     return runCommand<number>(this.redis, PACER_MOVE_RECORD, [this.key], [record.ring, record.at, this.windowSize]).then(() => undefined);
   }
@@ -335,7 +326,7 @@ export class SendPacer {
       wait = Number(next);
       if (wait < 0) return false;
       this.sawEpoch(epoch, asked);
-      record = sendRecord(ring, at, asked);
+      record = sendRecord(ring, at);
       if (wait === 0) return record;
       turnedBack = true;
     }
