@@ -17,6 +17,7 @@ import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease
 import { contentAtEndpoint, newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
 import { decideContinuation, describeContinuation, type Continuation, type ContinuationPolicy } from './continuation.js';
 import { checkReportPath, checkReportWidth } from './output-path.js';
+import type { Backlog } from './backlog.js';
 import type { InspectedFile, Producer } from './producer.js';
 import type { WrittenReport } from './report-writer.js';
 import { HandedBackError, type ProgressReport, type SettleResult } from './settle.js';
@@ -118,6 +119,12 @@ export interface BatchRequest {
    * its workers hold the jobs while login fails.
    */
   loginFirst?: boolean;
+  /**
+   * How far ahead of the calls the file is queued (the producer's backlog): `run` and `resume`, whose
+   * workers share the producer's event loop, keep about two seconds of calls queued (backlogFor); the
+   * producer's own bound otherwise, so that `enqueue` queues up to it whether or not workers run.
+   */
+  backlog?: Backlog;
 }
 
 export interface StartedBatch {
@@ -155,6 +162,8 @@ const ENCODING_NAMES: Record<TextEncoding, string> = {
 };
 
 const LEASE_POLL_MS = 500;
+/** How often the answers so far are reported while the file is still being queued (reportWhileProducing). */
+const PROGRESS_WHILE_PRODUCING_MS = 1_000;
 /** A producer that lost its lease starts over (waiting for, then joining, whoever took over) this many times. */
 const TAKEOVER_RETRIES = 3;
 
@@ -382,13 +391,44 @@ export class BatchLifecycle {
       const batch = await deps.store.get(batchId);
       await request.onDecided?.();
       const stop = signal === undefined ? lease.signal : AbortSignal.any([lease.signal, signal]);
-      await this.prepare(batchId, continuation, target, stop, login);
+      const reporting = request.onProgress && this.reportWhileProducing(batchId, request.onProgress);
+      try {
+        await this.prepare(batchId, continuation, target, stop, login, request.backlog);
+      } finally {
+        reporting?.stop();
+      }
       return { batchId, continuation, batch };
     } finally {
       await lease
         .release()
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not release the content lease (it expires by itself)'));
     }
+  }
+
+  /**
+   * The answers so far while the file is still being queued: production waits for room in the queue (the
+   * backlog), so with a small one (`run`: about two seconds of calls) most of a file is queued while its
+   * first rows are asked. Reported each second, as the wait reports them after, the total still unknown.
+   */
+  private reportWhileProducing(batchId: string, onProgress: (report: ProgressReport) => void): { stop(): void } {
+    const { store, clock, logger } = this.deps;
+    const startedAt = clock.monotonic();
+    let reading = false;
+    const timer = setInterval(() => {
+      if (reading) return;
+      reading = true;
+      store
+        .progress(batchId)
+        .then((progress) => {
+          const seconds = (clock.monotonic() - startedAt) / 1000;
+          onProgress({ batchId, progress, answeredPerSecond: seconds > 0 ? progress.answered / seconds : 0, waitingFor: undefined });
+        })
+        // Production reads and writes the same batch: a Redis that fails here fails it too, and says so there.
+        .catch((error: unknown) => logger.debug({ err: error, batchId }, `progress while queueing not read: ${describeError(error)}`))
+        .finally(() => (reading = false));
+    }, PROGRESS_WHILE_PRODUCING_MS);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
   }
 
   private async decide(target: Target): Promise<Continuation> {
@@ -460,6 +500,7 @@ export class BatchLifecycle {
     target: { inspected?: InspectedFile },
     signal: AbortSignal,
     login: () => Promise<void>,
+    backlog: Backlog | undefined,
   ): Promise<void> {
     const { deps } = this;
     if (continuation.kind === 'reuse' || (continuation.kind === 'continue' && continuation.answered)) return; // nothing to ask
@@ -469,9 +510,9 @@ export class BatchLifecycle {
     // The lease was lost meanwhile (this process stalled): the batch is another process's to produce, and
     // writing now would fence that process out.
     signal.throwIfAborted();
-    if (inspected !== undefined) return deps.producer.produce(batchId, inspected, signal);
+    if (inspected !== undefined) return deps.producer.produce(batchId, inspected, signal, backlog);
     if (continuation.kind === 'retry_failed') await deps.store.forgetFailedOutcomes(batchId);
-    await deps.producer.requeueUnanswered(batchId);
+    await deps.producer.requeueUnanswered(batchId, backlog);
   }
 
   /** `resume` of a batch whose rows were never all stored: read again from its source file, which must be unchanged. */

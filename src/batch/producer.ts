@@ -8,6 +8,7 @@ import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js'
 import { BatchNotFoundError, InputFileError } from '../errors.js';
 import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
 import { ROWS_PER_BLOCK, type BatchStore, type StoredRow } from './batch-store.js';
+import { DEFAULT_BACKLOG, type Backlog } from './backlog.js';
 import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
 
 /** Takes the accounts about to be asked and returns those still to ask (answer reuse stores the others' answers). */
@@ -17,18 +18,6 @@ const askEveryAccount: ReuseAnswers = async (_batchId, accountKeys) => accountKe
 
 /** Rows are stored and queued in slices of one stored block: bounded memory, one Redis round trip per slice. */
 export const SLICE_ROWS = ROWS_PER_BLOCK;
-
-/**
- * Backpressure: before a slice is queued, the producer waits while the queue holds more than `limit` jobs
- * waiting to run (waiting, delayed, prioritized; every batch's), so that Redis holds a bounded number of
- * jobs whatever the file's size. The wait is asynchronous: workers in the same process keep draining.
- */
-export interface Backlog {
-  limit: number;
-  pollMs: number;
-}
-
-export const DEFAULT_BACKLOG: Backlog = { limit: 10_000, pollMs: 200 };
 
 /** A file after its first pass, with the columns a batch reads and repeats (see readInputColumns). */
 export interface InspectedFile extends InputColumns {
@@ -73,7 +62,7 @@ export class Producer {
    * content will do). Rows of an earlier, unfinished production are dropped; outcomes already stored are
    * kept, so only accounts without an answer are queued. `signal` aborts between slices (a lost lease).
    */
-  async produce(batchId: string, inspected: InspectedFile, signal?: AbortSignal): Promise<void> {
+  async produce(batchId: string, inspected: InspectedFile, signal?: AbortSignal, backlog = this.backlog): Promise<void> {
     const { file, mapping, positions } = inspected;
     const generation = await this.store.startGeneration(batchId);
     const { round } = await this.store.get(batchId);
@@ -82,7 +71,7 @@ export class Producer {
     let invalidCount = 0;
     const sealKey = await this.sealKey(batchId);
     const flush = async () => {
-      await this.waitForRoom(signal);
+      await this.waitForRoom(backlog, signal);
       const firstSeen = await this.store.appendRows(batchId, generation, slice);
       const outcomes = await this.store.getOutcomes(batchId, firstSeen);
       const unanswered = firstSeen.filter((key) => !outcomes.has(key));
@@ -113,12 +102,12 @@ export class Producer {
   }
 
   /** Queues a job for every account without an outcome; jobs still queued are left as they are. Returns how many. */
-  async requeueUnanswered(batchId: string): Promise<number> {
+  async requeueUnanswered(batchId: string, backlog = this.backlog): Promise<number> {
     const { round } = await this.store.get(batchId);
     const sealKey = await this.sealKey(batchId);
     let queued = 0;
     for await (const missing of this.store.unansweredAccounts(batchId)) {
-      await this.waitForRoom();
+      await this.waitForRoom(backlog);
       const toAsk = await this.reuse(batchId, missing);
       await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts, sealKey);
       queued += toAsk.length;
@@ -134,12 +123,12 @@ export class Producer {
   }
 
   /** Backpressure (see Backlog); `signal` ends the wait (a lost lease, a stop) with its reason. */
-  private async waitForRoom(signal?: AbortSignal): Promise<void> {
+  private async waitForRoom(backlog: Backlog, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     for (;;) {
       const counts = await this.queue.getJobCounts('waiting', 'delayed', 'prioritized');
-      if ((counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) <= this.backlog.limit) return;
-      await delay(this.backlog.pollMs, undefined, signal === undefined ? {} : { signal }).catch((error: unknown) => {
+      if ((counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) <= backlog.limit) return;
+      await delay(backlog.pollMs, undefined, signal === undefined ? {} : { signal }).catch((error: unknown) => {
         signal?.throwIfAborted();
         throw error;
       });

@@ -6,6 +6,7 @@ import { startWorkerProcesses, type WorkerProcesses } from '../app/worker-proces
 import { SANDBOX_ACCOUNTS_FILE } from '../app/builtin-sandbox.js';
 import { continuationPolicy } from '../batch/continuation.js';
 import type { BatchRequest, CheckedBatch } from '../batch/lifecycle.js';
+import { backlogFor } from '../batch/backlog.js';
 import { countReview } from '../batch/review-counts.js';
 import { RowTally, zeroCounts } from '../batch/row-tally.js';
 import { HandedBackError, type ProgressReport } from '../batch/settle.js';
@@ -86,7 +87,7 @@ interface CheckContext {
    * and stopped once it is answered, before the report; progress on stderr, with the counts so far once the
    * batch is known; notices.
    */
-  hooks: Required<Pick<BatchRequest, 'signal' | 'onDecided' | 'onSettled' | 'onStarted' | 'onProgress' | 'onNotice'>>;
+  hooks: Required<Pick<BatchRequest, 'signal' | 'onDecided' | 'onSettled' | 'onStarted' | 'onProgress' | 'onNotice' | 'backlog'>>;
   /** The summary JSON's fields of this process: the concurrency reached, the worker processes that ran. */
   summaryExtras: () => Record<string, unknown>;
 }
@@ -180,6 +181,8 @@ async function checkHere(
             app,
             hooks: {
               signal: stopping,
+              // The workers share this event loop: the file is queued alongside the calls (see backlogFor).
+              backlog: backlogFor(app.config.inquiry.rate),
               onDecided: startWorkers,
               onSettled: async () => await workerProcesses?.stop(),
               onStarted: async (started) => void (tally = new RowTally(app.store, started.batch, app.config.nameMatching)),

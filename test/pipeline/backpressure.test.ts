@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
+import { backlogFor, DEFAULT_BACKLOG } from '../../src/batch/backlog.js';
 import { BatchStore } from '../../src/batch/batch-store.js';
+import { parseRate } from '../../src/config/index.js';
 import { inspectFile, Producer, SLICE_ROWS } from '../../src/batch/producer.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { openInquiryQueue, type InquiryJobData } from '../../src/queue/inquiry-queue.js';
@@ -23,6 +25,12 @@ afterAll(async () => {
 });
 
 describe('producer backpressure', () => {
+  it('keeps about two seconds of calls queued for a rate, from 1,000 jobs up to the default bound', () => {
+    expect(backlogFor(parseRate('200/s')).limit).toBe(1_000);
+    expect(backlogFor(parseRate('2000/s')).limit).toBe(4_000);
+    expect(backlogFor(parseRate('1000000/s')).limit).toBe(DEFAULT_BACKLOG.limit);
+  });
+
   it('never lets the queue hold more than the bound plus one slice of waiting jobs, and still queues every account', async () => {
     const ACCOUNTS = 4_000;
     const BOUND = 1_000;
@@ -60,9 +68,10 @@ describe('producer backpressure', () => {
       }
     })();
 
-    const producer = new Producer(store, queue, 1, undefined, undefined, { limit: BOUND, pollMs: 20 });
+    // The bound a request gives (run's backlogFor) wins over the producer's own (the default, enqueue's).
+    const producer = new Producer(store, queue, 1);
     let produced = false;
-    const production = producer.produce(batchId, inspected).then(() => (produced = true));
+    const production = producer.produce(batchId, inspected, undefined, { limit: BOUND, pollMs: 20 }).then(() => (produced = true));
     // No worker yet: the producer fills the queue up to the bound and waits there.
     await waitFor(async () => (await queue.getWaitingCount()) >= BOUND, 30_000, 'the queue to reach the bound');
     expect(produced).toBe(false);

@@ -6,6 +6,7 @@
 import type { vi } from 'vitest';
 import { contentAtEndpoint, type BatchProgress, type BatchRecord, type NewBatch } from '../../src/batch/batch-store.js';
 import type { ContentLease, LifecycleDependencies } from '../../src/batch/lifecycle.js';
+import type { Backlog } from '../../src/batch/backlog.js';
 import type { InspectedFile } from '../../src/batch/producer.js';
 import type { Clock } from '../../src/clock/clock.js';
 import type { Logger } from '../../src/logging/logger.js';
@@ -231,8 +232,15 @@ export class FakeProducer {
     private readonly accountsOf: (inspected: InspectedFile) => string[],
   ) {}
 
-  async produce(batchId: string, inspected: InspectedFile, signal?: AbortSignal): Promise<void> {
+  /** The backlog each production was given (undefined: the producer's own). */
+  readonly backlogs: Array<Backlog | undefined> = [];
+  /** Production waits for this (a file still being queued) before it stores anything. */
+  holdUntil: Promise<void> | undefined;
+
+  async produce(batchId: string, inspected: InspectedFile, signal?: AbortSignal, backlog?: Backlog): Promise<void> {
     this.produced.push({ batchId, signalAborted: signal?.aborted ?? false });
+    this.backlogs.push(backlog);
+    await this.holdUntil;
     this.during?.(batchId, signal);
     signal?.throwIfAborted();
     this.store.markProduced(batchId, this.accountsOf(inspected));

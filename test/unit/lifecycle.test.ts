@@ -6,7 +6,7 @@ import { ProductionFencedError } from '../../src/batch/batch-store.js';
 import { continuationPolicy, decideContinuation, RETRY_FAILED_WINDOW_MS } from '../../src/batch/continuation.js';
 import { BatchLifecycle, type BatchRequest } from '../../src/batch/lifecycle.js';
 import type { WrittenReport } from '../../src/batch/report-writer.js';
-import { HandedBackError } from '../../src/batch/settle.js';
+import { HandedBackError, type ProgressReport } from '../../src/batch/settle.js';
 import { BatchUnfinishedError, LoginUnavailableError, UsageError, WorkTakenOverError } from '../../src/errors.js';
 import { FakeClock, FakeLeases, FakeProducer, FakeStore, inspectedFile, recordingLogger, T0 } from './lifecycle-fakes.js';
 
@@ -87,6 +87,24 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
       'reading bank code "bank_code", account number "account_number", expected name "name"',
     ]);
     expect(w.leases.holders.size).toBe(0); // released once produced
+  });
+
+  it('reports the answers so far each second while the file is still being queued, with the backlog it was given', async () => {
+    const w = world();
+    let queued!: () => void;
+    w.producer.holdUntil = new Promise((resolve) => (queued = resolve));
+    const reports: ProgressReport[] = [];
+    const backlog = { limit: 1_000, pollMs: 200 };
+    const starting = w.lifecycle.start(w.request({ onProgress: (report) => reports.push(report), backlog }));
+    await vi.waitFor(() => expect(reports.length).toBeGreaterThan(0), { timeout: 3_000 });
+    expect(reports[0]!.progress.produced).toBe(false);
+    queued();
+    await starting;
+    expect(w.producer.backlogs).toEqual([backlog]);
+    // No report once the file is queued: the wait reports from there.
+    const count = reports.length;
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(reports).toHaveLength(count);
   });
 
   it('a wrong password stops the start before any batch exists', async () => {
