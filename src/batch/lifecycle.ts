@@ -20,7 +20,7 @@ import { checkReportPath, checkReportWidth } from './output-path.js';
 import type { Backlog } from './backlog.js';
 import type { InspectedFile, Producer } from './producer.js';
 import type { WrittenReport } from './report-writer.js';
-import { HandedBackError, type ProgressReport, type SettleResult } from './settle.js';
+import { HandedBackError, perSecond, type ProgressReport, type SettleResult } from './settle.js';
 import { buildSummary, writeSummary, type BatchSummary, type RunStart } from './summary.js';
 
 /** The lease on one file content: who decides about, and produces, its batch. */
@@ -412,7 +412,8 @@ export class BatchLifecycle {
    */
   private reportWhileProducing(batchId: string, onProgress: (report: ProgressReport) => void): { stop(): void } {
     const { store, clock, logger } = this.deps;
-    const startedAt = clock.monotonic();
+    // The rate counts this production's answers, as the wait's counts its own: a batch continued may hold earlier ones.
+    let first: { answered: number; at: number } | undefined;
     let reading = false;
     const timer = setInterval(() => {
       if (reading) return;
@@ -420,8 +421,10 @@ export class BatchLifecycle {
       store
         .progress(batchId)
         .then((progress) => {
-          const seconds = (clock.monotonic() - startedAt) / 1000;
-          onProgress({ batchId, progress, answeredPerSecond: seconds > 0 ? progress.answered / seconds : 0, waitingFor: undefined });
+          const now = clock.monotonic();
+          first ??= { answered: progress.answered, at: now };
+          const answeredPerSecond = perSecond(progress.answered - first.answered, now - first.at);
+          onProgress({ batchId, progress, answeredPerSecond, waitingFor: undefined });
         })
         // Production reads and writes the same batch: a Redis that fails here fails it too, and says so there.
         .catch((error: unknown) => logger.debug({ err: error, batchId }, `progress while queueing not read: ${describeError(error)}`))

@@ -239,7 +239,8 @@ async function auditLostJobs(deps: SettleDependencies, batchId: string): Promise
   }
 }
 
-const perSecond = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : 0);
+/** `count` over `ms`, per second (0 over no time). */
+export const perSecond = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : 0);
 
 /**
  * The posted login failure, unless it is a fresh token refused for an account of another batch: that is
