@@ -17,11 +17,22 @@ export const INCREASE = 0.2;
 /** Never slower than this (calls per second): a stream of 429s still probes the provider now and then. */
 export const FLOOR = 0.5;
 /**
- * Slots are spaced 1% wider than the rate: calls reach the provider a few milliseconds off their slot,
- * and the spacing should not press every call against the window guard (each call the guard turns back
- * costs a round trip). The guard, not this spacing, is what keeps the sliding window.
+ * Under a slowed rate (after a 429) slots are spaced 1% wider than it: no guard holds that rate, the
+ * spacing is all there is, and the slowed rate may be exactly the sends the provider took in its window.
  */
 export const HEADROOM = 0.99;
+/**
+ * At the configured rate, slots are spaced 1% closer than it: the window guard (the rate's `max` per
+ * window plus WINDOW_MARGIN_MS) is what holds that rate, and spaced closer than the guard allows, each slot
+ * comes from the guard, `span` after the send `max` slots before it. Spaced wider (1% wider, as before),
+ * the spacing came first: a send that left late moved its record, the slot a window later moved with it,
+ * and every slot after it followed at the spacing, giving back 0.025 ms a slot, 5 ms a window at 200/s. A
+ * run then lost what its latest sends were late by, window after window. Spaced closer, a late send moves
+ * its own slot a window later and the ones after it catch up 0.125 ms a slot: a rate-bound run at 200/s
+ * went from 0.980 to 0.982 of it, and a latency-bound one at 500/s from 0.964 to 0.968 (alternating runs).
+ * The first window's calls go at most 1% faster than the rate; none holds more than its `max`.
+ */
+export const GUARDED_HEADROOM = 1.01;
 /**
  * Slack added to the rate's window by the guard that never lets more than the rate's `max` sends into one
  * window: the guard's records are on Redis's clock, the provider counts arrivals, and two sends `max`
@@ -70,8 +81,8 @@ export function rateAt(state: RateState, ceiling: number, now: number): number {
  */
 export const slowedRate = (rateInForce: number): number => Math.max(FLOOR, rateInForce * DECREASE);
 
-/** Milliseconds between two slots at `rate` calls per second. */
-export const slotInterval = (rate: number): number => 1000 / (rate * HEADROOM);
+/** Milliseconds between two slots at `rate` calls per second; `guarded`: the window guard holds that rate (see GUARDED_HEADROOM). */
+export const slotInterval = (rate: number, guarded: boolean): number => 1000 / (rate * (guarded ? GUARDED_HEADROOM : HEADROOM));
 
 /**
  * What the summary reports as the rate the provider allowed: the configured rate when it never answered

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allowedRate,
   FLOOR,
+  GUARDED_HEADROOM,
   HEADROOM,
   rateAt,
   sendsUnpaced,
@@ -43,10 +44,16 @@ describe('slowedRate: multiplicative decrease with a floor', () => {
 });
 
 describe('slotInterval', () => {
-  it('spaces slots 1/rate apart, 1% wider', () => {
-    expect(slotInterval(200)).toBeCloseTo(1000 / (200 * HEADROOM));
-    expect(slotInterval(200)).toBeGreaterThan(5);
-    expect(slotInterval(200)).toBeLessThan(5.06);
+  it('spaces slots 1% closer than the configured rate: the window guard holds that rate', () => {
+    expect(slotInterval(200, true)).toBeCloseTo(1000 / (200 * GUARDED_HEADROOM));
+    expect(slotInterval(200, true)).toBeGreaterThan(4.95);
+    expect(slotInterval(200, true)).toBeLessThan(5);
+  });
+
+  it('spaces slots 1% wider than a rate no guard holds: a slowed one, or a fraction of a call per window', () => {
+    expect(slotInterval(100, false)).toBeCloseTo(1000 / (100 * HEADROOM));
+    expect(slotInterval(100, false)).toBeGreaterThan(10);
+    expect(slotInterval(100, false)).toBeLessThan(10.11);
   });
 });
 
