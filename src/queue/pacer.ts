@@ -114,7 +114,11 @@ export class SendPacer {
   private readonly windowSize: number;
   private readonly windowMs: number;
   private readonly windowSpan: number;
-  /** The window guard holds exactly the configured rate: its `max` is a whole number of calls (`2.5/s` is guarded at 2 a window, `0.5/s` at 1). */
+  /**
+   * The window guard holds exactly the configured rate, and no second holds more than the rate's share:
+   * its `max` is a whole number of calls (`2.5/s` is guarded at 2 a window, `0.5/s` at 1) and its window
+   * at most a second (the guard of `1200/min` holds the minute; a second of it may hold no more than 20).
+   */
   private readonly guardHoldsCeiling: boolean;
   /** The rate fields as last seen in Redis (one reservation old at most). */
   private state: RateState = {};
@@ -149,7 +153,7 @@ export class SendPacer {
     this.windowSize = Math.max(1, Math.floor(Math.min(rate.max, (UNPACED_FROM * rate.perMs) / 1000)));
     this.windowMs = rate.perMs;
     this.windowSpan = rate.perMs + WINDOW_MARGIN_MS;
-    this.guardHoldsCeiling = this.windowSize === rate.max;
+    this.guardHoldsCeiling = this.windowSize === rate.max && rate.perMs <= 1000;
   }
 
   /**
@@ -342,7 +346,12 @@ export class SendPacer {
   }
 
   private reserveArguments(rateInForce: number): number[] {
-    return [slotInterval(rateInForce, rateInForce >= this.ceiling && this.guardHoldsCeiling), this.windowSize, this.windowSpan, RESERVE_HORIZON_MS];
+    return [
+      slotInterval(rateInForce, rateInForce >= this.ceiling && this.guardHoldsCeiling),
+      this.windowSize,
+      this.windowSpan,
+      RESERVE_HORIZON_MS,
+    ];
   }
 
   private readRate([slowedTo, climbsFrom, refused, slowedAt]: Array<string | undefined>): void {

@@ -139,6 +139,19 @@ describe('the pre-call command against Redis', () => {
     expect(await redis.hget(w.pacerKey, 'wi')).toBe('2');
   });
 
+  it('a per-second rate is spaced 1% closer than it, the window guard holding it; a per-minute rate and a fraction of a call a window, 1% wider', async () => {
+    const intervalOf = async (rate: string) => {
+      const w = world(rate);
+      await w.pacer.preCall(w.outcomes, '014:0000000001');
+      // The first slot is due now (booked in w0); the next free one is a spacing later.
+      const [next, booked] = await redis.hmget(w.pacerKey, 'next', 'w0');
+      return Number(next) - Number(booked);
+    };
+    expect(await intervalOf('200/s')).toBeCloseTo(1000 / (200 * 1.01), 2);
+    expect(await intervalOf('1200/min')).toBeCloseTo(60_000 / (1200 * 0.99), 2);
+    expect(await intervalOf('2.5/s')).toBeCloseTo(1000 / (2.5 * 0.99), 2);
+  });
+
   it('slots are spaced to the microsecond: rounding each to a tenth of a millisecond drifted the same way every time', async () => {
     const w = world('5/s');
     const interval = 1000 / (5 * 0.99);
