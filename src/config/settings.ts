@@ -129,6 +129,30 @@ function timerDuration<const S extends Spec<number>>(range: DurationRange, spec:
   };
 }
 
+/**
+ * A batch's keys expire this long after its last write, and a run may go about that long without writing to
+ * it: a 429's hold (Retry-After, capped at 10 minutes), the outage budget, a rate of a call a minute. Below
+ * it a batch vanished mid-run, and the run stopped blaming Redis for losing its data.
+ */
+const SHORTEST_BATCH_RETENTION = { ms: 3_600_000, text: '1h' };
+
+/** BATCH_RETENTION: a positive duration, at least SHORTEST_BATCH_RETENTION. */
+function batchRetention<const S extends Spec<number>>(spec: S): Declared<S, number> {
+  const declared = duration('positive', spec);
+  return {
+    ...declared,
+    type: `duration, at least ${SHORTEST_BATCH_RETENTION.text}`,
+    parse: (value: string, name: string) => {
+      const ms = declared.parse(value, name);
+      if (ms < SHORTEST_BATCH_RETENTION.ms)
+        throw new ConfigError(
+          `${name} must be at least ${SHORTEST_BATCH_RETENTION.text}, not ${JSON.stringify(value)}: a batch's keys expire that long after its last write, and a run can go longer than a few minutes without one (a 429's hold, an outage, a slow rate)`,
+        );
+      return ms;
+    },
+  };
+}
+
 function checkDuration(ms: number | undefined, value: string, name: string, range: DurationRange): number {
   if (ms === undefined) throw new ConfigError(`${name} must be a duration, ${DURATION_FORMS}, not ${JSON.stringify(value)}`);
   if (ms === 0 && range === 'positive') throw new ConfigError(`${name} must be above 0, not ${JSON.stringify(value)}`);
@@ -446,7 +470,7 @@ export const SETTINGS = {
     'folder',
   ),
   // Retention and reuse
-  BATCH_RETENTION: duration('positive', {
+  BATCH_RETENTION: batchRetention({
     section: 'Retention and reuse',
     default: '30d',
     replaces: { name: 'BATCH_RETENTION_DAYS', unit: 'd' },

@@ -126,6 +126,14 @@ describe('the old names of renamed settings', () => {
     expect(loadConfig({}, { BATCH_RETENTION: '365d' }).retention.batchMs).toBe(365 * 86_400_000);
   });
 
+  it('a batch is kept at least an hour after its last write: shorter, it vanished mid-run and the run blamed Redis', () => {
+    expect(() => loadConfig({}, { BATCH_RETENTION: '1ms' })).toThrow(
+      'BATCH_RETENTION must be at least 1h, not "1ms": a batch\'s keys expire that long after its last write',
+    );
+    expect(() => loadConfig({}, { BATCH_RETENTION: '59m' })).toThrow(ConfigError);
+    expect(loadConfig({}, { BATCH_RETENTION: '1h' }).retention.batchMs).toBe(3_600_000);
+  });
+
   it('keep their old limits, and give way to the new name', () => {
     expect(() => loadConfig({}, { BATCH_RETENTION_DAYS: '0' })).toThrow('BATCH_RETENTION_DAYS must be above 0');
     expect(() => loadConfig({}, { INQUIRY_BACKOFF_MS: 'fast' })).toThrow('INQUIRY_BACKOFF_MS (now INQUIRY_BACKOFF) must be a number of ms');
