@@ -115,9 +115,9 @@ export class SendPacer {
   private readonly windowMs: number;
   private readonly windowSpan: number;
   /**
-   * The window guard holds exactly the configured rate, and no second holds more than the rate's share:
-   * its `max` is a whole number of calls (`2.5/s` is guarded at 2 a window, `0.5/s` at 1) and its window
-   * at most a second (the guard of `1200/min` holds the minute; a second of it may hold no more than 20).
+   * The window guard holds exactly the configured rate, a second at a time: its `max` is a whole number of
+   * calls (`2.5/s` is guarded at 2 a window, `0.5/s` at 1) and its window at most a second (the guard of
+   * `1200/min` holds the minute; only a spacing wider than the rate keeps each of its seconds near 20).
    */
   private readonly guardHoldsCeiling: boolean;
   /** The rate fields as last seen in Redis (one reservation old at most). */
