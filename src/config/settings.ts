@@ -130,9 +130,10 @@ function timerDuration<const S extends Spec<number>>(range: DurationRange, spec:
 }
 
 /**
- * A batch's keys expire this long after its last write, and a run may go about that long without writing to
- * it: a 429's hold (Retry-After, capped at 10 minutes), the outage budget, a rate of a call a minute. Below
- * it a batch vanished mid-run, and the run stopped blaming Redis for losing its data.
+ * A batch's keys expire BATCH_RETENTION after its last write, and a run can go minutes without writing to it:
+ * a 429's hold (Retry-After, capped at 10 minutes), the outage budget, a rate of a call a minute. Set to
+ * `1ms`, a batch vanished between two answers and the run stopped saying Redis had lost its data; an hour
+ * leaves room for every such pause.
  */
 const SHORTEST_BATCH_RETENTION = { ms: 3_600_000, text: '1h' };
 
@@ -146,7 +147,7 @@ function batchRetention<const S extends Spec<number>>(spec: S): Declared<S, numb
       const ms = declared.parse(value, name);
       if (ms < SHORTEST_BATCH_RETENTION.ms)
         throw new ConfigError(
-          `${name} must be at least ${SHORTEST_BATCH_RETENTION.text}, not ${JSON.stringify(value)}: a batch's keys expire that long after its last write, and a run can go longer than a few minutes without one (a 429's hold, an outage, a slow rate)`,
+          `${name} must be at least ${SHORTEST_BATCH_RETENTION.text}, not ${JSON.stringify(value)}: a batch's keys expire that long after its last write, and a run can go minutes without one (a 429's hold, an outage, a slow rate)`,
         );
       return ms;
     },

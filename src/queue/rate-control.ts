@@ -22,9 +22,10 @@ export const FLOOR = 0.5;
  */
 export const HEADROOM = 0.99;
 /**
- * At the configured rate, slots are spaced 1% closer than it: the window guard (the rate's `max` per
- * window plus WINDOW_MARGIN_MS) is what holds that rate, and spaced closer than the guard allows, each slot
- * comes from the guard, `span` after the send `max` slots before it. Spaced wider (1% wider, as before),
+ * At a configured rate the window guard holds a second at a time (SendPacer.guardHoldsCeiling), slots are
+ * spaced 1% closer than it: the guard (the rate's `max` per window plus WINDOW_MARGIN_MS) is what holds
+ * that rate, and spaced closer than the guard allows, each slot comes from the guard, `span` after the
+ * send `max` slots before it. Spaced wider (1% wider, as before),
  * the spacing came first: a send that left late moved its record, the slot a window later moved with it,
  * and every slot after it followed at the spacing, giving back 0.025 ms a slot, 5 ms a window at 200/s. A
  * run then lost what its latest sends were late by, window after window. Spaced closer, a late send moves
