@@ -25,10 +25,10 @@ export const HEADROOM = 0.99;
  * At a configured rate the window guard holds a second at a time (SendPacer.guardHoldsCeiling), slots are
  * spaced 1% closer than it: the guard (the rate's `max` per window plus WINDOW_MARGIN_MS) is what holds
  * that rate, and spaced closer than the guard allows, each slot comes from the guard, `span` after the
- * send `max` slots before it. Spaced wider (1% wider, as before),
- * the spacing came first: a send that left late moved its record, the slot a window later moved with it,
- * and every slot after it followed at the spacing, giving back 0.025 ms a slot, 5 ms a window at 200/s. A
- * run then lost what its latest sends were late by, window after window. Spaced closer, a late send moves
+ * send `max` slots before it. Spaced wider (1% wider, as before), the spacing came first: a send that left
+ * late moved its record, the slot a window later moved with it, and every slot after it followed at the
+ * spacing, giving back 0.025 ms a slot, 5 ms a window at 200/s. A run then lost what its latest sends were
+ * late by, window after window. Spaced closer, a late send moves
  * its own slot a window later and the ones after it catch up 0.125 ms a slot: a rate-bound run at 200/s
  * went from 0.980 to 0.982 of it, and a latency-bound one at 500/s from 0.964 to 0.968 (alternating runs).
  * The first window's calls go at most 1% faster than the rate; none holds more than its `max`.
