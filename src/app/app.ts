@@ -1,4 +1,4 @@
-import type { Processor, Queue, Worker } from 'bullmq';
+import type { Processor, Queue } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import { createInquiryProcessor, TransientInquiryError } from '../../jobs/inquiry.js';
 import { createMetrics, type ProductMetrics } from '../metrics/metrics.js';
@@ -56,7 +56,7 @@ export interface App {
   /** Logs in (a few tries for passing failures); throws the login error. */
   login(): Promise<void>;
   /** Starts inquiry workers in this process (and the completion-notice worker when notices are on); closed with the app. */
-  startWorkers(): Promise<Worker<InquiryJobData>>;
+  startWorkers(): Promise<void>;
   /** The highest inquiry concurrency this process's workers reached (adapted to the work time of a job); undefined before startWorkers. */
   concurrencyReached(): number | undefined;
   /**
@@ -207,9 +207,8 @@ export function openApp(
     lifecycle,
     login: loginNow,
     startWorkers: async () => {
-      const worker = await workers.start();
+      await workers.start();
       notices.startWorker();
-      return worker;
     },
     stopWorkers: (withinMs) => workers.stop(withinMs),
     concurrencyReached: () => workers.concurrencyReached(),

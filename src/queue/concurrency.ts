@@ -25,6 +25,40 @@ const MEANINGFUL_CHANGE = 0.1;
  */
 export const MAX_RAISE = 8;
 
+/**
+ * The work time a process starts from, before any answer has told it: slots for the rate at 100 ms. The
+ * pacer, not the slots, decides when calls go, so a slot too many costs a job taken early (and its lock);
+ * a slot too few costs the calls it could have sent before the first answers come back. Started at the
+ * lower bound (16), a 100 ms provider at 500/s got 16 calls in the first 100 ms instead of 50.
+ */
+const STARTING_WORK_MS = 100;
+/** The most slots a process starts with, unless its lower bound is higher: the first answers say what the rate needs. */
+const STARTING_MOST = 64;
+/**
+ * BullMQ workers per process, the process's slots shared among them. A worker fills its new slots with one
+ * fetch after another and starts none of the jobs it fetched until every new slot has one; at a run's start
+ * each fetch waits behind the file being queued on the same event loop (2.5-3.3 ms each), so one worker
+ * starting with 63 slots sent one call, then nothing for 150 ms. Four workers fetch side by side, each
+ * filling a quarter of the slots.
+ */
+const WORKERS_PER_PROCESS = 4;
+
+/** The concurrency a process starts with: the target for STARTING_WORK_MS, at most STARTING_MOST (or the lower bound). */
+export function startingConcurrency(rate: Rate, bounds: ConcurrencyBounds): number {
+  return Math.min(targetConcurrency(rate, STARTING_WORK_MS, bounds), Math.max(bounds.min, STARTING_MOST));
+}
+
+/** How many BullMQ workers share a process's slots: WORKERS_PER_PROCESS, fewer when the lower bound is smaller (every worker keeps a slot). */
+export function workerCount(bounds: ConcurrencyBounds): number {
+  return Math.max(1, Math.min(WORKERS_PER_PROCESS, bounds.min));
+}
+
+/** `total` slots split among `count` workers: the shares differ by one at most and add up to `total`. */
+export function shares(total: number, count: number): number[] {
+  const each = Math.floor(total / count);
+  return Array.from({ length: count }, (_, index) => each + (index < total % count ? 1 : 0));
+}
+
 /** Slots needed to keep `rate` calls per second going when each holds its slot `workMs`, within the bounds. */
 export function targetConcurrency(rate: Rate, workMs: number, bounds: ConcurrencyBounds, margin = MARGIN): number {
   const needed = Math.ceil(ratePerSecond(rate) * (workMs / 1000) * margin);
@@ -37,10 +71,11 @@ export function targetConcurrency(rate: Rate, workMs: number, bounds: Concurrenc
  * pre-call, the token and the outcome's save hold the slot too (sized from the latency alone, a 100 ms
  * provider at 500/s left the pacer's line empty and reached 0.85-0.90 of the rate). The wait in the
  * pacer's line is left out: it is what extra slots cost, and counting it would grow the concurrency
- * with itself up to the bound. The process starts at the lower bound, keeps a moving average of
+ * with itself up to the bound. The process starts at `startingConcurrency`, keeps a moving average of
  * the work times it observes, and follows the target with hysteresis. Each process adapts on its own
  * observations: with several processes each provisions for the whole rate, and the shared pacer keeps
- * the total at the rate (extra slots wait for their turn, which costs a job lock each, not a call).
+ * the total at the rate (extra slots wait for their turn, which costs a job lock each, not a call). The
+ * process's workers share the figure (see `shares`).
  */
 export class AdaptiveConcurrency {
   private averageMs: number | undefined;
@@ -53,9 +88,9 @@ export class AdaptiveConcurrency {
     private readonly rate: Rate,
     private readonly bounds: ConcurrencyBounds,
   ) {
-    this.current = bounds.min;
-    this.goal = bounds.min;
-    this.highest = bounds.min;
+    this.current = startingConcurrency(rate, bounds);
+    this.goal = this.current;
+    this.highest = this.current;
   }
 
   /** One answered job's work time (ms), its wait for a send slot left out. */

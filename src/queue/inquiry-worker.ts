@@ -5,7 +5,7 @@ import { isConnectionFailure, isRedisFull } from '../redis/failures.js';
 import type { RedisKeys } from '../redis/keys.js';
 import { redisErrors } from '../redis/supervisor.js';
 import { jitteredBackoff } from './backoff.js';
-import type { AdaptiveConcurrency } from './concurrency.js';
+import { shares, type AdaptiveConcurrency } from './concurrency.js';
 import type { InquiryJobData } from './inquiry-queue.js';
 import type { SendPacer, SendTicket } from './pacer.js';
 
@@ -13,7 +13,8 @@ import type { SendPacer, SendTicket } from './pacer.js';
 export interface InquiryWorkerSettings {
   connection: RedisClient;
   keys: RedisKeys;
-  concurrency: AdaptiveConcurrency;
+  /** The worker's share of the process's slots to start with (see `adaptTo`). */
+  concurrency: number;
   /** The first retry delay (INQUIRY_BACKOFF), doubled per attempt with jitter. */
   backoffMs: number;
   logger: Logger;
@@ -23,7 +24,7 @@ export interface InquiryWorkerSettings {
   isTransient(error: Error): boolean;
 }
 
-/** An inquiry worker on `queue` running `processor`, its concurrency following `settings.concurrency` (see `adaptTo`). */
+/** An inquiry worker on `queue` running `processor`, at its share of the process's concurrency (see `adaptTo`). */
 export function startInquiryWorker(
   queue: Queue<InquiryJobData>,
   processor: Processor<InquiryJobData>,
@@ -32,7 +33,7 @@ export function startInquiryWorker(
   const worker = new Worker<InquiryJobData>(queue.name, processor, {
     connection: settings.connection,
     prefix: settings.keys.bullPrefix(),
-    concurrency: settings.concurrency.next(),
+    concurrency: settings.concurrency,
     // A killed worker's jobs come back after the lock expires; a few stalls are not a reason to give up a
     // row. Past the limit the job fails and the batch's settle turns it into a FAILED row that says so.
     maxStalledCount: 10,
@@ -53,16 +54,18 @@ export function startInquiryWorker(
 }
 
 /**
- * Feeds one answered job's work time to `concurrency` and sets the worker's concurrency to what it says
- * (enough slots for the rate at the work time seen). The worker is looked up when a time comes: the
- * processor that observes exists before its worker.
+ * Feeds one answered job's work time to `concurrency` and sets the process's workers to their shares of
+ * what it says (enough slots for the rate at the work time seen). The workers are looked up when a time
+ * comes: the processor that observes exists before its workers.
  */
-export function adaptTo(concurrency: AdaptiveConcurrency, worker: () => Worker<InquiryJobData> | undefined): (workMs: number) => void {
+export function adaptTo(concurrency: AdaptiveConcurrency, workers: () => readonly Worker<InquiryJobData>[]): (workMs: number) => void {
   return (workMs) => {
     concurrency.observe(workMs);
-    const next = concurrency.next();
-    const current = worker();
-    if (current !== undefined && current.concurrency !== next) current.concurrency = next;
+    const current = workers();
+    const next = shares(concurrency.next(), current.length);
+    current.forEach((worker, index) => {
+      if (worker.concurrency !== next[index]) worker.concurrency = next[index]!;
+    });
   };
 }
 

@@ -9,7 +9,7 @@ import type { RedisClient } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { AnswerLanding } from './answer-landing.js';
 import { closeWorker } from './close-worker.js';
-import { AdaptiveConcurrency } from './concurrency.js';
+import { AdaptiveConcurrency, shares, workerCount } from './concurrency.js';
 import { queueCeiling, type InquiryJobData } from './inquiry-queue.js';
 import { adaptTo, startInquiryWorker } from './inquiry-worker.js';
 import type { JobAccounts } from './job-accounts.js';
@@ -57,32 +57,40 @@ export interface WorkerPoolSettings {
  */
 export class InquiryWorkerPool {
   private readonly workers: Worker<InquiryJobData>[] = [];
-  private readonly concurrencies: AdaptiveConcurrency[] = [];
+  private concurrency: AdaptiveConcurrency | undefined;
   private readonly rateCeiling: RateCeiling;
+  private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
 
   constructor(private readonly settings: WorkerPoolSettings) {
     this.rateCeiling = new RateCeiling(settings.connection, settings.keys.rateCeiling(settings.queue.name), settings.rate, settings.logger);
   }
 
-  /** Starts one more inquiry worker in this process. */
-  async start(): Promise<Worker<InquiryJobData>> {
+  /**
+   * Starts this process's inquiry workers: `workerCount` BullMQ workers sharing one adaptive concurrency,
+   * one circuit breaker and one processor. A second call waits for the first start.
+   */
+  start(): Promise<void> {
+    return (this.starting ??= this.startWorkers());
+  }
+
+  private async startWorkers(): Promise<void> {
     const { queue, accounts, answers, metrics } = this.settings;
     // One rate for every worker of the queue: another rate alive there refuses this start (ConfigError).
-    if (this.workers.length === 0) await this.rateCeiling.join();
+    await this.rateCeiling.join();
     const ceiling = queueCeiling(this.settings.rate);
     // BullMQ's global limiter is the outer ceiling, and the switch that holds every worker after a 429.
     await queue.setGlobalRateLimit(ceiling.max, ceiling.duration);
     const breaker = new CircuitBreaker();
     metrics.watchBreaker(() => breaker.outageSince !== undefined);
-    // Enough slots for the rate at the work time seen (see AdaptiveConcurrency), set on the worker as answers come.
+    // Enough slots for the rate at the work time seen (see AdaptiveConcurrency), shared among the workers as answers come.
     const concurrency = new AdaptiveConcurrency(this.settings.rate, this.settings.concurrency);
-    let worker: Worker<InquiryJobData> | undefined;
+    this.concurrency = concurrency;
     const processor = this.settings.processor({
       openAccount: (data) => accounts.open(data),
       landAnswer: (batchId, accountKey, outcome) => answers.land(batchId, accountKey, outcome),
       countCall: (batchId, field) => answers.countCall(batchId, field),
-      observeWork: adaptTo(concurrency, () => worker),
+      observeWork: adaptTo(concurrency, () => this.workers),
       holdEveryWorker: async (ms) => {
         await queue.rateLimit(Math.max(1, Math.round(ms)));
         throw Worker.RateLimitError();
@@ -94,25 +102,25 @@ export class InquiryWorkerPool {
       handBack: (job, token) => putBack(job, token, 0),
       breaker,
     });
-    worker = startInquiryWorker(queue, processor, {
-      connection: this.settings.connection,
-      keys: this.settings.keys,
-      concurrency,
-      backoffMs: this.settings.backoffMs,
-      logger: this.settings.logger,
-      onRetry: () => metrics.inquiryRetry(),
-      isTransient: this.settings.isTransient,
-    });
-    this.workers.push(worker);
-    this.concurrencies.push(concurrency);
-    const started = worker;
-    metrics.watchConcurrency(() => started.concurrency);
-    return worker;
+    for (const share of shares(concurrency.next(), workerCount(this.settings.concurrency))) {
+      this.workers.push(
+        startInquiryWorker(queue, processor, {
+          connection: this.settings.connection,
+          keys: this.settings.keys,
+          concurrency: share,
+          backoffMs: this.settings.backoffMs,
+          logger: this.settings.logger,
+          onRetry: () => metrics.inquiryRetry(),
+          isTransient: this.settings.isTransient,
+        }),
+      );
+    }
+    metrics.watchConcurrency(() => this.workers.reduce((sum, worker) => sum + worker.concurrency, 0));
   }
 
-  /** The highest inquiry concurrency this process's workers reached; undefined before a start. */
+  /** The highest inquiry concurrency this process reached; undefined before a start. */
   concurrencyReached(): number | undefined {
-    return this.concurrencies.length === 0 ? undefined : Math.max(...this.concurrencies.map((each) => each.peak));
+    return this.concurrency?.peak;
   }
 
   /**

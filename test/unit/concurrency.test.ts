@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONCURRENCY, loadConfig, parseRate } from '../../src/config/index.js';
 import { ConfigError } from '../../src/errors.js';
-import { AdaptiveConcurrency, MAX_RAISE, targetConcurrency } from '../../src/queue/concurrency.js';
+import {
+  AdaptiveConcurrency,
+  MAX_RAISE,
+  shares,
+  startingConcurrency,
+  targetConcurrency,
+  workerCount,
+} from '../../src/queue/concurrency.js';
 
 /** The concurrency once the rises have run their course (one call per answer in the product). */
 function settled(concurrency: AdaptiveConcurrency): number {
@@ -27,20 +34,24 @@ describe('targetConcurrency', () => {
 });
 
 describe('AdaptiveConcurrency', () => {
-  it('starts at the lower bound and follows the average latency', () => {
+  it('starts at the target for a 100 ms work time, at most 64, and follows the average work time', () => {
     const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
-    expect(concurrency.next()).toBe(16);
-    for (let call = 0; call < 50; call += 1) concurrency.observe(100);
-    expect(settled(concurrency)).toBe(63);
+    expect(concurrency.next()).toBe(63);
+    for (let call = 0; call < 50; call += 1) concurrency.observe(20);
+    expect(settled(concurrency)).toBe(16);
     expect(concurrency.peak).toBe(63);
+    expect(new AdaptiveConcurrency(parseRate('20/s'), { min: 16, max: 256 }).next()).toBe(16);
+    expect(new AdaptiveConcurrency(parseRate('1000000/s'), { min: 16, max: 256 }).next()).toBe(64);
+    expect(new AdaptiveConcurrency(parseRate('1000000/s'), { min: 2, max: 2 }).next()).toBe(2);
+    expect(startingConcurrency(parseRate('300/s'), { min: 16, max: 256 })).toBe(38);
   });
 
   it('rises MAX_RAISE slots a call at most, and falls at once', () => {
     const concurrency = new AdaptiveConcurrency(rate, { min: 16, max: 256 });
-    concurrency.observe(100);
+    concurrency.observe(200);
     const steps = [concurrency.next(), concurrency.next(), concurrency.next()];
-    expect(steps).toEqual([16 + MAX_RAISE, 16 + 2 * MAX_RAISE, 16 + 3 * MAX_RAISE]);
-    expect(settled(concurrency)).toBe(63);
+    expect(steps).toEqual([63 + MAX_RAISE, 63 + 2 * MAX_RAISE, 63 + 3 * MAX_RAISE]);
+    expect(settled(concurrency)).toBe(125);
     for (let call = 0; call < 100; call += 1) concurrency.observe(10);
     expect(concurrency.next()).toBe(16);
   });
@@ -77,7 +88,27 @@ describe('AdaptiveConcurrency', () => {
     concurrency.observe(Number.NaN);
     concurrency.observe(-5);
     expect(concurrency.workMs).toBeUndefined();
-    expect(concurrency.next()).toBe(16);
+    expect(concurrency.next()).toBe(63);
+  });
+});
+
+describe("a process's workers", () => {
+  it('are four, fewer when the lower bound leaves fewer slots', () => {
+    expect(workerCount({ min: 16, max: 256 })).toBe(4);
+    expect(workerCount({ min: 2, max: 2 })).toBe(2);
+    expect(workerCount({ min: 1, max: 1 })).toBe(1);
+  });
+
+  it('share the slots: every share within one of the others, adding up to the whole', () => {
+    expect(shares(63, 4)).toEqual([16, 16, 16, 15]);
+    expect(shares(16, 4)).toEqual([4, 4, 4, 4]);
+    expect(shares(2, 2)).toEqual([1, 1]);
+    for (const total of [4, 17, 64, 255]) {
+      const split = shares(total, 4);
+      expect(split.reduce((sum, each) => sum + each, 0)).toBe(total);
+      expect(Math.max(...split) - Math.min(...split)).toBeLessThanOrEqual(1);
+      expect(Math.min(...split)).toBeGreaterThanOrEqual(1);
+    }
   });
 });
 
