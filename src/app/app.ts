@@ -22,7 +22,7 @@ import { createHttpClient } from '../provider/http.js';
 import { login } from '../provider/login.js';
 import { SharedTokenSession } from '../provider/token.js';
 import { AnswerLanding } from '../queue/answer-landing.js';
-import { inquiryJobCounts, inquiryQueueName, openInquiryQueue, type InquiryJobData } from '../queue/inquiry-queue.js';
+import { inquiryJobCounts, inquiryQueueName, jobsPerAdd, openInquiryQueue, type InquiryJobData } from '../queue/inquiry-queue.js';
 import { holdAfterRateLimit } from '../queue/inquiry-worker.js';
 import { JobAccounts } from '../queue/job-accounts.js';
 import { findLostInquiryJobs } from '../queue/lost-jobs.js';
@@ -119,6 +119,7 @@ export function openApp(
     config.inquiry.attempts,
     answerReuser(answers, config.history.reuseAnswersMs),
     config.bankCodes,
+    jobsPerAdd(config.inquiry.rate),
   );
   const loginNow = () => ensureLogin(session, logger, clock);
   const arrivals = new AnswerArrivals();

@@ -54,6 +54,8 @@ export class Producer {
     private readonly reuse: ReuseAnswers = askEveryAccount,
     /** BANK_CODE_MAP: bank names an export carries, sent as the provider's codes. */
     private readonly bankCodes: BankCodeMap = new Map(),
+    /** Jobs per addBulk (jobsPerAdd of the configured rate). */
+    private readonly perAdd = 50,
     private readonly backlog: Backlog = DEFAULT_BACKLOG,
   ) {}
 
@@ -75,7 +77,7 @@ export class Producer {
       const firstSeen = await this.store.appendRows(batchId, generation, slice);
       const outcomes = await this.store.getOutcomes(batchId, firstSeen);
       const unanswered = firstSeen.filter((key) => !outcomes.has(key));
-      await addInquiryJobs(this.queue, batchId, round, await this.reuse(batchId, unanswered), this.attempts, sealKey);
+      await addInquiryJobs(this.queue, batchId, round, await this.reuse(batchId, unanswered), this.attempts, sealKey, this.perAdd);
       slice = [];
     };
     for await (const record of readInputRecords(file, (chunk) => hash.update(chunk))) {
@@ -109,7 +111,7 @@ export class Producer {
     for await (const missing of this.store.unansweredAccounts(batchId)) {
       await this.waitForRoom(backlog);
       const toAsk = await this.reuse(batchId, missing);
-      await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts, sealKey);
+      await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts, sealKey, this.perAdd);
       queued += toAsk.length;
     }
     return queued;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRate } from '../../src/config/rate.js';
 import { ConfigError } from '../../src/errors.js';
-import { queueCeiling } from '../../src/queue/inquiry-queue.js';
+import { jobsPerAdd, queueCeiling } from '../../src/queue/inquiry-queue.js';
 import { jitteredBackoff } from '../../src/queue/backoff.js';
 
 describe('parseRate', () => {
@@ -20,6 +20,15 @@ describe('queueCeiling', () => {
     expect(queueCeiling(parseRate('50/s'))).toEqual({ max: 50, duration: 1000 });
     expect(queueCeiling(parseRate('600/min'))).toEqual({ max: 600, duration: 60_000 });
     expect(queueCeiling(parseRate('0.5/s'))).toEqual({ max: 1, duration: 1000 });
+  });
+});
+
+describe('jobsPerAdd', () => {
+  it('queues ten jobs a MULTI when calls are paced, fifty when the rate sends them unpaced', () => {
+    expect(jobsPerAdd(parseRate('500/s'))).toBe(10);
+    expect(jobsPerAdd(parseRate('6000/min'))).toBe(10);
+    expect(jobsPerAdd(parseRate('1000/s'))).toBe(50);
+    expect(jobsPerAdd(parseRate('1000000/s'))).toBe(50);
   });
 });
 
