@@ -45,6 +45,9 @@ export class RedisUnavailableError extends SystemicError {}
 /** Redis refuses writes because it reached its `maxmemory` (policy `noeviction`): nothing can be stored until it has room. */
 export class RedisFullError extends SystemicError {}
 
+/** Redis refuses new connections because it has `maxclients` of them: a worker's own connection cannot open. */
+export class RedisClientLimitError extends SystemicError {}
+
 /**
  * A batch this process was working on is gone from Redis (a restart without persistence, FLUSHALL, eviction):
  * not the user's mistake (exit 1, not 2), and the next start makes it anew.

@@ -14,7 +14,8 @@ import type { Worker } from 'bullmq';
  */
 export async function closeWorker<DataType>(worker: Worker<DataType>, force = false): Promise<void> {
   if (!force) {
-    const blocking = await worker.backend.blockingClient;
+    // A blocking connection that never opened (refused by Redis at its maxclients) rejects at the close: nothing to wait for.
+    const blocking = await worker.backend.blockingClient?.catch(() => undefined);
     if (blocking !== undefined && blocking.status === 'reconnecting') {
       // Paused first (the jobs in hand go on): no new job is taken while the close waits for that attempt.
       await worker.pause(true);

@@ -6,7 +6,9 @@ import type { Logger } from '../logging/logger.js';
 import type { ProductMetrics } from '../metrics/metrics.js';
 import { CircuitBreaker } from '../provider/circuit-breaker.js';
 import type { RedisClient } from '../redis/connection.js';
+import { CLIENT_LIMIT_REPLY, clientLimit } from '../redis/failures.js';
 import type { RedisKeys } from '../redis/keys.js';
+import { redisErrors } from '../redis/supervisor.js';
 import type { AnswerLanding } from './answer-landing.js';
 import { closeWorker } from './close-worker.js';
 import { AdaptiveConcurrency, shares, workerCount } from './concurrency.js';
@@ -116,6 +118,42 @@ export class InquiryWorkerPool {
       );
     }
     metrics.watchConcurrency(() => this.workers.reduce((sum, worker) => sum + worker.concurrency, 0));
+    this.watchConnections();
+  }
+
+  /**
+   * A worker takes jobs over a blocking connection of its own. One that has not opened WORKER_CONNECTION_MS
+   * after the start, while the process's own connection works, was most likely refused by Redis at its
+   * `maxclients`: ioredis sees only the closed socket and tries again for ever, and the worker takes no job,
+   * silently. When Redis says it holds all the connections it takes, the command ends saying so
+   * (RedisClientLimitError, through the connection's supervisor); otherwise a warning says how many wait.
+   */
+  private watchConnections(): void {
+    let opened = 0;
+    // A backend without a blocking connection of its own (none here today) counts as opened.
+    for (const worker of this.workers) {
+      Promise.resolve(worker.backend.blockingClient).then(
+        () => (opened += 1),
+        () => undefined,
+      );
+    }
+    const check = async () => {
+      const waiting = this.workers.length - opened;
+      if (waiting === 0 || this.stopping !== undefined) return;
+      const { connection, logger } = this.settings;
+      // Redis not answering at all is the connection's supervisor's to report.
+      const limit = await clientLimit(connection).catch(() => null);
+      if (limit === null) return;
+      if (limit !== undefined && limit.connected >= limit.max) {
+        const refused = `${limit.connected} of maxclients ${limit.max} open, and ${waiting} of this process's inquiry workers could not open theirs`;
+        redisErrors(connection, 'inquiry worker', logger)(new Error(`${CLIENT_LIMIT_REPLY} (${refused})`));
+      } else {
+        logger.warn(
+          `${waiting} of this process's ${this.workers.length} inquiry workers have no Redis connection ${WORKER_CONNECTION_MS / 1000} s after their start, while the process's own connection works: they take no job until it opens (a connection limit of Redis or of a proxy in between?)`,
+        );
+      }
+    };
+    setTimeout(() => void check(), WORKER_CONNECTION_MS).unref();
   }
 
   /** The highest inquiry concurrency this process reached; undefined before a start. */
@@ -158,6 +196,9 @@ export class InquiryWorkerPool {
     }
   }
 }
+
+/** How long a worker's own connection may take to open before the pool looks for why (see watchConnections). */
+const WORKER_CONNECTION_MS = 5_000;
 
 /**
  * The job goes to BullMQ's delayed set for `ms` without spending an attempt, then to the back of the line.

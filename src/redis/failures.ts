@@ -1,5 +1,5 @@
-import { RedisFullError, type SystemicError } from '../errors.js';
-import { displayRedisUrl } from './connection.js';
+import { RedisClientLimitError, RedisFullError, type SystemicError } from '../errors.js';
+import { displayRedisUrl, type RedisClient } from './connection.js';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -33,6 +33,15 @@ export function isConnectionFailure(error: unknown): boolean {
 export const isRedisFull = (error: unknown): boolean => error instanceof Error && /^OOM /.test(error.message);
 
 /**
+ * Redis has as many connections as its `maxclients` allows: it answers a new one with this and closes it.
+ * ioredis mostly sees only the closed socket (EPIPE, ECONNRESET) and tries again for ever, so the pool of
+ * inquiry workers says it in these words when a worker's connection does not open (clientLimit).
+ */
+export const CLIENT_LIMIT_REPLY = 'ERR max number of clients reached';
+
+const isClientLimit = (error: unknown): boolean => error instanceof Error && error.message.startsWith(CLIENT_LIMIT_REPLY);
+
+/**
  * The typed error for a Redis answer that no retry mends, naming Redis, the cause and what to do; undefined
  * for anything else (a connection failure is the supervisor's; anything else stays what it is).
  */
@@ -43,5 +52,20 @@ export function typedRedisFailure(error: unknown, url: string): SystemicError | 
       { cause: error },
     );
   }
+  if (isClientLimit(error)) {
+    return new RedisClientLimitError(
+      `Redis at ${displayRedisUrl(url)} refuses new connections: ${(error as Error).message}. Every process of beneficiary-check that checks files (run, worker, watch, schedule, serve) opens a connection for its commands and one for each of its inquiry workers' job fetches (docs/operations-and-deploy.md, Redis connections). Raise Redis's maxclients, or run fewer processes; then run the same command again`,
+      { cause: error },
+    );
+  }
   return undefined;
+}
+
+/** Connections Redis holds and the most it takes (`INFO clients`); undefined when it does not say. */
+export async function clientLimit(redis: Pick<RedisClient, 'info'>): Promise<{ connected: number; max: number } | undefined> {
+  const info = await redis.info('clients');
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+  const connected = field('connected_clients');
+  const max = field('maxclients');
+  return Number.isFinite(connected) && Number.isFinite(max) ? { connected, max } : undefined;
 }

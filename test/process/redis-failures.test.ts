@@ -162,6 +162,23 @@ describe('a full Redis (maxmemory reached, noeviction)', () => {
   });
 });
 
+describe('a Redis at its maxclients', () => {
+  it('run: a worker connection refused ends it with exit 1 and one line naming the limit, not a silent worker and a stack at exit', async () => {
+    own = await startOwnRedis();
+    // The test's own client holds one: run's commands connection and one worker's open, the other worker's is refused.
+    await own.client.config('SET', 'maxclients', '3');
+    const result = await runCli(
+      ['run', await beneficiaries('maxclients'), '--out', join(workDir, 'maxclients.out.csv')],
+      environment(own.url, { INQUIRY_RATE: '2/s' }),
+    );
+    expect(result.code).toBe(1);
+    expect(errorLines(result.stderr)).toEqual([expect.stringContaining(`Redis at redis://127.0.0.1:${own.port} refuses new connections`)]);
+    expect(result.stderr).toContain('3 of maxclients 3 open');
+    expect(result.stderr).toContain("Raise Redis's maxclients");
+    expectNoRawErrors(result.stderr);
+  });
+});
+
 describe('long-running commands when Redis goes away', () => {
   it('worker, watch and schedule keep retrying with one clear line (no raw stack), and carry on when it is back', async () => {
     // Persistent, and back within the watcher's registration lifetime (5 s): an outage, not a loss of data.

@@ -93,18 +93,18 @@ describe('AdaptiveConcurrency', () => {
 });
 
 describe("a process's workers", () => {
-  it('are four, fewer when the lower bound leaves fewer slots', () => {
-    expect(workerCount({ min: 16, max: 256 })).toBe(4);
+  it('are two, one when the lower bound leaves one slot', () => {
+    expect(workerCount({ min: 16, max: 256 })).toBe(2);
     expect(workerCount({ min: 2, max: 2 })).toBe(2);
     expect(workerCount({ min: 1, max: 1 })).toBe(1);
   });
 
   it('share the slots: every share within one of the others, adding up to the whole', () => {
+    expect(shares(63, 2)).toEqual([32, 31]);
     expect(shares(63, 4)).toEqual([16, 16, 16, 15]);
-    expect(shares(16, 4)).toEqual([4, 4, 4, 4]);
     expect(shares(2, 2)).toEqual([1, 1]);
     for (const total of [4, 17, 64, 255]) {
-      const split = shares(total, 4);
+      const split = shares(total, 3);
       expect(split.reduce((sum, each) => sum + each, 0)).toBe(total);
       expect(Math.max(...split) - Math.min(...split)).toBeLessThanOrEqual(1);
       expect(Math.min(...split)).toBeGreaterThanOrEqual(1);

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BatchVanishedError, RedisFullError, RedisUnavailableError } from '../../src/errors.js';
-import { isConnectionFailure, typedRedisFailure } from '../../src/redis/failures.js';
+import { BatchVanishedError, RedisClientLimitError, RedisFullError, RedisUnavailableError } from '../../src/errors.js';
+import { clientLimit, isConnectionFailure, typedRedisFailure } from '../../src/redis/failures.js';
 import { RedisSupervisor, type SupervisorOptions } from '../../src/redis/supervisor.js';
 
 /** A connection whose PING answers (or hangs) as the test says, and a clock the test moves. */
@@ -165,6 +165,20 @@ describe('Redis failures', () => {
       'Redis at redis://:***@h:6379 is full: it refuses writes (OOM: used memory is above its maxmemory, policy noeviction). Raise maxmemory, or free room by deleting batches you no longer need; then run the same command again',
     );
     expect(typedRedisFailure(new Error('WRONGTYPE Operation against a key'), 'redis://h:6379')).toBeUndefined();
+  });
+
+  it('a Redis at its maxclients is a typed error that says what to do, and INFO clients tells when it is', async () => {
+    const limit = typedRedisFailure(replyError('ERR max number of clients reached'), 'redis://:pw@h:6379');
+    expect(limit).toBeInstanceOf(RedisClientLimitError);
+    expect(limit?.message).toMatch(
+      /^Redis at redis:\/\/:\*\*\*@h:6379 refuses new connections: ERR max number of clients reached\. .*Raise Redis's maxclients/,
+    );
+    const info = (text: string) => ({ info: async () => text });
+    expect(await clientLimit(info('# Clients\r\nconnected_clients:12\r\ncluster_connections:0\r\nmaxclients:12\r\n'))).toEqual({
+      connected: 12,
+      max: 12,
+    });
+    expect(await clientLimit(info('# Clients\r\nconnected_clients:12\r\n'))).toBeUndefined();
   });
 });
 
