@@ -6,7 +6,7 @@ import type { ClientClassification, SendHooks } from '../src/provider/client.js'
 import type { InquiryOutcome } from '../src/provider/outcome.js';
 import type { CallField } from '../src/queue/call-tally.js';
 import { parseAccountKey, type AccountQuery } from '../src/csv/validation.js';
-import type { InquiryJobData } from '../src/queue/inquiry-queue.js';
+import { inquiryJobRound, type InquiryJobData } from '../src/queue/inquiry-queue.js';
 import type { PreCall, SendTicket } from '../src/queue/pacer.js';
 
 /** What an inquiry job is given: narrow functions, not the world. */
@@ -14,10 +14,11 @@ export interface InquiryJobDependencies {
   /** The account key a job carries sealed (see job-seal.ts); undefined when its batch, and with it the key, is gone. */
   openAccount(data: InquiryJobData): Promise<string | undefined>;
   /**
-   * Whether the account already has an answer in the batch (a job that runs twice asks once) and, when it
-   * has none, the call's evenly spaced send slot among every worker of every process (one round trip).
+   * Whether the job is to call (not when the account already has an answer in the batch: a job that runs
+   * twice asks once; nor when the batch asks it again in a later round than `round`, the job's) and, when
+   * it is, the call's evenly spaced send slot among every worker of every process (one round trip).
    */
-  preCall(batchId: string, accountKey: string): Promise<PreCall>;
+  preCall(batchId: string, accountKey: string, round: number): Promise<PreCall>;
   /** Lands the job's answer (AnswerLanding.land): recorded with the batch's call counts, the first for the account only; a later one is ignored. */
   landAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   countCall(batchId: string, field: CallField): Promise<void>;
@@ -144,8 +145,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
   ): Promise<void> => {
     const { batchId } = job.data;
     const started = performance.now();
-    const pre = await deps.preCall(batchId, accountKey);
-    if (pre.answered) return;
+    const pre = await deps.preCall(batchId, accountKey, inquiryJobRound(job.id));
+    if (pre.skip !== undefined) return;
 
     // A slot reserved for a call the breaker stops goes unused: a gap in the pace, never an extra send.
     const gate = breaker.allowRequest();

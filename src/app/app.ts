@@ -236,7 +236,8 @@ function inquiryProcessor(
   return (part) =>
     createInquiryProcessor({
       ...part,
-      preCall: (batchId, accountKey) => pacer.preCall(keys.outcomes(batchId), accountKey),
+      preCall: (batchId, accountKey, round) =>
+        pacer.preCall({ outcomesKey: keys.outcomes(batchId), batchKey: keys.batch(batchId), round }, accountKey),
       sendLeft: (ticket) => pacer.sent(ticket),
       inquire: (account, hooks, batchId) => client.inquire(account, hooks, batchId),
       holdSending: holdAfterRateLimit(pacer, logger),

@@ -37,6 +37,9 @@ export const environmentOfQueue = (queueName: string): string => /^inquiries-([a
 export const inquiryJobId = (batchId: string, accountKey: string, round: number): string =>
   `${batchId}.${shortDigest(accountKey)}${round > 0 ? `.r${round}` : ''}`;
 
+/** The round a job was queued in, read from its id (inquiryJobId): 0 without the `.rN` suffix. */
+export const inquiryJobRound = (jobId: string | undefined): number => Number(/\.r(\d+)$/.exec(jobId ?? '')?.[1] ?? 0);
+
 /**
  * The most entries BullMQ's events stream of the queue keeps (about, trimmed as it is written): BullMQ
  * writes several per job (added, waiting, active, completed, ...) for QueueEvents listeners, which this

@@ -2,6 +2,7 @@ import { sleep } from '../clock/clock.js';
 import { ratePerSecond, type Rate } from '../config/index.js';
 import { runCommand, type RedisClient } from '../redis/commands/define.js';
 import { RedisClockBound } from './redis-clock.js';
+import { BATCH_CALL_NEEDED } from '../redis/commands/batch.js';
 import {
   PACER_CONFIRM_SLOT,
   PACER_MOVE_RECORD,
@@ -56,6 +57,9 @@ const LATER_SPREAD_MS = 50;
 /** How stale the rate may be when calls go out unpaced: a 429's slow-down reaches every process within it. */
 const UNPACED_READ_MS = 1_000;
 
+/** The reason a reply of BATCH_CALL_NEEDED or PACER_PRE_CALL gives for not calling; undefined: call. */
+const skipReason = (reply: string): PreCall['skip'] => (reply === 'answered' || reply === 'superseded' ? reply : undefined);
+
 /** The send record a reply names: its ring position ('' when the guard recorded nothing) and the time recorded (Redis's clock). */
 const sendRecord = (ring: string | undefined, at: string | undefined): SendRecord | undefined =>
   ring === undefined || ring === '' ? undefined : { ring, at: at! };
@@ -69,13 +73,24 @@ export interface SendTicket {
 }
 
 /**
- * The pre-call work of one inquiry: whether its account already has an answer in the batch and, when not,
- * its send slot. `nextSlot` waits for the slot reserved with the check (the first time) or for a fresh one
- * (a call asked again, after a 401).
+ * The pre-call work of one inquiry: whether the job is to call at all (`skip` says why not) and, when it
+ * is, its send slot. `nextSlot` waits for the slot reserved with the check (the first time) or for a fresh
+ * one (a call asked again, after a 401).
  */
 export interface PreCall {
-  answered: boolean;
+  /**
+   * 'answered': the account has an answer in the batch (a job that runs twice asks once); 'superseded':
+   * the batch asks the account again in a later round than the job's (BATCH_CALL_NEEDED); undefined: call.
+   */
+  skip?: 'answered' | 'superseded';
   nextSlot(): Promise<SendTicket>;
+}
+
+/** Where a job's account stands: its batch's outcomes hash and batch hash (keys of one cluster slot), and the job's round. */
+export interface JobStanding {
+  outcomesKey: string;
+  batchKey: string;
+  round: number;
 }
 
 /** Where the window guard recorded a call's send (its ring position) and the time it recorded. */
@@ -157,31 +172,33 @@ export class SendPacer {
   }
 
   /**
-   * Checks whether the batch's outcomes hash (`outcomesKey`) answers `accountKey` and, when it does not,
-   * reserves a send slot: one EVALSHA on a standalone Redis, and no slot for an answered account.
-   * - Unpaced (the rate in force is too fast to space): the check alone, one HEXISTS; no slot to take.
-   * - Redis Cluster: the outcomes key lives in the batch's slot (`{batchId}`, shared with the batch's own
-   *   multi-key scripts) and the pacer in its own, so one script over both would be refused (CROSSSLOT);
-   *   moving the pacer into every batch's slot would split the one shared pacer of a queue. The check and
-   *   the reservation run one after the other there, in that order, so an answered account takes no slot either.
+   * Checks whether the job is to call (BATCH_CALL_NEEDED: not when its account has an answer in the batch,
+   * nor when the batch asks it again in a later round) and, when it is, reserves a send slot: one EVALSHA
+   * on a standalone Redis, and no slot for a job that is not to call.
+   * - Unpaced (the rate in force is too fast to space): the check alone; no slot to take.
+   * - Redis Cluster: the batch's keys live in its slot (`{batchId}`, shared with the batch's own multi-key
+   *   scripts) and the pacer in its own, so one script over both would be refused (CROSSSLOT); moving the
+   *   pacer into every batch's slot would split the one shared pacer of a queue. The check and the
+   *   reservation run one after the other there, in that order, so a job not to call takes no slot either.
    */
-  async preCall(outcomesKey: string, accountKey: string): Promise<PreCall> {
+  async preCall(standing: JobStanding, accountKey: string): Promise<PreCall> {
+    const round = String(standing.round);
     if (this.redis.isCluster || sendsUnpaced(this.ceiling)) {
-      const answered = (await this.redis.hexists(outcomesKey, accountKey)) === 1;
-      return { answered, nextSlot: () => this.waitForSlot() };
+      const skip = await runCommand<string>(this.redis, BATCH_CALL_NEEDED, [standing.outcomesKey, standing.batchKey], [accountKey, round]);
+      return { skip: skipReason(skip), nextSlot: () => this.waitForSlot() };
     }
     const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
     const askedAt = performance.now();
     const reply = await runCommand<string[]>(
       this.redis,
       PACER_PRE_CALL,
-      [this.key, outcomesKey],
-      [...this.reserveArguments(rateInForce), accountKey],
+      [this.key, standing.outcomesKey, standing.batchKey],
+      [...this.reserveArguments(rateInForce), accountKey, round],
     );
-    if (reply[0] === 'answered') return { answered: true, nextSlot: () => this.waitForSlot() };
+    const skip = skipReason(reply[0]!);
+    if (skip !== undefined) return { skip, nextSlot: () => this.waitForSlot() };
     let reserved: Reservation | undefined = { reply, askedAt, repliedAt: performance.now() };
     return {
-      answered: false,
       nextSlot: () => {
         const first = reserved;
         reserved = undefined;

@@ -23,7 +23,8 @@ function world(rate = '5/s') {
   prefixes.push(prefix);
   const keys = redisKeys(prefix);
   const pacerKey = keys.pacer('inquiry');
-  return { keys, pacerKey, outcomes: keys.outcomes('b1'), pacer: new SendPacer(redis, pacerKey, parseRate(rate)) };
+  const standing = { outcomesKey: keys.outcomes('b1'), batchKey: keys.batch('b1'), round: 0 };
+  return { keys, pacerKey, outcomes: keys.outcomes('b1'), standing, pacer: new SendPacer(redis, pacerKey, parseRate(rate)) };
 }
 
 /** The slots the pacer handed out so far: its next free slot, and the sends its window guard recorded. */
@@ -38,21 +39,33 @@ describe('the pre-call command against Redis', () => {
   it('an answered account takes no slot', async () => {
     const w = world();
     await redis.hset(w.outcomes, '014:0012345678', 'VERIFIED');
-    const pre = await w.pacer.preCall(w.outcomes, '014:0012345678');
-    expect(pre.answered).toBe(true);
+    const pre = await w.pacer.preCall(w.standing, '014:0012345678');
+    expect(pre.skip).toBe('answered');
     expect(await redis.exists(w.pacerKey)).toBe(0);
+  });
+
+  it("a job of an earlier round than its batch takes no slot, paced or not: the account is asked by the new round's job", async () => {
+    for (const rate of ['5/s', '1000/s']) {
+      const w = world(rate);
+      await redis.hset(w.keys.batch('b1'), 'batchId', 'b1', 'round', '1');
+      expect((await w.pacer.preCall(w.standing, '014:0000000001')).skip).toBe('superseded');
+      expect(await redis.exists(w.pacerKey)).toBe(0);
+      const current = await w.pacer.preCall({ ...w.standing, round: 1 }, '014:0000000001');
+      expect(current.skip).toBeUndefined();
+      await current.nextSlot();
+    }
   });
 
   it('an unanswered account gets its slot in the same command: the first goes at once, the next one a slot later', async () => {
     const w = world('5/s');
-    const first = await w.pacer.preCall(w.outcomes, '014:0000000001');
-    expect(first.answered).toBe(false);
+    const first = await w.pacer.preCall(w.standing, '014:0000000001');
+    expect(first.skip).toBeUndefined();
     // The slot was reserved by the pre-call itself: the first one is due now and already recorded.
     expect((await pacerState(w.pacerKey)).sends).toBe('1');
     const ticket = await first.nextSlot();
     expect(ticket.rateInForce).toBe(5);
-    const second = await w.pacer.preCall(w.outcomes, '014:0000000002');
-    expect(second.answered).toBe(false);
+    const second = await w.pacer.preCall(w.standing, '014:0000000002');
+    expect(second.skip).toBeUndefined();
     const nextBefore = Number((await pacerState(w.pacerKey)).next);
     await second.nextSlot();
     // Waiting for the reserved slot took no other slot; it confirmed (recorded) its send.
@@ -66,7 +79,8 @@ describe('the pre-call command against Redis', () => {
     const { logger } = recordingLogger();
     const deps: InquiryJobDependencies = {
       openAccount: async (data) => openAccount(SEAL_KEY, data.batchId, data.sealedAccount),
-      preCall: (batchId, accountKey) => w.pacer.preCall(w.keys.outcomes(batchId), accountKey),
+      preCall: (batchId, accountKey, round) =>
+        w.pacer.preCall({ outcomesKey: w.keys.outcomes(batchId), batchKey: w.keys.batch(batchId), round }, accountKey),
       landAnswer: async (batchId, accountKey) => redis.hsetnx(w.keys.outcomes(batchId), accountKey, 'VERIFIED'),
       observeWork: () => undefined,
       countCall: async () => undefined,
@@ -109,8 +123,8 @@ describe('the pre-call command against Redis', () => {
 
   it('unpaced (from 1000/s): the pre-call is the outcome check alone and takes no slot', async () => {
     const w = world('2000/s');
-    const pre = await w.pacer.preCall(w.outcomes, '014:0012345678');
-    expect(pre.answered).toBe(false);
+    const pre = await w.pacer.preCall(w.standing, '014:0012345678');
+    expect(pre.skip).toBeUndefined();
     expect(await redis.exists(w.pacerKey)).toBe(0);
   });
 
@@ -142,7 +156,7 @@ describe('the pre-call command against Redis', () => {
   it('a per-second rate is spaced 1% closer than it, the window guard holding it; a per-minute rate and a fraction of a call a window, 1% wider', async () => {
     const intervalOf = async (rate: string) => {
       const w = world(rate);
-      await w.pacer.preCall(w.outcomes, '014:0000000001');
+      await w.pacer.preCall(w.standing, '014:0000000001');
       // The first slot is due now (booked in w0); the next free one is a spacing later.
       const [next, booked] = await redis.hmget(w.pacerKey, 'next', 'w0');
       return Number(next) - Number(booked);
@@ -206,7 +220,7 @@ describe('the pre-call command against Redis', () => {
 
   it("a call that leaves by its record's time (on Redis's clock, from the replies) keeps it; a later one moves it as it leaves", async () => {
     const w = world('5/s');
-    const pre = await w.pacer.preCall(w.outcomes, '014:0000000001');
+    const pre = await w.pacer.preCall(w.standing, '014:0000000001');
     const ticket = await pre.nextSlot();
     expect(ticket.record?.ring).toBe('0');
     const recordedAt = ticket.record!.at;

@@ -184,8 +184,32 @@ describe('outage', () => {
     expect(second.stderr).toContain('its FAILED rows are asked again');
     const asked = Object.keys(sandbox.stats().inquiriesByAccount).map((key) => key.split(':')[1]);
     expect(asked.sort()).toEqual(failedFirst.map((row) => row.account_number).sort());
+    expect(Math.max(...answeredCounts())).toBe(1);
     const rows = await readReport(out);
     expect(rows).toHaveLength(20);
     expect(rows.every((row) => row.result === 'MATCH')).toBe(true);
+  });
+
+  it("the rerun's asking again races no job of the stopped run: every account asked once, though the old retries are still queued", async () => {
+    // The first run gives up with every account's retry delayed in the queue; the rerun's jobs (a new
+    // round) and those retries come due together, and a retry that found no answer used to call too.
+    sandbox.resetStats();
+    sandbox.setKnobs({ serverErrorRate: 1, latencyMs: { min: 150, max: 150 } });
+    const env = environment({ INQUIRY_OUTAGE_BUDGET: '2s', INQUIRY_ATTEMPTS: '50', INQUIRY_BACKOFF: '1500ms' });
+    const file = await fileOf('outage-retries', 40);
+    const out = join(workDir, 'outage-retries.out.csv');
+    try {
+      expect((await runCli(['run', file, '--out', out, '--rate', '100/s'], env)).code).toBe(1);
+      expect((await readReport(out)).every((row) => row.result === 'FAILED')).toBe(true);
+      sandbox.setKnobs({ serverErrorRate: 0 });
+      sandbox.resetStats();
+      const second = await runCli(['run', file, '--out', out, '--rate', '100/s'], env);
+      expect(second.code).toBe(0);
+      expect(Object.keys(sandbox.stats().inquiriesByAccount)).toHaveLength(40);
+      expect(Math.max(...answeredCounts())).toBe(1);
+      expect((await readReport(out)).every((row) => row.result === 'MATCH')).toBe(true);
+    } finally {
+      sandbox.setKnobs({ serverErrorRate: 0, latencyMs: { min: 0, max: 0 } });
+    }
   });
 });

@@ -56,7 +56,10 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
     // Each slot says what it was paced with; a 429 hands the pacer the ticket of the call it answered.
     preCall: async (_, accountKey) => {
       preCalls.push(accountKey);
-      return { answered: outcomes.has(accountKey), nextSlot: async () => ({ rateInForce: 40, slowedAt: `slot ${(slots += 1)}` }) };
+      return {
+        skip: outcomes.has(accountKey) ? 'answered' : undefined,
+        nextSlot: async () => ({ rateInForce: 40, slowedAt: `slot ${(slots += 1)}` }),
+      };
     },
     landAnswer: async (_, accountKey, outcome) => {
       if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);

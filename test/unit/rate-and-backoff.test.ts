@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRate } from '../../src/config/rate.js';
 import { ConfigError } from '../../src/errors.js';
-import { jobsPerAdd, queueCeiling } from '../../src/queue/inquiry-queue.js';
+import { inquiryJobId, inquiryJobRound, jobsPerAdd, queueCeiling } from '../../src/queue/inquiry-queue.js';
 import { jitteredBackoff } from '../../src/queue/backoff.js';
 
 describe('parseRate', () => {
@@ -29,6 +29,13 @@ describe('jobsPerAdd', () => {
     expect(jobsPerAdd(parseRate('6000/min'))).toBe(10);
     expect(jobsPerAdd(parseRate('1000/s'))).toBe(50);
     expect(jobsPerAdd(parseRate('1000000/s'))).toBe(50);
+  });
+});
+
+describe('inquiryJobRound', () => {
+  it("reads back the round a job id was made with, 0 for the first round's", () => {
+    for (const round of [0, 1, 12]) expect(inquiryJobRound(inquiryJobId('b20261129-131014-6f783d', '014:0012345678', round))).toBe(round);
+    expect(inquiryJobRound(undefined)).toBe(0);
   });
 });
 

@@ -154,6 +154,30 @@ if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL'
 return 0`,
 };
 
+/**
+ * `callNeeded(outcomes, batch, account, round)`: 'answered' when the batch's outcomes hash holds the account
+ * (a job that runs twice asks once); 'superseded' when the batch is in a later round than the job's (its
+ * FAILED answers were forgotten to be asked again by jobs of the new round, and a job of the earlier round
+ * still queued, delayed for a retry or stalled must not ask as well: both asked, and the account was paid
+ * for twice); false when the job is to call. A batch gone is round 0: its round-0 jobs go on and their
+ * answers find it gone.
+ */
+export const CALL_NEEDED = `
+local function callNeeded(outcomes, batch, account, round)
+  if redis.call('HEXISTS', outcomes, account) == 1 then return 'answered' end
+  if (redis.call('HGET', batch, 'round') or '0') ~= round then return 'superseded' end
+  return false
+end
+`;
+
+/** Whether a job is to call (CALL_NEEDED): KEYS the outcomes hash, the batch hash; ARGV the account key, the job's round. Returns '' to call. */
+export const BATCH_CALL_NEEDED: LuaCommand = {
+  name: 'bcBatchCallNeeded',
+  numberOfKeys: 2,
+  lua: `${CALL_NEEDED}
+return callNeeded(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) or ''`,
+};
+
 /** `addCounts(from)`: the call counts given as ARGV[from..] (field, by pairs) added to the batch hash `record`. */
 const ADD_COUNTS = `
 local function addCounts(record, from) for j = from, #ARGV - 1, 2 do redis.call('HINCRBY', record, ARGV[j], ARGV[j + 1]) end end

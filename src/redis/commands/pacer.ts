@@ -1,4 +1,5 @@
 import type { LuaCommand } from './define.js';
+import { CALL_NEEDED } from './batch.js';
 
 /**
  * The shared pacer is one hash per queue (so every script touches one key, whatever the cluster):
@@ -93,16 +94,17 @@ export const PACER_RESERVE_SLOT: LuaCommand = {
 };
 
 /**
- * The worker's pre-call work in one round trip: 'answered' (and no slot taken) when the batch's outcomes
- * hash KEYS[2] already holds ARGV[5] (the account key: a job that runs twice asks once), otherwise the
- * reservation of PACER_RESERVE_SLOT. Two keys of different slots: only for a standalone Redis (on a
- * cluster the pacer runs the two halves apart, see SendPacer.preCall).
+ * The worker's pre-call work in one round trip: 'answered' or 'superseded' (and no slot taken) when the job
+ * is not to call (CALL_NEEDED: KEYS[2] the batch's outcomes hash, KEYS[3] the batch hash, ARGV[5] the
+ * account key, ARGV[6] the job's round), otherwise the reservation of PACER_RESERVE_SLOT. Keys of two
+ * slots: only for a standalone Redis (on a cluster the pacer runs the two halves apart, see SendPacer.preCall).
  */
 export const PACER_PRE_CALL: LuaCommand = {
-  name: 'bcPacerPreCall',
-  numberOfKeys: 2,
-  lua: `${NOW}
-if redis.call('HEXISTS', KEYS[2], ARGV[5]) == 1 then return {'answered'} end${RESERVE}`,
+  name: 'bcPacerPreCallV2',
+  numberOfKeys: 3,
+  lua: `${NOW}${CALL_NEEDED}
+local skip = callNeeded(KEYS[2], KEYS[3], ARGV[5], ARGV[6])
+if skip then return {skip} end${RESERVE}`,
 };
 
 /**
