@@ -48,8 +48,11 @@ export type Continuation =
    * accounts without an answer; `answered`: every account has its answer, only the report is written.
    */
   | { kind: 'continue'; batchId: string; produce: boolean; answered: boolean }
-  /** A finished batch with FAILED rows, recently: ask those accounts again. */
-  | { kind: 'retry_failed'; batchId: string }
+  /**
+   * A finished batch with FAILED rows, recently, or a batch `resume` asks again: ask those accounts again;
+   * `produce`: its rows were never all stored (a `resume` of a batch whose reading stopped), read them first.
+   */
+  | { kind: 'retry_failed'; batchId: string; produce: boolean }
   /** A finished batch without FAILED rows, within the reuse window: report its answers again. */
   | { kind: 'reuse'; batchId: string };
 
@@ -69,7 +72,8 @@ export function decideContinuation(
   const { batchId, reportedAt } = earlier;
   if (reportedAt === undefined) return { kind: 'continue', batchId, produce: !earlier.produced, answered: earlier.answered };
   const age = now - reportedAt;
-  if (earlier.failedAccounts > 0) return age < policy.retryFailedWithinMs ? { kind: 'retry_failed', batchId } : { kind: 'new' };
+  if (earlier.failedAccounts > 0)
+    return age < policy.retryFailedWithinMs ? { kind: 'retry_failed', batchId, produce: false } : { kind: 'new' };
   return age < policy.reuseFinishedWithinMs ? { kind: 'reuse', batchId } : { kind: 'new' };
 }
 
@@ -83,7 +87,9 @@ export function describeContinuation(continuation: Continuation, batchId: string
         ? `continuing batch ${batchId}: every account is answered, only its report is written; nothing is asked`
         : `continuing unfinished batch ${batchId} of the same content: only accounts without an answer are asked`;
     case 'retry_failed':
-      return `continuing finished batch ${batchId} of the same content: its FAILED rows are asked again`;
+      return continuation.produce
+        ? `continuing unfinished batch ${batchId}: the rest of its file is read, and its FAILED rows are asked again`
+        : `continuing finished batch ${batchId} of the same content: its FAILED rows are asked again`;
     case 'reuse':
       return `same content as finished batch ${batchId}: its answers are reported again, nothing is asked`;
   }

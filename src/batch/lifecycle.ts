@@ -443,7 +443,9 @@ export class BatchLifecycle {
         store.progress(batchId),
         store.countFailedOutcomes(batchId),
       ]);
-      if (retryFailed && failed > 0) return { kind: 'retry_failed', batchId };
+      // A batch whose reading stopped part-way is read to its end too: asking only its FAILED rows left the
+      // rows never stored unasked, and the wait for them never ended.
+      if (retryFailed && failed > 0) return { kind: 'retry_failed', batchId, produce: !progress.produced };
       return batch.reportedAt === undefined
         ? { kind: 'continue', batchId, produce: !progress.produced, answered: progress.complete }
         : { kind: 'reuse', batchId };
@@ -507,14 +509,15 @@ export class BatchLifecycle {
   ): Promise<void> {
     const { deps } = this;
     if (continuation.kind === 'reuse' || (continuation.kind === 'continue' && continuation.answered)) return; // nothing to ask
-    const produce = continuation.kind === 'new' || (continuation.kind === 'continue' && continuation.produce);
+    const produce = continuation.kind === 'new' || continuation.produce;
     const inspected = produce ? (target.inspected ?? (await this.inspectSource(await deps.store.get(batchId)))) : undefined;
     if (continuation.kind !== 'new') await login(); // a new batch logged in before it was created
     // The lease was lost meanwhile (this process stalled): the batch is another process's to produce, and
     // writing now would fence that process out.
     signal.throwIfAborted();
-    if (inspected !== undefined) return deps.producer.produce(batchId, inspected, signal, backlog);
+    // FAILED answers are forgotten first: the production (or the requeue) then queues their accounts with the rest.
     if (continuation.kind === 'retry_failed') await deps.store.forgetFailedOutcomes(batchId);
+    if (inspected !== undefined) return deps.producer.produce(batchId, inspected, signal, backlog);
     await deps.producer.requeueUnanswered(batchId, backlog);
   }
 

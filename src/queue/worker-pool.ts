@@ -125,8 +125,11 @@ export class InquiryWorkerPool {
    * A worker takes jobs over a blocking connection of its own. One that has not opened WORKER_CONNECTION_MS
    * after the start, while the process's own connection works, was most likely refused by Redis at its
    * `maxclients`: ioredis sees only the closed socket and tries again for ever, and the worker takes no job,
-   * silently. When Redis says it holds all the connections it takes, the command ends saying so
-   * (RedisClientLimitError, through the connection's supervisor); otherwise a warning says how many wait.
+   * silently. When Redis says it holds all the connections it takes, and still does WORKER_CONNECTION_MS
+   * later with the connection still not open, the command ends saying so (RedisClientLimitError, through the
+   * connection's supervisor): a connection only slow to open (a proxy holding its first bytes) counts in
+   * Redis's clients too, so one look would end a healthy start at an exactly sized maxclients. Otherwise a
+   * warning says how many wait.
    */
   private watchConnections(): void {
     let opened = 0;
@@ -137,19 +140,27 @@ export class InquiryWorkerPool {
         () => undefined,
       );
     }
+    const { connection, logger } = this.settings;
+    const waiting = () => (this.stopping === undefined ? this.workers.length - opened : 0);
+    /** Whether Redis holds all the connections it takes; undefined when it does not answer (the supervisor's to report) or say. */
+    const atLimit = async () => {
+      const limit = await clientLimit(connection).catch(() => undefined);
+      return limit === undefined ? undefined : { ...limit, reached: limit.connected >= limit.max };
+    };
     const check = async () => {
-      const waiting = this.workers.length - opened;
-      if (waiting === 0 || this.stopping !== undefined) return;
-      const { connection, logger } = this.settings;
-      // Redis not answering at all is the connection's supervisor's to report.
-      const limit = await clientLimit(connection).catch(() => null);
-      if (limit === null) return;
-      if (limit !== undefined && limit.connected >= limit.max) {
-        const refused = `${limit.connected} of maxclients ${limit.max} open, and ${waiting} of this process's inquiry workers could not open theirs`;
+      if (waiting() === 0) return;
+      const first = await atLimit();
+      // Not holding the process open for the look: a command that is done exits meanwhile.
+      if (first?.reached) await new Promise((resolve) => setTimeout(resolve, WORKER_CONNECTION_MS).unref());
+      const limit = first?.reached ? await atLimit() : first;
+      const left = waiting();
+      if (left === 0 || limit === undefined) return;
+      if (limit.reached) {
+        const refused = `${limit.connected} of maxclients ${limit.max} open, and ${left} of this process's inquiry workers could not open theirs in ${(2 * WORKER_CONNECTION_MS) / 1000} s`;
         redisErrors(connection, 'inquiry worker', logger)(new Error(`${CLIENT_LIMIT_REPLY} (${refused})`));
       } else {
         logger.warn(
-          `${waiting} of this process's ${this.workers.length} inquiry workers have no Redis connection ${WORKER_CONNECTION_MS / 1000} s after their start, while the process's own connection works: they take no job until it opens (a connection limit of Redis or of a proxy in between?)`,
+          `${left} of this process's ${this.workers.length} inquiry workers have no Redis connection ${WORKER_CONNECTION_MS / 1000} s after their start, while the process's own connection works: they take no job until it opens (a connection limit of a proxy in between?)`,
         );
       }
     };

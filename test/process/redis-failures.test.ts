@@ -169,11 +169,11 @@ describe('a Redis at its maxclients', () => {
     await own.client.config('SET', 'maxclients', '3');
     const result = await runCli(
       ['run', await beneficiaries('maxclients'), '--out', join(workDir, 'maxclients.out.csv')],
-      environment(own.url, { INQUIRY_RATE: '2/s' }),
+      environment(own.url, { INQUIRY_RATE: '1/s' }),
     );
     expect(result.code).toBe(1);
     expect(errorLines(result.stderr)).toEqual([expect.stringContaining(`Redis at redis://127.0.0.1:${own.port} refuses new connections`)]);
-    expect(result.stderr).toContain('3 of maxclients 3 open');
+    expect(result.stderr).toContain('3 of maxclients 3 open, and 1 of this process');
     expect(result.stderr).toContain("Raise Redis's maxclients");
     expectNoRawErrors(result.stderr);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProductionFencedError } from '../../src/batch/batch-store.js';
-import { continuationPolicy, decideContinuation, RETRY_FAILED_WINDOW_MS } from '../../src/batch/continuation.js';
+import { continuationPolicy, decideContinuation, describeContinuation, RETRY_FAILED_WINDOW_MS } from '../../src/batch/continuation.js';
 import { BatchLifecycle, type BatchRequest } from '../../src/batch/lifecycle.js';
 import type { WrittenReport } from '../../src/batch/report-writer.js';
 import { HandedBackError, type ProgressReport } from '../../src/batch/settle.js';
@@ -160,7 +160,7 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
       reportedAt: T0 - HOUR,
     });
     const started = await w.lifecycle.start(w.request());
-    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-failed' });
+    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-failed', produce: false });
     expect(w.store.batch('b-failed').outcomes.size).toBe(1);
     expect(w.store.batch('b-failed').record.reportedAt).toBeUndefined();
     expect(w.producer.requeued).toEqual(['b-failed']);
@@ -294,8 +294,21 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
       reportedAt: T0 - 7 * 24 * HOUR,
     });
     const started = await w.lifecycle.start({ input: { kind: 'batch', batchId: 'b-week', retryFailed: true } });
-    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-week' });
+    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-week', produce: false });
     expect(w.producer.requeued).toEqual(['b-week']);
+  });
+
+  it('resume of a batch whose reading stopped part-way, with FAILED rows: its file is read to the end and the FAILED asked again', async () => {
+    const w = world();
+    w.store.seed({ batchId: 'b-cut', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0002': 'FAILED' }, produced: false });
+    const started = await w.lifecycle.start({ input: { kind: 'batch', batchId: 'b-cut', retryFailed: true } });
+    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-cut', produce: true });
+    expect(w.store.batch('b-cut').outcomes.size).toBe(0);
+    expect(w.producer.produced).toEqual([{ batchId: 'b-cut', signalAborted: false }]);
+    expect(w.producer.requeued).toEqual([]);
+    expect(describeContinuation(started.continuation, 'b-cut')).toBe(
+      'continuing unfinished batch b-cut: the rest of its file is read, and its FAILED rows are asked again',
+    );
   });
 });
 
@@ -500,7 +513,11 @@ describe('decideContinuation (values in, a decision out)', () => {
     ['nothing earlier', undefined, { kind: 'new' }],
     ['unfinished, not produced', { ...earlier, produced: false }, { kind: 'continue', batchId: 'b1', produce: true, answered: false }],
     ['answered, not reported', { ...earlier, answered: true }, { kind: 'continue', batchId: 'b1', produce: false, answered: true }],
-    ['reported with FAILED, 1 h ago', { ...earlier, reportedAt: T0 - HOUR, failedAccounts: 2 }, { kind: 'retry_failed', batchId: 'b1' }],
+    [
+      'reported with FAILED, 1 h ago',
+      { ...earlier, reportedAt: T0 - HOUR, failedAccounts: 2 },
+      { kind: 'retry_failed', batchId: 'b1', produce: false },
+    ],
     ['reported with FAILED, 13 h ago', { ...earlier, reportedAt: T0 - 13 * HOUR, failedAccounts: 2 }, { kind: 'new' }],
     ['reported clean, within the duplicate window', { ...earlier, reportedAt: T0 - HOUR }, { kind: 'reuse', batchId: 'b1' }],
     ['reported clean, past the duplicate window', { ...earlier, reportedAt: T0 - 25 * HOUR }, { kind: 'new' }],
