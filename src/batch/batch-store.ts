@@ -18,6 +18,7 @@ import {
   BATCH_JOB_SEAL,
   BATCH_MARK_PRODUCED,
   BATCH_MARK_REPORTED,
+  BATCH_NEXT_ROUND,
   BATCH_SAVE_ANSWER,
   BATCH_SAVE_OUTCOME,
   BATCH_START_GENERATION,
@@ -510,8 +511,13 @@ export class BatchStore {
   /**
    * Removes FAILED outcomes so that the accounts are asked again, in a new round (fresh job ids: the
    * failed jobs of the last round are kept for inspection); the batch is unfinished again. Returns how many.
+   * The round moves first: a job of the round before that runs while the answers are being removed finds
+   * its round over (BATCH_CALL_NEEDED), not an account without an answer to call for. Every account
+   * without an answer is then queued in the new round by the caller.
    */
   async forgetFailedOutcomes(batchId: string): Promise<number> {
+    if ((await runCommand<number>(this.redis, BATCH_NEXT_ROUND, [this.keys.batch(batchId)], [])) === GONE)
+      throw new BatchNotFoundError(batchId);
     let forgotten = 0;
     for await (const failed of this.failedAccounts(batchId)) {
       await this.redis.hdel(this.keys.outcomes(batchId), ...failed);
@@ -519,7 +525,7 @@ export class BatchStore {
     }
     if (forgotten > 0) {
       // Unfinished again: it lives the retention from now, as an unfinished batch does from each write.
-      const transaction = this.redis.multi().hincrby(this.keys.batch(batchId), 'round', 1).hdel(this.keys.batch(batchId), 'reportedAt');
+      const transaction = this.redis.multi().hdel(this.keys.batch(batchId), 'reportedAt');
       for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.pexpire(batchKey, this.retentionMs);
       await transaction.exec();
     }

@@ -83,6 +83,15 @@ redis.call('HSET', KEYS[1], 'rowCount', redis.call('HGET', KEYS[1], 'storedRows'
 return 1`,
 };
 
+/** Moves a batch that is still there to its next round (KEYS: the batch hash). Returns the round, or -1 when gone. */
+export const BATCH_NEXT_ROUND: LuaCommand = {
+  name: 'bcBatchNextRound',
+  numberOfKeys: 1,
+  lua: `${BATCH_GONE}
+if batchGone(KEYS[1]) then return -1 end
+return redis.call('HINCRBY', KEYS[1], 'round', 1)`,
+};
+
 /** Adds to one call counter of a batch that is still there (KEYS: the batch hash). ARGV: field, by. Returns 1, or -1 when gone. */
 export const BATCH_COUNT: LuaCommand = {
   name: 'bcBatchCount',
