@@ -6,7 +6,7 @@ import { cutLastValue } from '../csv/reader.js';
 import { readInputColumns, type ColumnOverrides, type InputColumns } from '../csv/columns.js';
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { BatchNotFoundError, InputFileError } from '../errors.js';
-import { addInquiryJobs, type InquiryJobData } from '../queue/inquiry-queue.js';
+import { addInquiryJobs, UNPACED_JOBS_PER_ADD, type InquiryJobData } from '../queue/inquiry-queue.js';
 import { ROWS_PER_BLOCK, type BatchStore, type StoredRow } from './batch-store.js';
 import { DEFAULT_BACKLOG, type Backlog } from './backlog.js';
 import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
@@ -55,7 +55,7 @@ export class Producer {
     /** BANK_CODE_MAP: bank names an export carries, sent as the provider's codes. */
     private readonly bankCodes: BankCodeMap = new Map(),
     /** Jobs per addBulk (jobsPerAdd of the configured rate). */
-    private readonly perAdd = 50,
+    private readonly perAdd = UNPACED_JOBS_PER_ADD,
     private readonly backlog: Backlog = DEFAULT_BACKLOG,
   ) {}
 

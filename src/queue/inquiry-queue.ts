@@ -80,6 +80,9 @@ export function inquiryJobOptions(batchId: string, accountKey: string, round: nu
   };
 }
 
+/** Jobs per `addBulk` when calls go out unpaced (jobsPerAdd); also what a producer made without a rate uses. */
+export const UNPACED_JOBS_PER_ADD = 50;
+
 /**
  * Jobs per `addBulk`, for a configured rate. One addBulk is one MULTI that Redis runs without a break
  * (about 0.15 ms a job), holding every worker's fetch and every pacer reply behind it. When calls are
@@ -90,7 +93,7 @@ export function inquiryJobOptions(batchId: string, accountKey: string, round: nu
  * longer than fifty.
  */
 export function jobsPerAdd(rate: Rate): number {
-  return sendsUnpaced(ratePerSecond(rate)) ? 50 : 10;
+  return sendsUnpaced(ratePerSecond(rate)) ? UNPACED_JOBS_PER_ADD : 10;
 }
 
 /** `sealKey`: the batch's key for its jobs' account numbers (BatchStore.jobSeal); `perAdd`: jobs per addBulk (jobsPerAdd). */
