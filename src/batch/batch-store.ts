@@ -18,6 +18,7 @@ import {
   BATCH_JOB_SEAL,
   BATCH_MARK_PRODUCED,
   BATCH_MARK_REPORTED,
+  BATCH_FORGET_FAILED,
   BATCH_NEXT_ROUND,
   BATCH_SAVE_ANSWER,
   BATCH_SAVE_OUTCOME,
@@ -329,9 +330,11 @@ export class BatchStore {
 
   /**
    * Stores the first outcome for an account, with `previous` (what the history said before it) when it
-   * is a definitive answer; a job that runs again cannot replace either. `counts` (the process's call
-   * counts of the batch) are added in the same script. Throws BatchNotFoundError, having written nothing,
-   * when the batch is gone.
+   * is a definitive answer; a job that runs again cannot replace either. A definitive answer (not reused)
+   * that finds the outcome FAILED is kept as the account's late answer, which its next round takes (see
+   * forgetFailedOutcomes). `counts` (the process's call counts of the batch) are added in the same script.
+   * True when the answer was stored or kept late. Throws BatchNotFoundError, having written nothing, when
+   * the batch is gone.
    */
   async writeAnswer(
     batchId: string,
@@ -341,7 +344,13 @@ export class BatchStore {
     counts: CallCounts = [],
   ): Promise<boolean> {
     const reused = previous?.reused === true ? 1 : 0;
-    const keys = [this.keys.outcomes(batchId), this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)];
+    const keys = [
+      this.keys.outcomes(batchId),
+      this.keys.batch(batchId),
+      this.keys.rows(batchId),
+      this.keys.accounts(batchId),
+      this.keys.lateAnswers(batchId),
+    ];
     return stored(
       batchId,
       await runCommand<number>(this.redis, BATCH_SAVE_OUTCOME, keys, [
@@ -357,7 +366,8 @@ export class BatchStore {
   /**
    * A definitive answer in one round trip (standalone Redis only: the history bucket is in another cluster
    * slot): stores the first outcome for the account with its history entry as it was, then records `write`
-   * as the new entry (BATCH_SAVE_ANSWER). False, and nothing written, when the account had an outcome;
+   * as the new entry (BATCH_SAVE_ANSWER); an outcome FAILED keeps it as a late answer instead, and the
+   * history records it (see writeAnswer). False, and nothing written, when the account had an outcome;
    * BatchNotFoundError, nothing written, when the batch is gone.
    */
   async writeAnswerWithHistory(
@@ -372,7 +382,14 @@ export class BatchStore {
       await runCommand<number>(
         this.redis,
         BATCH_SAVE_ANSWER,
-        [this.keys.outcomes(batchId), write.key, this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)],
+        [
+          this.keys.outcomes(batchId),
+          write.key,
+          this.keys.batch(batchId),
+          this.keys.rows(batchId),
+          this.keys.accounts(batchId),
+          this.keys.lateAnswers(batchId),
+        ],
         [
           accountKey,
           JSON.stringify(outcomeValues(outcome)),
@@ -510,26 +527,34 @@ export class BatchStore {
 
   /**
    * Removes FAILED outcomes so that the accounts are asked again, in a new round (fresh job ids: the
-   * failed jobs of the last round are kept for inspection); the batch is unfinished again. Returns how many.
+   * failed jobs of the last round are kept for inspection); the batch is unfinished again. An account
+   * whose late answer came after its FAILED (a call on its way when the last run gave up) takes that
+   * answer instead and is not asked, nor paid for, again. Returns how many are to be asked again, and
+   * how many took their late answer.
    * The round moves first: a job of the round before that runs while the answers are being removed finds
    * its round over (BATCH_CALL_NEEDED), not an account without an answer to call for. Every account
    * without an answer is then queued in the new round by the caller.
    */
-  async forgetFailedOutcomes(batchId: string): Promise<number> {
+  async forgetFailedOutcomes(batchId: string): Promise<{ forgotten: number; lateAnswers: number }> {
     if ((await runCommand<number>(this.redis, BATCH_NEXT_ROUND, [this.keys.batch(batchId)], [])) === GONE)
       throw new BatchNotFoundError(batchId);
+    const keys = [this.keys.outcomes(batchId), this.keys.lateAnswers(batchId), this.keys.batch(batchId)];
     let forgotten = 0;
+    let lateAnswers = 0;
     for await (const failed of this.failedAccounts(batchId)) {
-      await this.redis.hdel(this.keys.outcomes(batchId), ...failed);
-      forgotten += failed.length;
+      const [removed, replaced] = await runCommand<number[]>(this.redis, BATCH_FORGET_FAILED, keys, failed);
+      if (removed === GONE) throw new BatchNotFoundError(batchId);
+      forgotten += removed!;
+      lateAnswers += replaced!;
     }
-    if (forgotten > 0) {
-      // Unfinished again: it lives the retention from now, as an unfinished batch does from each write.
+    if (forgotten + lateAnswers > 0) {
+      // Unfinished again (its report is to be written anew): it lives the retention from now, as an
+      // unfinished batch does from each write.
       const transaction = this.redis.multi().hdel(this.keys.batch(batchId), 'reportedAt');
       for (const batchKey of batchKeyNames(this.keys, batchId)) transaction.pexpire(batchKey, this.retentionMs);
       await transaction.exec();
     }
-    return forgotten;
+    return { forgotten, lateAnswers };
   }
 
   private batchKeys(batchId: string): string[] {
@@ -549,10 +574,10 @@ export interface ReviewRowsWriter {
   discard(): Promise<void>;
 }
 
-/** A save command's reply: stored (1), the account had an outcome (0), or the batch is gone (thrown). */
+/** A save command's reply: stored (1) or kept as a late answer (2), the account had an outcome (0), or the batch is gone (thrown). */
 function stored(batchId: string, reply: number): boolean {
   if (reply === GONE) throw new BatchNotFoundError(batchId);
-  return reply === 1;
+  return reply >= 1;
 }
 
 /** Every key of one batch (one hash tag, one slot): what expires with it and what deleting it removes. */
@@ -561,6 +586,7 @@ export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
   keys.rows(batchId),
   keys.accounts(batchId),
   keys.outcomes(batchId),
+  keys.lateAnswers(batchId),
   keys.reviewRows(batchId),
 ];
 

@@ -393,7 +393,7 @@ export class BatchLifecycle {
       const stop = signal === undefined ? lease.signal : AbortSignal.any([lease.signal, signal]);
       const reporting = request.onProgress && this.reportWhileProducing(batchId, request.onProgress);
       try {
-        await this.prepare(batchId, continuation, target, stop, login, request.backlog);
+        await this.prepare(batchId, continuation, target, stop, login, request.backlog, request.onNotice);
       } finally {
         reporting?.stop();
       }
@@ -506,6 +506,7 @@ export class BatchLifecycle {
     signal: AbortSignal,
     login: () => Promise<void>,
     backlog: Backlog | undefined,
+    onNotice: ((message: string) => void) | undefined,
   ): Promise<void> {
     const { deps } = this;
     if (continuation.kind === 'reuse' || (continuation.kind === 'continue' && continuation.answered)) return; // nothing to ask
@@ -516,7 +517,13 @@ export class BatchLifecycle {
     // writing now would fence that process out.
     signal.throwIfAborted();
     // FAILED answers are forgotten first: the production (or the requeue) then queues their accounts with the rest.
-    if (continuation.kind === 'retry_failed') await deps.store.forgetFailedOutcomes(batchId);
+    if (continuation.kind === 'retry_failed') {
+      const { lateAnswers } = await deps.store.forgetFailedOutcomes(batchId);
+      if (lateAnswers > 0)
+        onNotice?.(
+          `batch ${batchId}: ${lateAnswers} FAILED account(s) were answered after the last run gave up (calls on their way then); those answers stand, and they are not asked again`,
+        );
+    }
     if (inspected !== undefined) return deps.producer.produce(batchId, inspected, signal, backlog);
     await deps.producer.requeueUnanswered(batchId, backlog);
   }

@@ -15,9 +15,17 @@ export function redisKeys(prefix: string) {
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,
     /**
      * Hash: account key -> the outcome, with what the account's history said before it (see
-     * BatchStore.writeAnswer). Written once per account (HSETNX).
+     * BatchStore.writeAnswer). Written once per account (HSETNX), but for a FAILED one that a late answer
+     * replaces when it is forgotten (see lateAnswers).
      */
     outcomes: (batchId: string) => `${batch(batchId)}:outcomes`,
+    /**
+     * Hash: account key -> a definitive answer that came after the account's outcome was FAILED (a call on
+     * its way when `run` gave up on an outage), stored as an outcome is. When the FAILED answers are
+     * forgotten to be asked again (BatchStore.forgetFailedOutcomes), such an answer becomes the outcome and
+     * the account is not paid for a second time.
+     */
+    lateAnswers: (batchId: string) => `${batch(batchId)}:late`,
     /**
      * List: the report's rows a person decides (CLOSE_MATCH, NO_MATCH), one entry each, written with the
      * report: how many still need a person is counted from it, without reading (and matching) every row again.

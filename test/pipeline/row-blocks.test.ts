@@ -169,6 +169,43 @@ describe('outcomes stored without field names, with the history they were decide
     expect((await history.getMany(endpoint, ['014:5'])).get('014:5')?.answeredAt).toBe(now);
   });
 
+  it('an answer that comes after the FAILED of its account is kept late, and the next round takes it instead of asking again', async () => {
+    // A call on its way when `run` gave up on an outage: the report said FAILED; the provider answered after.
+    const DAY = 24 * 3600_000;
+    const now = before.answeredAt + DAY;
+    const history = new AccountHistory(redis, keys, 30 * DAY, () => now);
+    const endpoint = 'inquiries-sandbox-late';
+    await history.record(endpoint, '014:21', before);
+    await newBatch('b-late');
+    const failed = { verdict: 'FAILED', reason: 'no answer from the provider since ...' } as const;
+    for (const account of ['014:20', '014:21', '014:22', '014:23', '014:24'])
+      expect(await store.writeAnswer('b-late', account, failed)).toBe(true);
+    // Both ways of storing an answer keep it late; the history records it (it is the provider's answer).
+    expect(await store.writeAnswer('b-late', '014:20', full, { entry: null, reused: false })).toBe(true);
+    const answer = { outcome: full, batchId: 'b-late', answeredAt: now };
+    expect(await store.writeAnswerWithHistory('b-late', '014:21', full, history.writeOf(endpoint, '014:21', answer))).toBe(true);
+    expect((await history.getMany(endpoint, ['014:21'])).get('014:21')?.answeredAt).toBe(now);
+    // Neither a reused answer nor another FAILED is a late answer; the first late answer stands.
+    expect(await store.writeAnswer('b-late', '014:22', full, { entry: before, reused: true })).toBe(false);
+    expect(await store.writeAnswer('b-late', '014:23', { verdict: 'FAILED', reason: 'again' })).toBe(false);
+    // The report as written stands until the next round: every outcome is still FAILED.
+    const stillFailed = await store.getAnswers('b-late', ['014:20', '014:21', '014:22', '014:23', '014:24']);
+    expect([...stillFailed.values()].every((stored) => stored.outcome.verdict === 'FAILED')).toBe(true);
+
+    expect(await store.forgetFailedOutcomes('b-late')).toEqual({ forgotten: 3, lateAnswers: 2 });
+    const answers = await store.getAnswers('b-late', ['014:20', '014:21', '014:22', '014:23', '014:24']);
+    expect(answers.get('014:20')).toEqual({ outcome: full, previous: { entry: null, reused: false } });
+    // The snapshot is what the history held before the late answer, as for an answer in time.
+    expect(answers.get('014:21')).toEqual({ outcome: full, previous: { entry: { ...before }, reused: false } });
+    expect([...answers.keys()].sort()).toEqual(['014:20', '014:21']);
+    expect(await redis.exists(keys.lateAnswers('b-late'))).toBe(0);
+    expect(await store.reusedAnswers('b-late')).toBe(0);
+
+    // An answer in the new round is stored as any first answer.
+    expect(await store.writeAnswer('b-late', '014:22', full, { entry: null, reused: false })).toBe(true);
+    expect((await store.getAnswers('b-late', ['014:22'])).get('014:22')?.outcome).toEqual(full);
+  });
+
   it('in one script: an entry in the earlier encoding (JSON outcome) is the snapshot as it was, and only within its life', async () => {
     const DAY = 24 * 3600_000;
     const history = new AccountHistory(redis, keys, 30 * DAY, () => before.answeredAt);

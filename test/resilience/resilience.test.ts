@@ -195,6 +195,38 @@ describe('outage', () => {
     expect(rows.every((row) => row.result === 'MATCH')).toBe(true);
   });
 
+  it('a call on its way when the run gives up is paid once: its answer comes after the FAILED, and the rerun takes it instead of asking again', async () => {
+    // The provider fails until the outage is posted, then answers again, but slower than what is left of
+    // the outage budget: the calls then on their way are answered after the run gave up and wrote FAILED.
+    sandbox.resetStats();
+    sandbox.setKnobs({ serverErrorRate: 1 });
+    const env = environment({ INQUIRY_OUTAGE_BUDGET: '2s', INQUIRY_ATTEMPTS: '50' });
+    const file = await fileOf('outage-late', 30);
+    const out = join(workDir, 'outage-late.out.csv');
+    try {
+      const first = startCli(['run', file, '--out', out, '--rate', '100/s'], env);
+      await waitFor(() => sandbox.stats().serverErrors >= 10, 20_000, 'the provider failing', 10);
+      sandbox.setKnobs({ serverErrorRate: 0, latencyMs: { min: 2_500, max: 2_500 } });
+      expect(await waitForExit(first)).toBe(1);
+      const failedFirst = (await readReport(out)).filter((row) => row.result === 'FAILED');
+      expect(failedFirst).toHaveLength(30);
+      // Every call sent after the provider came back was answered, after the report was written.
+      const answeredLate = sandbox.stats().answeredInquiries;
+      expect(answeredLate).toBeGreaterThan(0);
+      sandbox.setKnobs({ latencyMs: { min: 0, max: 0 } });
+
+      const second = await runCli(['run', file, '--out', out, '--rate', '100/s'], env);
+      expect(second.code).toBe(0);
+      expect(second.stderr).toContain(`${answeredLate} FAILED account(s) were answered after the last run gave up`);
+      // Both runs together: every account answered once, none paid for twice.
+      expect(Object.keys(sandbox.stats().inquiriesByAccount)).toHaveLength(30);
+      expect(Math.max(...answeredCounts())).toBe(1);
+      expect((await readReport(out)).every((row) => row.result === 'MATCH')).toBe(true);
+    } finally {
+      sandbox.setKnobs({ serverErrorRate: 0, latencyMs: { min: 0, max: 0 } });
+    }
+  });
+
   it("the rerun's asking again races no job of the stopped run: every account asked once, though the old retries are still queued", async () => {
     // The first run gives up with every account's retry delayed in the queue; the rerun's jobs (a new
     // round) and those retries come due together, and a retry that found no answer used to call too.

@@ -138,7 +138,7 @@ export class FakeStore {
     return new Map(accountKeys.flatMap((account) => (outcomes.has(account) ? [[account, outcomes.get(account)!] as const] : [])));
   }
 
-  async forgetFailedOutcomes(batchId: string): Promise<number> {
+  async forgetFailedOutcomes(batchId: string): Promise<{ forgotten: number; lateAnswers: number }> {
     const stored = this.batch(batchId);
     let forgotten = 0;
     for (const [account, outcome] of stored.outcomes) {
@@ -147,7 +147,7 @@ export class FakeStore {
       forgotten += 1;
     }
     if (forgotten > 0) stored.record = { ...stored.record, round: stored.record.round + 1, reportedAt: undefined };
-    return forgotten;
+    return { forgotten, lateAnswers: 0 };
   }
 
   /** Undefined: as for a batch finished already (these tests follow no completion notice). */

@@ -26,6 +26,23 @@ local function keepBatch(first, last, ms) for i = first, last do redis.call('PEX
 `;
 
 /**
+ * `isFailed(value)`: whether an encoded outcome (encodeAnswer; or the object form stored before it) is FAILED. `keepLate(late, account, value, ms)` keeps
+ * `value`, a definitive answer that found the account's outcome FAILED, in the batch's late answers hash
+ * (expiring with the batch): the answer of a call that was on its way when the batch gave up on an outage
+ * and wrote FAILED. The report stays as written, and the batch's next round takes the answer instead of
+ * paying for the call again (BATCH_FORGET_FAILED).
+ */
+const LATE_ANSWERS = `
+local function isFailed(value)
+  return string.sub(value, 1, 10) == '["FAILED",' or string.sub(value, 1, 20) == '{"verdict":"FAILED",'
+end
+local function keepLate(late, account, value, ms)
+  redis.call('HSET', late, account, value)
+  redis.call('PEXPIRE', late, ms)
+end
+`;
+
+/**
  * Starts a new producer generation: drops rows and accounts of any earlier, unfinished production, and
  * records the block size the rows are stored in. ARGV: rows per block, retention ms. Returns the
  * generation, or -1 when the batch is gone.
@@ -92,6 +109,35 @@ if batchGone(KEYS[1]) then return -1 end
 return redis.call('HINCRBY', KEYS[1], 'round', 1)`,
 };
 
+/**
+ * Forgets the FAILED outcomes among the given accounts, to be asked again in the batch's next round; an
+ * account with a late answer (LATE_ANSWERS) takes it as its outcome instead, and is not asked again. An
+ * outcome that is no longer FAILED is left. KEYS: the outcomes hash, the late answers hash, the batch hash.
+ * ARGV: the account keys. Returns {forgotten, replaced}, or {-1} when the batch is gone (nothing written).
+ */
+export const BATCH_FORGET_FAILED: LuaCommand = {
+  name: 'bcBatchForgetFailed',
+  numberOfKeys: 3,
+  lua: `${BATCH_GONE}${LATE_ANSWERS}
+if batchGone(KEYS[3]) then return {-1} end
+local forgotten, replaced = 0, 0
+for _, account in ipairs(ARGV) do
+  local current = redis.call('HGET', KEYS[1], account)
+  if current and isFailed(current) then
+    local late = redis.call('HGET', KEYS[2], account)
+    if late then
+      redis.call('HSET', KEYS[1], account, late)
+      redis.call('HDEL', KEYS[2], account)
+      replaced = replaced + 1
+    else
+      redis.call('HDEL', KEYS[1], account)
+      forgotten = forgotten + 1
+    end
+  end
+end
+return {forgotten, replaced}`,
+};
+
 /** Adds to one call counter of a batch that is still there (KEYS: the batch hash). ARGV: field, by. Returns 1, or -1 when gone. */
 export const BATCH_COUNT: LuaCommand = {
   name: 'bcBatchCount',
@@ -118,18 +164,18 @@ return redis.call('HGET', KEYS[1], 'jobSeal')`,
 
 /**
  * The batch is finished: a report with every row answered was written (KEYS: the batch hash, its rows,
- * accounts, outcomes and the rows a person decides: batchKeyNames). ARGV: now, the report path, its counts
+ * accounts, outcomes, late answers and the rows a person decides: batchKeyNames). ARGV: now, the report path, its counts
  * (JSON), retention ms. Every key of the batch expires after the retention, counted from this report.
  * Returns 1 when this call finished it, 0 when it was finished already, -1 when the batch is gone.
  */
 export const BATCH_MARK_REPORTED: LuaCommand = {
-  name: 'bcBatchMarkReportedV2',
-  numberOfKeys: 5,
+  name: 'bcBatchMarkReportedV3',
+  numberOfKeys: 6,
   lua: `${BATCH_GONE}${KEEP_BATCH}
 if batchGone(KEYS[1]) then return -1 end
 local finished = redis.call('HSETNX', KEYS[1], 'reportedAt', ARGV[1])
 redis.call('HSET', KEYS[1], 'lastReport', ARGV[2], 'reportCounts', ARGV[3])
-keepBatch(1, 5, ARGV[4])
+keepBatch(1, 6, ARGV[4])
 return finished`,
 };
 
@@ -196,18 +242,24 @@ local function addCounts(record, from) for j = from, #ARGV - 1, 2 do redis.call(
  * Stores an account's first outcome in a batch, with what the history said before it (the snapshot the
  * `change` column compares with) in the same value: one write, so an outcome never exists without the
  * snapshot it was decided against, and a job that runs twice keeps the first of both. A reused answer is
- * counted on the batch. KEYS: the outcomes hash, the batch hash, its rows, its accounts. ARGV: account key,
+ * counted on the batch. A definitive answer, not reused, that finds the outcome FAILED is kept as a late answer
+ * (LATE_ANSWERS).
+ * KEYS: the outcomes hash, the batch hash, its rows, its accounts, its late answers. ARGV: account key,
  * value, reused (1/0), retention ms, then the call counts of the process to add (field, by pairs; added
- * whether or not the outcome is stored: the calls were made). Returns 1 when stored, 0 when the account had an outcome, -1 when the
- * batch is gone (nothing written).
+ * whether or not the outcome is stored: the calls were made). Returns 1 when stored, 2 when kept as a late
+ * answer, 0 when the account had an outcome, -1 when the batch is gone (nothing written).
  */
 export const BATCH_SAVE_OUTCOME: LuaCommand = {
-  name: 'bcBatchSaveOutcomeV3',
-  numberOfKeys: 4,
-  lua: `${BATCH_GONE}${KEEP_BATCH}${ADD_COUNTS}
+  name: 'bcBatchSaveOutcomeV4',
+  numberOfKeys: 5,
+  lua: `${BATCH_GONE}${KEEP_BATCH}${ADD_COUNTS}${LATE_ANSWERS}
 if batchGone(KEYS[2]) then return -1 end
 addCounts(KEYS[2], 5)
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
+  if ARGV[3] == '1' or isFailed(ARGV[2]) or not isFailed(redis.call('HGET', KEYS[1], ARGV[1])) then return 0 end
+  keepLate(KEYS[5], ARGV[1], ARGV[2], ARGV[4])
+  return 2
+end
 if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'reusedAnswers', 1) end
 keepBatch(1, 4, ARGV[4])
 return 1`,
@@ -219,28 +271,37 @@ return 1`,
  * the account has an outcome already (then nothing is written and 0 returned) or the batch is gone (-1),
  * stores it with the account's history entry as it was (its snapshot: null when none, or older than the
  * history's life), then records the answer as the new entry (RECORD_ENTRY). One script: the outcome, its
- * snapshot and the history move together, with no crash between them.
- * KEYS: the outcomes hash, the history bucket, the batch hash, its rows, its accounts. ARGV: account key,
- * the outcome's values as a JSON array (the script appends the snapshot and the reused flag 0 as its last
- * two elements, as encodeAnswer does), history field, answeredAt, life ms, the new entry, retention ms,
- * then the call counts to add (as BATCH_SAVE_OUTCOME). Returns 1 when stored.
+ * snapshot and the history move together, with no crash between them. An outcome FAILED takes the answer
+ * as a late answer instead (LATE_ANSWERS; returns 2), and the history records it too: it is the provider's.
+ * KEYS: the outcomes hash, the history bucket, the batch hash, its rows, its accounts, its late answers.
+ * ARGV: account key, the outcome's values as a JSON array (the script appends the snapshot and the reused
+ * flag 0 as its last two elements, as encodeAnswer does), history field, answeredAt, life ms, the new
+ * entry, retention ms, then the call counts to add (as BATCH_SAVE_OUTCOME). Returns 1 when stored.
  */
 export const BATCH_SAVE_ANSWER: LuaCommand = {
-  name: 'bcBatchSaveAnswerV4',
-  numberOfKeys: 5,
-  lua: `${RECORD_ENTRY}${BATCH_GONE}${KEEP_BATCH}${ADD_COUNTS}
+  name: 'bcBatchSaveAnswerV5',
+  numberOfKeys: 6,
+  lua: `${RECORD_ENTRY}${BATCH_GONE}${KEEP_BATCH}${ADD_COUNTS}${LATE_ANSWERS}
 if batchGone(KEYS[3]) then return -1 end
 addCounts(KEYS[3], 8)
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current and not isFailed(current) then return 0 end
 local before = redis.call('HGET', KEYS[2], ARGV[3])
 local snapshot = 'null'
 if before then
   local at = entryTime(before)
   if at ~= nil and at >= tonumber(ARGV[4]) - tonumber(ARGV[5]) then snapshot = cjson.encode(before) end
 end
-redis.call('HSET', KEYS[1], ARGV[1], string.sub(ARGV[2], 1, -2) .. ',' .. snapshot .. ',0]')
-keepBatch(1, 1, ARGV[7])
-keepBatch(3, 5, ARGV[7])
+local value = string.sub(ARGV[2], 1, -2) .. ',' .. snapshot .. ',0]'
+local stored = 1
+if current then
+  keepLate(KEYS[6], ARGV[1], value, ARGV[7])
+  stored = 2
+else
+  redis.call('HSET', KEYS[1], ARGV[1], value)
+  keepBatch(1, 1, ARGV[7])
+  keepBatch(3, 5, ARGV[7])
+end
 record(KEYS[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
-return 1`,
+return stored`,
 };
