@@ -7,7 +7,7 @@ import type { InquiryOutcome } from '../src/provider/outcome.js';
 import type { CallField } from '../src/queue/call-tally.js';
 import { parseAccountKey, type AccountQuery } from '../src/csv/validation.js';
 import { inquiryJobRound, type InquiryJobData } from '../src/queue/inquiry-queue.js';
-import type { PreCall, SendTicket } from '../src/queue/pacer.js';
+import { CallNoLongerNeeded, type PreCall, type SendTicket } from '../src/queue/pacer.js';
 
 /** What an inquiry job is given: narrow functions, not the world. */
 export interface InquiryJobDependencies {
@@ -181,6 +181,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
       // No verdict on the provider: a probe that met login trouble or a bug must not hold every call for good.
       if (gate.probe) breaker.abandonProbe();
       if (error instanceof StoppedBeforeSendingError) return deps.handBack(job, lockToken);
+      // Answered, or asked again in a later round, while this call waited for its slot: nothing was sent.
+      if (error instanceof CallNoLongerNeeded) return;
       if (!(error instanceof SystemicError)) throw error;
       // The hold grows with the length of the trouble, not with the number of jobs that met it.
       const now = performance.now();

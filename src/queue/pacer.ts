@@ -93,6 +93,24 @@ export interface JobStanding {
   round: number;
 }
 
+/**
+ * A call told to come back later found, on asking again, that it is no longer to be made: its account was
+ * answered meanwhile, or its batch moved on to a later round (PreCall.skip). Nothing was sent.
+ */
+export class CallNoLongerNeeded extends Error {
+  override name = 'CallNoLongerNeeded';
+  constructor(readonly reason: NonNullable<PreCall['skip']>) {
+    super(`the call is no longer needed (${reason})`);
+  }
+}
+
+/** The call-needed check (BATCH_CALL_NEEDED) of one job's account, made again with a reservation after a wait. */
+interface CallCheck {
+  keys: [outcomesKey: string, batchKey: string];
+  accountKey: string;
+  round: string;
+}
+
 /** Where the window guard recorded a call's send (its ring position) and the time it recorded. */
 interface SendRecord {
   ring: string;
@@ -182,51 +200,44 @@ export class SendPacer {
    *   reservation run one after the other there, in that order, so a job not to call takes no slot either.
    */
   async preCall(standing: JobStanding, accountKey: string): Promise<PreCall> {
-    const round = String(standing.round);
+    const check: CallCheck = { keys: [standing.outcomesKey, standing.batchKey], accountKey, round: String(standing.round) };
     if (this.redis.isCluster || sendsUnpaced(this.ceiling)) {
-      const skip = await runCommand<string>(this.redis, BATCH_CALL_NEEDED, [standing.outcomesKey, standing.batchKey], [accountKey, round]);
-      return { skip: skipReason(skip), nextSlot: () => this.waitForSlot() };
+      const skip = await runCommand<string>(this.redis, BATCH_CALL_NEEDED, check.keys, [accountKey, check.round]);
+      return { skip: skipReason(skip), nextSlot: () => this.waitForSlot(undefined, check) };
     }
-    const rateInForce = rateAt(this.state, this.ceiling, this.lastNow);
-    const askedAt = performance.now();
-    const reply = await runCommand<string[]>(
-      this.redis,
-      PACER_PRE_CALL,
-      [this.key, standing.outcomesKey, standing.batchKey],
-      [...this.reserveArguments(rateInForce), accountKey, round],
-    );
-    const skip = skipReason(reply[0]!);
-    if (skip !== undefined) return { skip, nextSlot: () => this.waitForSlot() };
-    let reserved: Reservation | undefined = { reply, askedAt, repliedAt: performance.now() };
+    const first = await this.reserve(check);
+    const skip = skipReason(first.reply[0]!);
+    if (skip !== undefined) return { skip, nextSlot: () => this.waitForSlot(undefined, check) };
+    let reserved: Reservation | undefined = first;
     return {
       nextSlot: () => {
-        const first = reserved;
+        const made = reserved;
         reserved = undefined;
-        return this.waitForSlot(first);
+        return this.waitForSlot(made, check);
       },
     };
   }
 
-  /** Waits for a slot of its own (starting from `reserved`, a reservation already made) and returns what it was paced with. */
-  async waitForSlot(reserved?: Reservation): Promise<SendTicket> {
+  /**
+   * Waits for a slot of its own (starting from `reserved`, a reservation already made) and returns what it
+   * was paced with. A call told to come back later (a 429's hold, a slow rate) may wait for minutes: each
+   * reservation after such a wait checks again that the call is still needed (`check`) and throws
+   * CallNoLongerNeeded when it is not. A run that gave up meanwhile wrote the account FAILED, and a rerun
+   * may have queued it again in a new round: both calls went out, and the account was paid for twice.
+   */
+  async waitForSlot(reserved?: Reservation, check?: CallCheck): Promise<SendTicket> {
     if (reserved === undefined && sendsUnpaced(this.ceiling)) {
       const unpaced = await this.unpacedTicket();
       if (unpaced !== undefined) return unpaced;
     }
     // Held while this call asks again for a slot past the horizon (see laterLine), left once it has one.
     let leaveLine: (() => void) | undefined;
+    let waited = false;
     try {
       for (let reservation = reserved; ; reservation = undefined) {
-        if (reservation === undefined) {
-          const askedAt = performance.now();
-          const reply = await runCommand<string[]>(
-            this.redis,
-            PACER_RESERVE_SLOT,
-            [this.key],
-            this.reserveArguments(rateAt(this.state, this.ceiling, this.lastNow)),
-          );
-          reservation = { reply, askedAt, repliedAt: performance.now() };
-        }
+        reservation ??= await this.reserve(waited ? check : undefined);
+        const skip = skipReason(reservation.reply[0]!);
+        if (skip !== undefined) throw new CallNoLongerNeeded(skip);
         const [status, wait, epoch, now, slowedTo, climbsFrom, refused, slowedAt, ring, bookedAt] = reservation.reply;
         this.lastNow = Number(now);
         this.redisClock.observe(reservation.askedAt, reservation.repliedAt, this.lastNow);
@@ -238,6 +249,7 @@ export class SendPacer {
           // A wait in the line counts towards the wait told; spread out so that the calls of several
           // processes told to come back together do not all ask in the same millisecond.
           await sleep(Math.max(0, Number(wait) - (performance.now() - toldAt)) + Math.random() * LATER_SPREAD_MS);
+          waited = true;
           continue;
         }
         leaveLine?.();
@@ -249,6 +261,25 @@ export class SendPacer {
     } finally {
       leaveLine?.();
     }
+  }
+
+  /**
+   * A reservation (PACER_RESERVE_SLOT) at the rate in force; with `check`, only if the call is still needed
+   * (its reply is then the skip reason alone): one script on a standalone Redis (PACER_PRE_CALL), the check
+   * and then the reservation on a cluster (their keys are in different slots, see preCall).
+   */
+  private async reserve(check: CallCheck | undefined): Promise<Reservation> {
+    const askedAt = performance.now();
+    const slot = this.reserveArguments(rateAt(this.state, this.ceiling, this.lastNow));
+    let reply: string[];
+    if (check === undefined) reply = await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], slot);
+    else if (!this.redis.isCluster)
+      reply = await runCommand<string[]>(this.redis, PACER_PRE_CALL, [this.key, ...check.keys], [...slot, check.accountKey, check.round]);
+    else {
+      const skip = await runCommand<string>(this.redis, BATCH_CALL_NEEDED, check.keys, [check.accountKey, check.round]);
+      reply = skip !== '' ? [skip] : await runCommand<string[]>(this.redis, PACER_RESERVE_SLOT, [this.key], slot);
+    }
+    return { reply, askedAt, repliedAt: performance.now() };
   }
 
   /**

@@ -3,7 +3,7 @@ import { createInquiryProcessor, type InquiryJobDependencies } from '../../jobs/
 import { parseRate } from '../../src/config/index.js';
 import { CircuitBreaker } from '../../src/provider/circuit-breaker.js';
 import type { InquiryJobData } from '../../src/queue/inquiry-queue.js';
-import { SendPacer } from '../../src/queue/pacer.js';
+import { CallNoLongerNeeded, SendPacer } from '../../src/queue/pacer.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { runCommand } from '../../src/redis/commands/define.js';
 import { PACER_CONFIRM_SLOT, PACER_MOVE_RECORD, PACER_RESERVE_SLOT } from '../../src/redis/commands/pacer.js';
@@ -53,6 +53,31 @@ describe('the pre-call command against Redis', () => {
       const current = await w.pacer.preCall({ ...w.standing, round: 1 }, '014:0000000001');
       expect(current.skip).toBeUndefined();
       await current.nextSlot();
+    }
+  });
+
+  it('a call told to come back later is checked again when it asks again: answered or asked in a later round meanwhile, it sends nothing', async () => {
+    // A run gives up on an outage while a call waits out a 429's hold (or a slow rate) in a worker process:
+    // the account is written FAILED, and a rerun asks it again in a new round. The waiting call must not
+    // go out as well.
+    for (const meanwhile of ['answered', 'superseded'] as const) {
+      const w = world('2/s');
+      await redis.hset(w.keys.batch('b1'), 'batchId', 'b1', 'round', '0');
+      await (await w.pacer.preCall(w.standing, '014:0000000001')).nextSlot();
+      // The next slot is half a second away, past the reservation horizon: told to come back later.
+      const waiting = await w.pacer.preCall(w.standing, '014:0000000002');
+      expect(waiting.skip).toBeUndefined();
+      const slot = waiting.nextSlot();
+      if (meanwhile === 'answered') await redis.hset(w.outcomes, '014:0000000002', '["FAILED","no answer"]');
+      else await redis.hset(w.keys.batch('b1'), 'round', '1');
+      const refused = await slot.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(CallNoLongerNeeded);
+      expect((refused as CallNoLongerNeeded).reason).toBe(meanwhile);
+      // Only the first call's send is recorded.
+      expect((await pacerState(w.pacerKey)).sends).toBe('1');
     }
   });
 
