@@ -25,7 +25,7 @@ import { AnswerLanding } from '../queue/answer-landing.js';
 import { inquiryJobCounts, inquiryQueueName, jobsPerAdd, openInquiryQueue, type InquiryJobData } from '../queue/inquiry-queue.js';
 import { holdAfterRateLimit } from '../queue/inquiry-worker.js';
 import { JobAccounts } from '../queue/job-accounts.js';
-import { findLostInquiryJobs } from '../queue/lost-jobs.js';
+import { dropInquiryJobs, findLostInquiryJobs } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
 import { InquiryWorkerPool, type WorkerPart } from '../queue/worker-pool.js';
@@ -133,6 +133,7 @@ export function openApp(
     queueCounts: () => inquiryJobCounts(queue),
     findLostJobs: async (batchId, accountKeys) => findLostInquiryJobs(queue, batchId, (await store.get(batchId)).round, accountKeys),
     requeue: async (batchId) => void (await producer.requeueUnanswered(batchId)),
+    dropJobs: async (batchId, accountKeys) => dropInquiryJobs(queue, batchId, (await store.get(batchId)).round, accountKeys),
     answersLanded: (batchId, count, signal) => arrivals.wait(batchId, count, signal),
     waiting: () => metrics.batchRunning(),
     clock,

@@ -47,6 +47,8 @@ export interface SettleDependencies {
   queueCounts(): Promise<{ active: number; waiting: number; delayed: number }>;
   findLostJobs(batchId: string, accountKeys: string[]): Promise<LostJobs>;
   requeue(batchId: string, accountKeys: string[]): Promise<void>;
+  /** Removes the queued jobs of these accounts of the batch (dropInquiryJobs): the wait gave up on them. Returns how many. */
+  dropJobs(batchId: string, accountKeys: string[]): Promise<number>;
   /** Resolves once `count` more answers of the batch were stored by this process, or when `signal` aborts (AnswerArrivals). */
   answersLanded?(batchId: string, count: number, signal: AbortSignal): Promise<void>;
   /** The wait on a batch begins (a metric: batches this process waits on); the function it returns is called when it ends. */
@@ -211,11 +213,15 @@ async function describeTrouble(
   };
 }
 
+/** The FAILED rows of a wait that gave up, and their jobs still queued dropped: a later run need not wait them out. */
 async function markUnansweredFailed(deps: SettleDependencies, batchId: string, reason: string): Promise<void> {
   const outcome: InquiryOutcome = { verdict: 'FAILED', reason };
+  let dropped = 0;
   for await (const missing of deps.unansweredAccounts(batchId)) {
     for (const accountKey of missing) await deps.recordAnswer(batchId, accountKey, outcome);
+    dropped += await deps.dropJobs(batchId, missing);
   }
+  deps.logger.debug({ batchId, dropped }, 'the queued jobs of the accounts given up on were removed');
 }
 
 async function auditLostJobs(deps: SettleDependencies, batchId: string): Promise<void> {

@@ -2,6 +2,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inquiryQueueName } from '../../src/queue/inquiry-queue.js';
+import { redisKeys } from '../../src/redis/keys.js';
 import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { syntheticAccounts, writeBeneficiaryFile } from '../../src/sandbox/synthetic-accounts.js';
 import { emulatorEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
@@ -227,9 +229,11 @@ describe('outage', () => {
     }
   });
 
-  it("the rerun's asking again races no job of the stopped run: every account asked once, though the old retries are still queued", async () => {
-    // The first run gives up with every account's retry delayed in the queue; the rerun's jobs (a new
-    // round) and those retries come due together, and a retry that found no answer used to call too.
+  it('the rerun asks every account once: the retries the stopped run gave up on are gone from the queue', async () => {
+    // The first run gives up with every account's retry delayed in the queue. Left there, each took a start
+    // of the queue's limiter from the rerun only to skip; and before jobs carried their round, a retry
+    // that came due with the rerun's job and found no answer called too (the round check itself:
+    // test/pacing/pre-call.test.ts).
     sandbox.resetStats();
     sandbox.setKnobs({ serverErrorRate: 1, latencyMs: { min: 150, max: 150 } });
     const env = environment({ INQUIRY_OUTAGE_BUDGET: '2s', INQUIRY_ATTEMPTS: '50', INQUIRY_BACKOFF: '1500ms' });
@@ -238,6 +242,9 @@ describe('outage', () => {
     try {
       expect((await runCli(['run', file, '--out', out, '--rate', '100/s'], env)).code).toBe(1);
       expect((await readReport(out)).every((row) => row.result === 'FAILED')).toBe(true);
+      // The retries it gave up on are gone from the queue: the next run does not wait them out at its rate.
+      const queueKey = `${redisKeys(prefixes.at(-1)!).bullPrefix()}:${inquiryQueueName({ environment: 'sandbox', baseUrl: sandbox.url })}`;
+      expect([await redis.zcard(`${queueKey}:delayed`), await redis.llen(`${queueKey}:wait`)]).toEqual([0, 0]);
       sandbox.setKnobs({ serverErrorRate: 0 });
       sandbox.resetStats();
       const second = await runCli(['run', file, '--out', out, '--rate', '100/s'], env);

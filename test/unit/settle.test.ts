@@ -33,6 +33,7 @@ function batchWorld(options: { produced?: boolean } = {}) {
     loginFailure: undefined as LoginFailureRecord | undefined,
     lost: { failed: [], missing: [] } as LostJobs,
     requeued: [] as string[][],
+    dropped: [] as string[],
     audits: 0,
   };
   const deps: SettleDependencies = {
@@ -58,6 +59,7 @@ function batchWorld(options: { produced?: boolean } = {}) {
       return state.lost;
     },
     requeue: async (_, accountKeys) => void state.requeued.push(accountKeys),
+    dropJobs: async (_, accountKeys) => state.dropped.push(...accountKeys),
     clock,
     logger,
   };
@@ -100,6 +102,8 @@ describe('settleBatch', () => {
       expect(w.outcomes.get(account)?.verdict).toBe('FAILED');
       expect(w.outcomes.get(account)?.reason).toMatch(/provider answered HTTP 503.*run the same file again to continue/);
     }
+    // Their queued jobs go: each would take a start of the queue's limiter from the next run only to skip.
+    expect(w.state.dropped).toEqual(ACCOUNTS.slice(1));
     expect(waiting.at(-1)).toContain('the provider: failing since');
   });
 
