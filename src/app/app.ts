@@ -25,7 +25,7 @@ import { AnswerLanding } from '../queue/answer-landing.js';
 import { inquiryJobCounts, inquiryQueueName, jobsPerAdd, openInquiryQueue, type InquiryJobData } from '../queue/inquiry-queue.js';
 import { holdAfterRateLimit } from '../queue/inquiry-worker.js';
 import { JobAccounts } from '../queue/job-accounts.js';
-import { dropInquiryJobs, findLostInquiryJobs } from '../queue/lost-jobs.js';
+import { dropInquiryJobs, findLostInquiryJobs, heldJobsOfEarlierRounds } from '../queue/lost-jobs.js';
 import { OutageBoard } from '../queue/outage-board.js';
 import { SendPacer } from '../queue/pacer.js';
 import { InquiryWorkerPool, type WorkerPart } from '../queue/worker-pool.js';
@@ -38,6 +38,8 @@ import type { ReviewImport, ReviewImportRequest } from '../review/review-file.js
 
 /** How long the content lease lives without renewal: a producer that died frees its content within this. */
 const CONTENT_LEASE_TTL_MS = 30_000;
+/** Beyond the provider's request timeout, how long a call of a batch's earlier round may still be on its way (LifecycleDependencies.earlierCalls). */
+const EARLIER_CALLS_MARGIN_MS = 2_000;
 
 /** The application as the commands see it: built once from the configuration, closed once. */
 export interface App {
@@ -161,6 +163,12 @@ export function openApp(
     inspect: inspectFile,
     batchFinished: notices.enqueue,
     allowedRate: (since) => pacer.allowedRateSince(since),
+    earlierCalls: {
+      held: (batchId, round) => heldJobsOfEarlierRounds(queue, batchId, round),
+      // A call sent before the round moved is answered or timed out by then; one booked a slot up to the
+      // pacer's horizon (250 ms) before, or met a 401 and asks once more: the margin.
+      settledWithinMs: provider.requestTimeoutMs + EARLIER_CALLS_MARGIN_MS,
+    },
     queueName,
     endpoint: endpointOf(provider),
     throwAwayQueue: provider.builtinEmulator === true,

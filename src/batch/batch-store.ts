@@ -526,18 +526,25 @@ export class BatchStore {
   }
 
   /**
-   * Removes FAILED outcomes so that the accounts are asked again, in a new round (fresh job ids: the
-   * failed jobs of the last round are kept for inspection); the batch is unfinished again. An account
-   * whose late answer came after its FAILED (a call on its way when the last run gave up) takes that
-   * answer instead and is not asked, nor paid for, again. Returns how many are to be asked again, and
-   * how many took their late answer.
-   * The round moves first: a job of the round before that runs while the answers are being removed finds
-   * its round over (BATCH_CALL_NEEDED), not an account without an answer to call for. Every account
-   * without an answer is then queued in the new round by the caller.
+   * Moves the batch to its next round, to ask its FAILED accounts again (see forgetFailedOutcomes), and
+   * returns the round. First, before any FAILED answer is removed: a job of the round before that runs
+   * meanwhile finds its round over (BATCH_CALL_NEEDED), not an account without an answer to call for.
+   */
+  async nextRound(batchId: string): Promise<number> {
+    const round = await runCommand<number>(this.redis, BATCH_NEXT_ROUND, [this.keys.batch(batchId)], []);
+    if (round === GONE) throw new BatchNotFoundError(batchId);
+    return round;
+  }
+
+  /**
+   * Removes FAILED outcomes so that the accounts are asked again, in the new round nextRound moved the
+   * batch to (fresh job ids: the failed jobs of the last round are kept for inspection); the batch is
+   * unfinished again. An account whose late answer came after its FAILED (a call on its way when the last
+   * run gave up) takes that answer instead and is not asked, nor paid for, again. Returns how many are to
+   * be asked again, and how many took their late answer. Every account without an answer is then queued
+   * in the new round by the caller.
    */
   async forgetFailedOutcomes(batchId: string): Promise<{ forgotten: number; lateAnswers: number }> {
-    if ((await runCommand<number>(this.redis, BATCH_NEXT_ROUND, [this.keys.batch(batchId)], [])) === GONE)
-      throw new BatchNotFoundError(batchId);
     const keys = [this.keys.outcomes(batchId), this.keys.lateAnswers(batchId), this.keys.batch(batchId)];
     let forgotten = 0;
     let lateAnswers = 0;

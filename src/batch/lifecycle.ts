@@ -31,6 +31,9 @@ export interface ContentLease {
   release(): Promise<void>;
 }
 
+/** How often the jobs of a batch's earlier rounds that a worker holds are counted while waiting for them. */
+const EARLIER_CALLS_POLL_MS = 250;
+
 /** What the lifecycle needs, narrowly; the app wires it to Redis, the queue, the provider and the file system. */
 export interface LifecycleDependencies {
   store: Pick<
@@ -40,6 +43,7 @@ export interface LifecycleDependencies {
     | 'latestByContent'
     | 'progress'
     | 'countFailedOutcomes'
+    | 'nextRound'
     | 'forgetFailedOutcomes'
     | 'markReported'
     | 'failedAccounts'
@@ -61,6 +65,13 @@ export interface LifecycleDependencies {
   batchFinished?(finished: FinishedBatch): Promise<void>;
   /** The rate (calls/s) the provider allowed since `since`: the configured rate unless it answered 429 (the shared pacer slowed down). */
   allowedRate?(since: number): Promise<number>;
+  /**
+   * The calls of a batch's earlier rounds that may still be on their way when its FAILED accounts are to
+   * be asked again: `held` counts its jobs of rounds before `round` that a worker holds now (the run that
+   * gave up, closing; a `worker` process), and every call sent before the round moved is answered, or
+   * has timed out, within `settledWithinMs` (the provider's request timeout and a margin).
+   */
+  earlierCalls?: { held(batchId: string, round: number): Promise<number>; settledWithinMs: number };
   /** The inquiry queue of this process's endpoint: the identity of the endpoint a batch's answers come from. */
   queueName: string;
   /** That endpoint as people name it (recorded with each new batch, shown in its summary). */
@@ -219,8 +230,6 @@ export class BatchLifecycle {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const { batchId, continuation, batch } = await this.underContentLease(target, request);
-        request.onNotice?.(describeContinuation(continuation, batchId));
-        request.onNotice?.(describeColumns(batch));
         return {
           batchId,
           continuation,
@@ -389,6 +398,9 @@ export class BatchLifecycle {
       const batchId = continuation.kind === 'new' ? await this.create(target, login) : continuation.batchId;
       // Before production: workers answer while rows are still being stored, and those calls are this run's.
       const batch = await deps.store.get(batchId);
+      // Said before the production, which has its own news (calls of the last run waited for, late answers taken).
+      request.onNotice?.(describeContinuation(continuation, batchId));
+      request.onNotice?.(describeColumns(batch));
       await request.onDecided?.();
       const stop = signal === undefined ? lease.signal : AbortSignal.any([lease.signal, signal]);
       const reporting = request.onProgress && this.reportWhileProducing(batchId, request.onProgress);
@@ -518,6 +530,8 @@ export class BatchLifecycle {
     signal.throwIfAborted();
     // FAILED answers are forgotten first: the production (or the requeue) then queues their accounts with the rest.
     if (continuation.kind === 'retry_failed') {
+      const round = await deps.store.nextRound(batchId);
+      await this.waitForEarlierCalls(batchId, round, signal, onNotice);
       const { lateAnswers } = await deps.store.forgetFailedOutcomes(batchId);
       if (lateAnswers > 0)
         onNotice?.(
@@ -526,6 +540,43 @@ export class BatchLifecycle {
     }
     if (inspected !== undefined) return deps.producer.produce(batchId, inspected, signal, backlog);
     await deps.producer.requeueUnanswered(batchId, backlog);
+  }
+
+  /**
+   * Waits for the calls of the batch's earlier rounds still on their way (see earlierCalls), so that their
+   * answers land (as late answers, which forgetFailedOutcomes takes) before the FAILED accounts are asked
+   * again: a rerun started while the run that gave up was still closing, or while a `worker` process held
+   * a sent call, asked those accounts a second time. The round has moved: a job of an earlier round that
+   * has not sent yet finds it over and sends nothing, so the wait is bounded by the provider's timeout.
+   * Past it (a process that died holding jobs: their locks outlive it) the accounts are asked again.
+   */
+  private async waitForEarlierCalls(
+    batchId: string,
+    round: number,
+    signal: AbortSignal,
+    onNotice: ((message: string) => void) | undefined,
+  ): Promise<void> {
+    const { earlierCalls, clock, logger } = this.deps;
+    if (earlierCalls === undefined) return;
+    const until = clock.monotonic() + earlierCalls.settledWithinMs;
+    let told = false;
+    for (;;) {
+      const held = await earlierCalls.held(batchId, round);
+      if (held === 0) return;
+      if (clock.monotonic() >= until) {
+        logger.warn(
+          { batchId, held },
+          `${held} job(s) of the last run of batch ${batchId} are still held by a worker past the provider's timeout: their accounts are asked again`,
+        );
+        return;
+      }
+      if (!told)
+        onNotice?.(
+          `batch ${batchId}: waiting for ${held} call(s) of the last run still on their way (at most ${Math.ceil(earlierCalls.settledWithinMs / 1000)} s): their answers are not paid for again`,
+        );
+      told = true;
+      await clock.sleep(EARLIER_CALLS_POLL_MS, signal);
+    }
   }
 
   /** `resume` of a batch whose rows were never all stored: read again from its source file, which must be unchanged. */

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { inquiryJobId, type InquiryJobData } from './inquiry-queue.js';
+import { inquiryJobId, inquiryJobRound, type InquiryJobData } from './inquiry-queue.js';
 
 /**
  * Of the given unanswered accounts, the ones whose inquiry job will never answer: failed outside the retry
@@ -55,4 +55,14 @@ export async function dropInquiryJobs(
     dropped += removed.reduce((sum, one) => sum + one, 0);
   }
   return dropped;
+}
+
+/**
+ * How many of a batch's jobs of rounds before `round` a worker holds now (active, a job id is
+ * `${batchId}.…` with its round, see inquiryJobId): calls that may be on their way. The active list is
+ * bounded by the workers' slots.
+ */
+export async function heldJobsOfEarlierRounds(queue: Queue<InquiryJobData>, batchId: string, round: number): Promise<number> {
+  const active = await queue.getRanges(['active'], 0, -1, true);
+  return active.filter((id) => id.startsWith(`${batchId}.`) && inquiryJobRound(id) < round).length;
 }

@@ -140,7 +140,7 @@ describe('nothing of a batch without an expiry', () => {
     await expect(w.store.startGeneration('b-lost')).rejects.toThrow(BatchNotFoundError);
     await expect(w.store.markProduced('b-lost', generation, 0)).rejects.toThrow(BatchNotFoundError);
     await expect(w.store.markReported('b-lost', '/out/x.csv', {})).rejects.toThrow(BatchNotFoundError);
-    await expect(w.store.forgetFailedOutcomes('b-lost')).rejects.toThrow(BatchNotFoundError);
+    await expect(w.store.nextRound('b-lost')).rejects.toThrow(BatchNotFoundError);
     expect([...(await expiries(redis, `${w.prefix}:batch:*`)).keys()]).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,6 +222,35 @@ describe('outage', () => {
       expect(second.code).toBe(0);
       expect(second.stderr).toContain(`${answeredLate} FAILED account(s) were answered after the last run gave up`);
       // Both runs together: every account answered once, none paid for twice.
+      expect(Object.keys(sandbox.stats().inquiriesByAccount)).toHaveLength(30);
+      expect(Math.max(...answeredCounts())).toBe(1);
+      expect((await readReport(out)).every((row) => row.result === 'MATCH')).toBe(true);
+    } finally {
+      sandbox.setKnobs({ serverErrorRate: 0, latencyMs: { min: 0, max: 0 } });
+    }
+  });
+
+  it('a rerun started while the run that gave up still waits for its calls on their way waits for them too: every account paid once', async () => {
+    // An operator reruns as soon as the first report is written. The first run is still closing, its calls
+    // out for seconds: the rerun forgot their FAILED answers and asked the accounts again, and then both
+    // calls were answered.
+    sandbox.resetStats();
+    sandbox.setKnobs({ serverErrorRate: 1 });
+    const env = environment({ INQUIRY_OUTAGE_BUDGET: '2s', INQUIRY_ATTEMPTS: '50' });
+    const file = await fileOf('outage-closing', 30);
+    const out = join(workDir, 'outage-closing.out.csv');
+    try {
+      const first = startCli(['run', file, '--out', out, '--rate', '100/s'], env);
+      await waitFor(() => sandbox.stats().serverErrors >= 10, 20_000, 'the provider failing', 10);
+      sandbox.setKnobs({ serverErrorRate: 0, latencyMs: { min: 6_000, max: 6_000 } });
+      await waitFor(() => existsSync(out), 20_000, 'the first report', 10);
+      // The calls already out keep their 6 s; the rerun's own are answered at once.
+      sandbox.setKnobs({ latencyMs: { min: 0, max: 0 } });
+      expect(sandbox.stats().answeredInquiries).toBe(0);
+      const second = startCli(['run', file, '--out', out, '--rate', '100/s'], env);
+      expect(await waitForExit(first)).toBe(1);
+      expect(await waitForExit(second)).toBe(0);
+      expect(second.output().stderr).toMatch(/waiting for \d+ call\(s\) of the last run still on their way/);
       expect(Object.keys(sandbox.stats().inquiriesByAccount)).toHaveLength(30);
       expect(Math.max(...answeredCounts())).toBe(1);
       expect((await readReport(out)).every((row) => row.result === 'MATCH')).toBe(true);

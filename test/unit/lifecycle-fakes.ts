@@ -138,6 +138,12 @@ export class FakeStore {
     return new Map(accountKeys.flatMap((account) => (outcomes.has(account) ? [[account, outcomes.get(account)!] as const] : [])));
   }
 
+  async nextRound(batchId: string): Promise<number> {
+    const stored = this.batch(batchId);
+    stored.record = { ...stored.record, round: stored.record.round + 1 };
+    return stored.record.round;
+  }
+
   async forgetFailedOutcomes(batchId: string): Promise<{ forgotten: number; lateAnswers: number }> {
     const stored = this.batch(batchId);
     let forgotten = 0;
@@ -146,7 +152,7 @@ export class FakeStore {
       stored.outcomes.delete(account);
       forgotten += 1;
     }
-    if (forgotten > 0) stored.record = { ...stored.record, round: stored.record.round + 1, reportedAt: undefined };
+    if (forgotten > 0) stored.record = { ...stored.record, reportedAt: undefined };
     return { forgotten, lateAnswers: 0 };
   }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProductionFencedError } from '../../src/batch/batch-store.js';
 import { continuationPolicy, decideContinuation, describeContinuation, RETRY_FAILED_WINDOW_MS } from '../../src/batch/continuation.js';
-import { BatchLifecycle, type BatchRequest } from '../../src/batch/lifecycle.js';
+import { BatchLifecycle, type BatchRequest, type LifecycleDependencies } from '../../src/batch/lifecycle.js';
 import type { WrittenReport } from '../../src/batch/report-writer.js';
 import { HandedBackError, type ProgressReport } from '../../src/batch/settle.js';
 import { BatchUnfinishedError, LoginUnavailableError, UsageError, WorkTakenOverError } from '../../src/errors.js';
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 /** A lifecycle over fakes; every file of this test has the content `hash-a` and the three accounts above. */
-function world() {
+function world(options: { earlierCalls?: LifecycleDependencies['earlierCalls'] } = {}) {
   const clock = new FakeClock();
   const store = new FakeStore(clock);
   const producer = new FakeProducer(store, (inspected) => (inspected as ReturnType<typeof inspectedFile>).accounts);
@@ -49,6 +49,7 @@ function world() {
     inspect,
     queueName: 'inquiries',
     endpoint: { environment: 'sandbox', address: 'http://inquiries.test' },
+    ...(options.earlierCalls !== undefined && { earlierCalls: options.earlierCalls }),
     clock,
     logger,
   });
@@ -166,6 +167,49 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     expect(w.producer.requeued).toEqual(['b-failed']);
     expect(w.notices[0]).toContain('its FAILED rows are asked again');
     expect(w.notices[0]).not.toContain('unfinished');
+  });
+
+  it('FAILED accounts are asked again once the calls of the last run still on their way have come back, at most the provider timeout', async () => {
+    // The run that gave up is still closing, or a `worker` holds a sent call: its answer must land (as a
+    // late answer, taken instead of asking) before the accounts are forgotten and queued again.
+    const failedSeed = {
+      batchId: 'b-failed',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED', '009:0003': 'FAILED' },
+      reportedAt: T0 - HOUR,
+    } as const;
+    const held = [2, 1, 0];
+    const looks: Array<{ round: number; outcomes: number }> = [];
+    const w = world({
+      earlierCalls: {
+        held: async (batchId, round) => {
+          looks.push({ round, outcomes: w.store.batch(batchId).outcomes.size });
+          return held.shift()!;
+        },
+        settledWithinMs: 10_000,
+      },
+    });
+    w.store.seed(failedSeed);
+    await w.lifecycle.start(w.request());
+    // The round moved before the first look; nothing was forgotten while calls were held.
+    expect(looks).toEqual([
+      { round: 1, outcomes: 3 },
+      { round: 1, outcomes: 3 },
+      { round: 1, outcomes: 3 },
+    ]);
+    expect(w.store.batch('b-failed').outcomes.size).toBe(1);
+    expect(w.notices).toContain(
+      'batch b-failed: waiting for 2 call(s) of the last run still on their way (at most 10 s): their answers are not paid for again',
+    );
+
+    // Held past the timeout (a process that died holding its jobs): asked again all the same, saying so.
+    const stuck = world({ earlierCalls: { held: async () => 1, settledWithinMs: 1_000 } });
+    stuck.store.seed(failedSeed);
+    await stuck.lifecycle.start(stuck.request());
+    expect(stuck.clock.monotonic()).toBe(1_000);
+    expect(stuck.store.batch('b-failed').outcomes.size).toBe(1);
+    expect(stuck.lines.some((line) => line.level === 'warn' && String(line.message).includes('past the provider'))).toBe(true);
   });
 
   it('a finished batch with FAILED rows, older than 12 h, or without FAILED rows: `run` checks the file anew', async () => {
