@@ -16,6 +16,7 @@ import {
   BATCH_COMMIT_REVIEW_ROWS,
   BATCH_COUNT,
   BATCH_JOB_SEAL,
+  BATCH_MARK_GIVEN_UP,
   BATCH_MARK_PRODUCED,
   BATCH_MARK_REPORTED,
   BATCH_FORGET_FAILED,
@@ -112,6 +113,8 @@ export interface BatchProgress {
   /** Every account of a fully produced batch has an answer. */
   complete: boolean;
   reported: boolean;
+  /** The batch's round (BatchRecord.round): it moves when its FAILED accounts are asked again. */
+  round: number;
 }
 
 export type BatchState = 'reading' | 'checking' | 'answered' | 'reported';
@@ -489,6 +492,7 @@ export class BatchStore {
       produced,
       complete: produced && answered >= record.accountCount,
       reported: record.reportedAt !== undefined,
+      round: record.round,
     };
   }
 
@@ -523,6 +527,23 @@ export class BatchStore {
     let count = 0;
     for await (const failed of this.failedAccounts(batchId)) count += failed.length;
     return count;
+  }
+
+  /**
+   * Writes `outcome` (FAILED: the wait gave up on them) for the accounts that have no outcome, one script
+   * for the slice, but only while the batch is in `round`, the round the wait that gave up belongs to:
+   * false, nothing written, when it moved on (another run took the batch up to ask its FAILED accounts
+   * again, and those accounts are its to answer now). BatchNotFoundError when the batch is gone.
+   */
+  async markGivenUp(batchId: string, round: number, accountKeys: string[], outcome: InquiryOutcome): Promise<boolean> {
+    const reply = await runCommand<number>(
+      this.redis,
+      BATCH_MARK_GIVEN_UP,
+      [this.keys.outcomes(batchId), this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)],
+      [round, this.retentionMs, encodeAnswer({ outcome }), ...accountKeys],
+    );
+    if (reply === GONE) throw new BatchNotFoundError(batchId);
+    return reply === 1;
   }
 
   /**

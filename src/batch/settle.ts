@@ -47,8 +47,13 @@ export interface SettleDependencies {
   queueCounts(): Promise<{ active: number; waiting: number; delayed: number }>;
   findLostJobs(batchId: string, accountKeys: string[]): Promise<LostJobs>;
   requeue(batchId: string, accountKeys: string[]): Promise<void>;
-  /** Removes the queued jobs of these accounts of the batch (dropInquiryJobs): the wait gave up on them. Returns how many. */
-  dropJobs(batchId: string, accountKeys: string[]): Promise<number>;
+  /**
+   * The FAILED outcome of a wait that gave up, for accounts without one, while the batch is in `round`
+   * (BatchStore.markGivenUp): false, nothing written, when another run moved it on to ask them again.
+   */
+  markGivenUp(batchId: string, round: number, accountKeys: string[], outcome: InquiryOutcome): Promise<boolean>;
+  /** Removes the batch's queued jobs of `round` for these accounts (dropInquiryJobs): the wait gave up on them. Returns how many. */
+  dropJobs(batchId: string, round: number, accountKeys: string[]): Promise<number>;
   /** Resolves once `count` more answers of the batch were stored by this process, or when `signal` aborts (AnswerArrivals). */
   answersLanded?(batchId: string, count: number, signal: AbortSignal): Promise<void>;
   /** The wait on a batch begins (a metric: batches this process waits on); the function it returns is called when it ends. */
@@ -143,7 +148,7 @@ async function settle(
     options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: trouble?.waitingFor });
     if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs) {
       const reason = `no answer from the provider since ${new Date(lastAnsweredAt).toISOString()}: ${trouble.waitingFor}`;
-      await markUnansweredFailed(deps, batchId, `${reason}; run the same file again to continue`);
+      await markUnansweredFailed(deps, batchId, initial.round, `${reason}; run the same file again to continue`);
       return { kind: 'gave_up', reason };
     }
     if (trouble?.kind === 'login' && idleMs >= settings.outageBudgetMs) {
@@ -213,13 +218,21 @@ async function describeTrouble(
   };
 }
 
-/** The FAILED rows of a wait that gave up, and their jobs still queued dropped: a later run need not wait them out. */
-async function markUnansweredFailed(deps: SettleDependencies, batchId: string, reason: string): Promise<void> {
+/**
+ * The FAILED rows of a wait that gave up, a slice at a time, and their jobs still queued dropped: a later
+ * run need not wait them out. Only in the round the wait belongs to: a rerun started meanwhile (`resume`,
+ * the same file) moved the batch on and asks those accounts again, and FAILED written into its round, or
+ * its jobs dropped, would end them unasked.
+ */
+async function markUnansweredFailed(deps: SettleDependencies, batchId: string, round: number, reason: string): Promise<void> {
   const outcome: InquiryOutcome = { verdict: 'FAILED', reason };
   let dropped = 0;
   for await (const missing of deps.unansweredAccounts(batchId)) {
-    for (const accountKey of missing) await deps.recordAnswer(batchId, accountKey, outcome);
-    dropped += await deps.dropJobs(batchId, missing);
+    if (!(await deps.markGivenUp(batchId, round, missing, outcome))) {
+      deps.logger.warn({ batchId }, `batch ${batchId} was taken up by another run while this one gave up: its accounts are asked there`);
+      break;
+    }
+    dropped += await deps.dropJobs(batchId, round, missing);
   }
   deps.logger.debug({ batchId, dropped }, 'the queued jobs of the accounts given up on were removed');
 }

@@ -141,6 +141,9 @@ describe('nothing of a batch without an expiry', () => {
     await expect(w.store.markProduced('b-lost', generation, 0)).rejects.toThrow(BatchNotFoundError);
     await expect(w.store.markReported('b-lost', '/out/x.csv', {})).rejects.toThrow(BatchNotFoundError);
     await expect(w.store.nextRound('b-lost')).rejects.toThrow(BatchNotFoundError);
+    await expect(w.store.markGivenUp('b-lost', 0, ['014:5270123401'], { verdict: 'FAILED', reason: 'x' })).rejects.toThrow(
+      BatchNotFoundError,
+    );
     expect([...(await expiries(redis, `${w.prefix}:batch:*`)).keys()]).toEqual([]);
   });
 });

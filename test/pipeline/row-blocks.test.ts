@@ -169,6 +169,22 @@ describe('outcomes stored without field names, with the history they were decide
     expect((await history.getMany(endpoint, ['014:5'])).get('014:5')?.answeredAt).toBe(now);
   });
 
+  it('a wait that gave up writes FAILED in one script per slice, only in its own round, keeping every answer there is', async () => {
+    await newBatch('b-gave-up');
+    const failed = { verdict: 'FAILED', reason: 'no answer from the provider since ...' } as const;
+    expect(await store.writeAnswer('b-gave-up', '014:30', full, { entry: null, reused: false })).toBe(true);
+    expect(await store.markGivenUp('b-gave-up', 0, ['014:30', '014:31', '014:32'], failed)).toBe(true);
+    const answers = await store.getAnswers('b-gave-up', ['014:30', '014:31', '014:32', '014:33']);
+    expect(answers.get('014:30')?.outcome).toEqual(full);
+    expect(answers.get('014:31')).toEqual({ outcome: failed });
+    expect(answers.get('014:32')).toEqual({ outcome: failed });
+    // A rerun moved the batch on: the rest of the give-up writes nothing into its round.
+    expect(await store.nextRound('b-gave-up')).toBe(1);
+    expect(await store.markGivenUp('b-gave-up', 0, ['014:33'], failed)).toBe(false);
+    expect((await store.getAnswers('b-gave-up', ['014:33'])).has('014:33')).toBe(false);
+    expect(await redis.pttl(keys.outcomes('b-gave-up'))).toBeGreaterThan(0);
+  });
+
   it('an answer that comes after the FAILED of its account is kept late, and the next round takes it instead of asking again', async () => {
     // A call on its way when `run` gave up on an outage: the report said FAILED; the provider answered after.
     const DAY = 24 * 3600_000;

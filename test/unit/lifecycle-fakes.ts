@@ -121,6 +121,7 @@ export class FakeStore {
       produced,
       complete: produced && outcomes.size >= record.accountCount,
       reported: record.reportedAt !== undefined,
+      round: record.round,
     };
   }
 

@@ -104,7 +104,7 @@ describe('command line', () => {
   it('fits the progress line to the terminal and shows the counts so far', () => {
     const report: ProgressReport = {
       batchId: 'b20261121-065203-3f9a1c',
-      progress: { rowCount: 10, accountCount: 10, answered: 5, produced: true, complete: false, reported: false },
+      progress: { rowCount: 10, accountCount: 10, answered: 5, produced: true, complete: false, reported: false, round: 0 },
       answeredPerSecond: 2.5,
       waitingFor: undefined,
     };

@@ -35,6 +35,7 @@ function batchWorld(options: { produced?: boolean } = {}) {
     requeued: [] as string[][],
     dropped: [] as string[],
     audits: 0,
+    round: 0,
   };
   const deps: SettleDependencies = {
     progress: async (): Promise<BatchProgress> => ({
@@ -44,6 +45,7 @@ function batchWorld(options: { produced?: boolean } = {}) {
       produced: state.produced,
       complete: state.produced && outcomes.size >= ACCOUNTS.length,
       reported: false,
+      round: state.round,
     }),
     unansweredAccounts: async function* () {
       yield ACCOUNTS.filter((account) => !outcomes.has(account));
@@ -59,7 +61,13 @@ function batchWorld(options: { produced?: boolean } = {}) {
       return state.lost;
     },
     requeue: async (_, accountKeys) => void state.requeued.push(accountKeys),
-    dropJobs: async (_, accountKeys) => state.dropped.push(...accountKeys),
+    // As BatchStore.markGivenUp: only in the wait's round.
+    markGivenUp: async (_, round, accountKeys, outcome) => {
+      if (round !== state.round) return false;
+      for (const accountKey of accountKeys) if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
+      return true;
+    },
+    dropJobs: async (_, round, accountKeys) => state.dropped.push(...accountKeys.map((account) => `${account}@${round}`)),
     clock,
     logger,
   };
@@ -83,6 +91,21 @@ describe('settleBatch', () => {
     expect(w.clock.now() - T0).toBe(ACCOUNTS.length * SETTINGS.pollMs);
   });
 
+  it('a rerun that moved the batch on while this wait gave up: nothing is written FAILED into its round, none of its jobs dropped', async () => {
+    // `resume` (or the same file) took the batch up to ask its FAILED accounts again: they are its to answer now.
+    const w = batchWorld();
+    w.answer('014:0001');
+    w.clock.onSleep = (clock) => {
+      w.state.outage = { since: T0, reason: 'provider answered HTTP 503', lastFailureAt: clock.now() };
+      if (clock.now() - T0 >= SETTINGS.outageBudgetMs - SETTINGS.pollMs) w.state.round = 1;
+    };
+    const result = await settleBatch(w.deps, SETTINGS, 'b1');
+    expect(result.kind).toBe('gave_up');
+    expect([...w.outcomes.keys()]).toEqual(['014:0001']);
+    expect(w.state.dropped).toEqual([]);
+    expect(w.lines.some((line) => line.level === 'warn' && String(line.message).includes('taken up by another run'))).toBe(true);
+  });
+
   it('the provider failing past the outage budget: the unanswered accounts become FAILED with the reason', async () => {
     const w = batchWorld();
     w.answer('014:0001');
@@ -103,7 +126,7 @@ describe('settleBatch', () => {
       expect(w.outcomes.get(account)?.reason).toMatch(/provider answered HTTP 503.*run the same file again to continue/);
     }
     // Their queued jobs go: each would take a start of the queue's limiter from the next run only to skip.
-    expect(w.state.dropped).toEqual(ACCOUNTS.slice(1));
+    expect(w.state.dropped).toEqual(ACCOUNTS.slice(1).map((account) => `${account}@0`));
     expect(waiting.at(-1)).toContain('the provider: failing since');
   });
 

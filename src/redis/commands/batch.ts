@@ -110,6 +110,24 @@ return redis.call('HINCRBY', KEYS[1], 'round', 1)`,
 };
 
 /**
+ * The FAILED outcome of a wait that gave up, for a slice of its unanswered accounts, while the batch is
+ * still in the wait's round (a rerun that moved it on asks those accounts again: writing FAILED into its
+ * round would end them unasked). KEYS: the outcomes hash, the batch hash, its rows, its accounts. ARGV:
+ * the round, retention ms, the encoded outcome, then the account keys. An account with an outcome keeps
+ * it. Returns 1, 0 when the round moved (nothing written), -1 when the batch is gone.
+ */
+export const BATCH_MARK_GIVEN_UP: LuaCommand = {
+  name: 'bcBatchMarkGivenUp',
+  numberOfKeys: 4,
+  lua: `${BATCH_GONE}${KEEP_BATCH}
+if batchGone(KEYS[2]) then return -1 end
+if (redis.call('HGET', KEYS[2], 'round') or '0') ~= ARGV[1] then return 0 end
+for i = 4, #ARGV do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[3]) end
+keepBatch(1, 4, ARGV[2])
+return 1`,
+};
+
+/**
  * Forgets the FAILED outcomes among the given accounts, to be asked again in the batch's next round; an
  * account with a late answer (LATE_ANSWERS) takes it as its outcome instead, and is not asked again. An
  * outcome that is no longer FAILED is left. KEYS: the outcomes hash, the late answers hash, the batch hash.
