@@ -576,6 +576,8 @@ export class BatchLifecycle {
         );
       told = true;
       await clock.sleep(EARLIER_CALLS_POLL_MS, signal);
+      // Stopped while waiting: nothing was forgotten yet, and the next start moves to a round of its own.
+      signal.throwIfAborted();
     }
   }
 

@@ -210,6 +210,15 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     expect(stuck.clock.monotonic()).toBe(1_000);
     expect(stuck.store.batch('b-failed').outcomes.size).toBe(1);
     expect(stuck.lines.some((line) => line.level === 'warn' && String(line.message).includes('past the provider'))).toBe(true);
+
+    // Stopped while waiting (SIGTERM): handed back at once, nothing forgotten; the next start moves on again.
+    const stopped = world({ earlierCalls: { held: async () => 1, settledWithinMs: 10_000 } });
+    stopped.store.seed(failedSeed);
+    const stop = new AbortController();
+    stopped.clock.onSleep = () => stop.abort();
+    await expect(stopped.lifecycle.start(stopped.request({ signal: stop.signal }))).rejects.toBeInstanceOf(HandedBackError);
+    expect(stopped.clock.monotonic()).toBe(250);
+    expect(stopped.store.batch('b-failed').outcomes.size).toBe(3);
   });
 
   it('a finished batch with FAILED rows, older than 12 h, or without FAILED rows: `run` checks the file anew', async () => {
