@@ -143,13 +143,14 @@ export function openApp(
     logger,
   };
 
+  const settleSettings = { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs };
   const lifecycle = new BatchLifecycle({
     store,
     producer,
     contentLease: (content) => new Lease(redis, keys.contentLease(content), { ttlMs: CONTENT_LEASE_TTL_MS, clock }),
     login: loginNow,
-    settle: (batchId, options) =>
-      settleBatch(settleDependencies, { ...DEFAULT_SETTLE, outageBudgetMs: config.inquiry.outageBudgetMs }, batchId, options),
+    settle: (batchId, options) => settleBatch(settleDependencies, settleSettings, batchId, options),
+    watchQueueing: (batchId, signal) => settleBatch(settleDependencies, settleSettings, batchId, { signal, whileQueueing: true }),
     writeReport: async (batchId, reportPath, signal, changesPath) => {
       const written = await writeReconciliation(
         { store, history, decisions },

@@ -55,6 +55,12 @@ export interface LifecycleDependencies {
   /** Logs in (trying a passing failure a few times): a wrong password stops the start before anything is queued. */
   login(): Promise<void>;
   settle(batchId: string, options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void }): Promise<SettleResult>;
+  /**
+   * The wait's rules while the file is still being queued (settle with `whileQueueing`): rejects with the
+   * wait's error when the provider fails, or the login does, past the outage budget, or a login is
+   * rejected; ends with HandedBackError once `signal` aborts (the queueing is done).
+   */
+  watchQueueing?(batchId: string, signal: AbortSignal): Promise<unknown>;
   /** `changesPath`: also write the rows whose `change` needs a look there, in the same pass. */
   writeReport(batchId: string, reportPath: string, signal?: AbortSignal, changesPath?: string): Promise<WrittenReport>;
   inspect(path: string, columns: ColumnOverrides): Promise<InspectedFile>;
@@ -404,17 +410,46 @@ export class BatchLifecycle {
       await request.onDecided?.();
       const stop = signal === undefined ? lease.signal : AbortSignal.any([lease.signal, signal]);
       const reporting = request.onProgress && this.reportWhileProducing(batchId, request.onProgress);
+      const watch = this.watchQueueing(batchId);
       try {
-        await this.prepare(batchId, continuation, target, stop, login, request.backlog, request.onNotice);
+        await this.prepare(batchId, continuation, target, AbortSignal.any([stop, watch.failed]), login, request.backlog, request.onNotice);
+      } catch (error) {
+        throw watch.failed.aborted ? watch.failed.reason : error;
       } finally {
         reporting?.stop();
+        await watch.stop();
       }
+      if (watch.failed.aborted) throw watch.failed.reason;
       return { batchId, continuation, batch };
     } finally {
       await lease
         .release()
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not release the content lease (it expires by itself)'));
     }
+  }
+
+  /**
+   * The wait's rules while the file is queued (deps.watchQueueing): production waits for room in the
+   * queue, and a provider that fails (or answers nothing but 429) drains none, so a file larger than the
+   * backlog was queued for ever, the outage budget never running. `failed` aborts, its reason the wait's
+   * error, when a rule ends the start: production stops, no row is marked, the next start continues.
+   */
+  private watchQueueing(batchId: string): { failed: AbortSignal; stop(): Promise<void> } {
+    const failed = new AbortController();
+    const done = new AbortController();
+    const watching = (this.deps.watchQueueing?.(batchId, done.signal) ?? Promise.resolve()).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!(error instanceof HandedBackError)) failed.abort(error);
+      },
+    );
+    return {
+      failed: failed.signal,
+      stop: async () => {
+        done.abort();
+        await watching;
+      },
+    };
   }
 
   /**

@@ -18,6 +18,9 @@ export interface ProgressReport {
 /** A worker met a rejected login or a refused fresh token: waiting longer cannot help. */
 export class RejectedByProviderError extends SystemicError {}
 
+/** The provider failed past the outage budget while the file was still being queued: no row was marked. */
+export class ProviderUnavailableError extends SystemicError {}
+
 /**
  * Thrown out of a wait when the caller stops (a signal, a shutdown, a lost lease) before the batch is
  * answered: the work is handed back. The batch stays in Redis and its jobs stay queued for any worker;
@@ -28,6 +31,17 @@ export class HandedBackError extends Error {
 }
 
 export type SettleResult = { kind: 'complete' } | { kind: 'gave_up'; reason: string };
+
+export interface SettleOptions {
+  signal?: AbortSignal | undefined;
+  onProgress?: ((report: ProgressReport) => void) | undefined;
+  /**
+   * The file is still being queued (production waits for room in the queue): the same rules, but a
+   * provider failing past the outage budget ends the wait with ProviderUnavailableError, no row marked
+   * (the rows not yet stored could not be), and no lost job is looked for (the queueing adds them).
+   */
+  whileQueueing?: boolean | undefined;
+}
 
 /** Inquiry jobs of unanswered accounts that will never answer: failed (kept by the queue), or gone. */
 export interface LostJobs {
@@ -96,7 +110,7 @@ export async function settleBatch(
   deps: SettleDependencies,
   settings: SettleSettings,
   batchId: string,
-  options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void } = {},
+  options: SettleOptions = {},
 ): Promise<SettleResult> {
   const ended = deps.waiting?.();
   try {
@@ -106,12 +120,7 @@ export async function settleBatch(
   }
 }
 
-async function settle(
-  deps: SettleDependencies,
-  settings: SettleSettings,
-  batchId: string,
-  options: { signal?: AbortSignal; onProgress?: (report: ProgressReport) => void },
-): Promise<SettleResult> {
+async function settle(deps: SettleDependencies, settings: SettleSettings, batchId: string, options: SettleOptions): Promise<SettleResult> {
   const { clock } = deps;
   // Wall times are for people and for comparing with what other processes post; every duration (the
   // idle time, the outage budget, the audit interval) is measured on the monotonic clock, so a step of the
@@ -148,6 +157,10 @@ async function settle(
     options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: trouble?.waitingFor });
     if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs) {
       const reason = `no answer from the provider since ${new Date(lastAnsweredAt).toISOString()}: ${trouble.waitingFor}`;
+      if (options.whileQueueing === true)
+        throw new ProviderUnavailableError(
+          `${reason}; the file was still being queued and no row was marked: run the same file again to continue`,
+        );
       await markUnansweredFailed(deps, batchId, initial.round, `${reason}; run the same file again to continue`);
       return { kind: 'gave_up', reason };
     }
@@ -156,7 +169,13 @@ async function settle(
         `no login possible since ${new Date(lastAnsweredAt).toISOString()} (${loginFailure?.message ?? 'unknown reason'}); no row was marked: run the same file again to continue`,
       );
     }
-    if (trouble?.kind === 'silence' && progress.produced && idleMs >= settings.auditAfterMs && now - lastAudit >= settings.auditAfterMs) {
+    if (
+      trouble?.kind === 'silence' &&
+      progress.produced &&
+      options.whileQueueing !== true &&
+      idleMs >= settings.auditAfterMs &&
+      now - lastAudit >= settings.auditAfterMs
+    ) {
       lastAudit = now;
       await auditLostJobs(deps, batchId);
     }

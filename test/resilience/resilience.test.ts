@@ -230,6 +230,33 @@ describe('outage', () => {
     }
   });
 
+  it('a provider down while a file larger than the backlog is still being queued: stops past the outage budget, no row marked; the rerun finishes it', async () => {
+    // The queueing waits for room in the queue (1,000 jobs at 100/s), and a failing provider drains none:
+    // the budget, which used to run only once the file was queued, never ran, and `run` hung.
+    sandbox.resetStats();
+    sandbox.setKnobs({ serverErrorRate: 1 });
+    const env = environment({ INQUIRY_OUTAGE_BUDGET: '2s', INQUIRY_ATTEMPTS: '50' });
+    const file = join(workDir, 'outage-queueing.csv');
+    await writeBeneficiaryFile(file, syntheticAccounts(1_500));
+    const out = join(workDir, 'outage-queueing.out.csv');
+    try {
+      const first = await runCli(['run', file, '--out', out, '--rate', '100/s'], env);
+      expect(first.code).toBe(1);
+      expect(first.stderr).toContain('the file was still being queued and no row was marked: run the same file again to continue');
+      expect(existsSync(out)).toBe(false);
+      sandbox.setKnobs({ serverErrorRate: 0 });
+      sandbox.resetStats();
+      const second = await runCli(['run', file, '--out', out, '--rate', '500/s'], env);
+      expect(second.code).toBe(0);
+      const rows = await readReport(out);
+      expect(rows).toHaveLength(1_500);
+      expect(rows.filter((row) => row.result === 'FAILED')).toEqual([]);
+      expect(Math.max(...answeredCounts())).toBe(1);
+    } finally {
+      sandbox.setKnobs({ serverErrorRate: 0 });
+    }
+  });
+
   it('a rerun started while the run that gave up still waits for its calls on their way waits for them too: every account paid once', async () => {
     // An operator reruns as soon as the first report is written. The first run is still closing, its calls
     // out for seconds: the rerun forgot their FAILED answers and asked the accounts again, and then both

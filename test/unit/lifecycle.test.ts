@@ -6,7 +6,7 @@ import { ProductionFencedError } from '../../src/batch/batch-store.js';
 import { continuationPolicy, decideContinuation, describeContinuation, RETRY_FAILED_WINDOW_MS } from '../../src/batch/continuation.js';
 import { BatchLifecycle, type BatchRequest, type LifecycleDependencies } from '../../src/batch/lifecycle.js';
 import type { WrittenReport } from '../../src/batch/report-writer.js';
-import { HandedBackError, type ProgressReport } from '../../src/batch/settle.js';
+import { HandedBackError, ProviderUnavailableError, type ProgressReport } from '../../src/batch/settle.js';
 import { BatchUnfinishedError, LoginUnavailableError, UsageError, WorkTakenOverError } from '../../src/errors.js';
 import { FakeClock, FakeLeases, FakeProducer, FakeStore, inspectedFile, recordingLogger, T0 } from './lifecycle-fakes.js';
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 /** A lifecycle over fakes; every file of this test has the content `hash-a` and the three accounts above. */
-function world(options: { earlierCalls?: LifecycleDependencies['earlierCalls'] } = {}) {
+function world(options: Pick<LifecycleDependencies, 'earlierCalls' | 'watchQueueing'> = {}) {
   const clock = new FakeClock();
   const store = new FakeStore(clock);
   const producer = new FakeProducer(store, (inspected) => (inspected as ReturnType<typeof inspectedFile>).accounts);
@@ -49,7 +49,7 @@ function world(options: { earlierCalls?: LifecycleDependencies['earlierCalls'] }
     inspect,
     queueName: 'inquiries',
     endpoint: { environment: 'sandbox', address: 'http://inquiries.test' },
-    ...(options.earlierCalls !== undefined && { earlierCalls: options.earlierCalls }),
+    ...options,
     clock,
     logger,
   });
@@ -106,6 +106,37 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
     const count = reports.length;
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(reports).toHaveLength(count);
+  });
+
+  it("the wait's rules run while the file is queued: a provider down past the budget stops production and the start, no row marked", async () => {
+    let failQueueing!: (error: Error) => void;
+    const watched: string[] = [];
+    const w = world({
+      watchQueueing: (batchId, signal) =>
+        new Promise((_, reject) => {
+          watched.push(batchId);
+          failQueueing = reject;
+          signal.addEventListener('abort', () => reject(new HandedBackError('queued')), { once: true });
+        }),
+    });
+    let queued!: () => void;
+    w.producer.holdUntil = new Promise((resolve) => (queued = resolve));
+    const starting = w.lifecycle.start(w.request());
+    await vi.waitFor(() => expect(w.producer.produced).toHaveLength(1));
+    failQueueing(new ProviderUnavailableError('no answer from the provider since 02:00'));
+    queued();
+    await expect(starting).rejects.toThrow(ProviderUnavailableError);
+    const batchId = watched[0]!;
+    // Production stopped before storing anything; the batch is left unfinished for the next start.
+    expect((await w.store.progress(batchId)).produced).toBe(false);
+    expect(w.leases.holders.size).toBe(0);
+
+    // Queued without trouble: the watch ends with the queueing, and the start goes on.
+    const calm = world({
+      watchQueueing: (_, signal) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(new HandedBackError('queued')))),
+    });
+    await expect(calm.lifecycle.start(calm.request())).resolves.toMatchObject({ continuation: { kind: 'new' } });
   });
 
   it('a wrong password stops the start before any batch exists', async () => {

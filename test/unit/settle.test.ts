@@ -3,6 +3,7 @@ import { AnswerArrivals } from '../../src/batch/answer-arrivals.js';
 import type { BatchProgress } from '../../src/batch/batch-store.js';
 import {
   HandedBackError,
+  ProviderUnavailableError,
   RejectedByProviderError,
   settleBatch,
   type LostJobs,
@@ -89,6 +90,19 @@ describe('settleBatch', () => {
     expect(result).toEqual({ kind: 'complete' });
     expect(reports.at(-1)).toEqual({ answered: 4, complete: true });
     expect(w.clock.now() - T0).toBe(ACCOUNTS.length * SETTINGS.pollMs);
+  });
+
+  it('while the file is still being queued: the provider failing past the outage budget ends the wait, no row marked', async () => {
+    // Production waits for room in the queue, and a failing provider drains none: without this, a file
+    // larger than the backlog was queued for ever.
+    const w = batchWorld({ produced: false });
+    w.clock.onSleep = (clock) => {
+      w.state.outage = { since: T0, reason: 'provider answered HTTP 503', lastFailureAt: clock.now() };
+    };
+    await expect(settleBatch(w.deps, SETTINGS, 'b1', { whileQueueing: true })).rejects.toThrow(ProviderUnavailableError);
+    expect(w.clock.now() - T0).toBeGreaterThanOrEqual(SETTINGS.outageBudgetMs);
+    expect(w.outcomes.size).toBe(0);
+    expect(w.state.dropped).toEqual([]);
   });
 
   it('a rerun that moved the batch on while this wait gave up: nothing is written FAILED into its round, none of its jobs dropped', async () => {
