@@ -574,7 +574,7 @@ export class BatchLifecycle {
         );
     }
     if (inspected !== undefined) return deps.producer.produce(batchId, inspected, signal, backlog);
-    await deps.producer.requeueUnanswered(batchId, backlog);
+    await deps.producer.requeueUnanswered(batchId, backlog, signal);
   }
 
   /**

@@ -103,13 +103,16 @@ export class Producer {
     await this.store.markProduced(batchId, generation, invalidCount);
   }
 
-  /** Queues a job for every account without an outcome; jobs still queued are left as they are. Returns how many. */
-  async requeueUnanswered(batchId: string, backlog = this.backlog): Promise<number> {
+  /**
+   * Queues a job for every account without an outcome; jobs still queued are left as they are. Returns how
+   * many. `signal` stops it while it waits for room in the queue (a stop, the wait's rules while queueing).
+   */
+  async requeueUnanswered(batchId: string, backlog = this.backlog, signal?: AbortSignal): Promise<number> {
     const { round } = await this.store.get(batchId);
     const sealKey = await this.sealKey(batchId);
     let queued = 0;
     for await (const missing of this.store.unansweredAccounts(batchId)) {
-      await this.waitForRoom(backlog);
+      await this.waitForRoom(backlog, signal);
       const toAsk = await this.reuse(batchId, missing);
       await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts, sealKey, this.perAdd);
       queued += toAsk.length;

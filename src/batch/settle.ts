@@ -129,6 +129,8 @@ async function settle(deps: SettleDependencies, settings: SettleSettings, batchI
   const started = clock.monotonic();
   const initial = await deps.progress(batchId);
   let lastAnswered = initial.answered;
+  // What the rate is counted from: the answers when the wait began, or when FAILED ones were forgotten.
+  let answeredFrom = { count: initial.answered, elapsed: started };
   let lastAnsweredAt = startedAt;
   let lastAnsweredElapsed = started;
   let lastAudit = started;
@@ -136,13 +138,23 @@ async function settle(deps: SettleDependencies, settings: SettleSettings, batchI
     if (options.signal?.aborted) throw new HandedBackError(`batch ${batchId} was not answered when its wait was stopped`);
     const progress = await deps.progress(batchId);
     const now = clock.monotonic();
+    // Fewer answers than before: FAILED ones were forgotten to be asked again (a rerun, or `resume` while
+    // this wait watches the queueing). The batch starts answering anew, and so does the wait's clock.
+    if (progress.answered < lastAnswered) {
+      lastAnswered = progress.answered;
+      lastAnsweredAt = clock.now();
+      lastAnsweredElapsed = now;
+      answeredFrom = { count: progress.answered, elapsed: now };
+    }
     if (progress.answered > lastAnswered) {
       lastAnswered = progress.answered;
       lastAnsweredAt = clock.now();
       lastAnsweredElapsed = now;
     }
-    const answeredPerSecond = perSecond(progress.answered - initial.answered, now - started);
-    if (progress.complete) {
+    const answeredPerSecond = perSecond(progress.answered - answeredFrom.count, now - answeredFrom.elapsed);
+    // While queueing, an answered batch is one whose FAILED answers are about to be forgotten (a rerun):
+    // the watch goes on until the queueing is done.
+    if (progress.complete && options.whileQueueing !== true) {
       options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: undefined });
       return { kind: 'complete' };
     }

@@ -257,6 +257,35 @@ describe('outage', () => {
     }
   });
 
+  it('the provider still down while a rerun queues its FAILED accounts again, more than the backlog: stops past the budget too', async () => {
+    // The rerun of a batch whose rows are all stored queues its unanswered accounts without reading the
+    // file (2,500 of them at 100/s: a backlog of 1,000, more than it and every worker slot); that queueing
+    // waited for room for ever as well.
+    sandbox.resetStats();
+    sandbox.setKnobs({ serverErrorRate: 1 });
+    const env = environment({ INQUIRY_OUTAGE_BUDGET: '2s', INQUIRY_ATTEMPTS: '50' });
+    const file = join(workDir, 'outage-requeue.csv');
+    await writeBeneficiaryFile(file, syntheticAccounts(2_500));
+    const out = join(workDir, 'outage-requeue.out.csv');
+    try {
+      // Queued at once at 2000/s (a backlog of 4,000): the first run gives up with every row FAILED.
+      expect((await runCli(['run', file, '--out', out, '--rate', '2000/s'], env)).code).toBe(1);
+      expect((await readReport(out)).every((row) => row.result === 'FAILED')).toBe(true);
+      const second = await runCli(['run', file, '--out', out, '--rate', '100/s'], env);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain('the file was still being queued and no row was marked');
+      sandbox.setKnobs({ serverErrorRate: 0 });
+      sandbox.resetStats();
+      expect((await runCli(['run', file, '--out', out, '--rate', '500/s'], env)).code).toBe(0);
+      const rows = await readReport(out);
+      expect(rows).toHaveLength(2_500);
+      expect(rows.filter((row) => row.result === 'FAILED')).toEqual([]);
+      expect(Math.max(...answeredCounts())).toBe(1);
+    } finally {
+      sandbox.setKnobs({ serverErrorRate: 0 });
+    }
+  });
+
   it('a rerun started while the run that gave up still waits for its calls on their way waits for them too: every account paid once', async () => {
     // An operator reruns as soon as the first report is written. The first run is still closing, its calls
     // out for seconds: the rerun forgot their FAILED answers and asked the accounts again, and then both

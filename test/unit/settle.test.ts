@@ -105,6 +105,22 @@ describe('settleBatch', () => {
     expect(w.state.dropped).toEqual([]);
   });
 
+  it('while a rerun queues: an answered batch is watched on, and FAILED answers forgotten start the clock again', async () => {
+    // The watch begins before the rerun forgets the FAILED answers: every account looks answered, then fewer.
+    const w = batchWorld();
+    for (const account of ACCOUNTS) w.outcomes.set(account, { verdict: 'FAILED', reason: 'no answer' });
+    let forgottenAt: number | undefined;
+    w.clock.onSleep = (clock) => {
+      if (forgottenAt === undefined && clock.now() - T0 >= SETTINGS.outageBudgetMs / 2) {
+        for (const account of ACCOUNTS) w.outcomes.delete(account);
+        forgottenAt = clock.now();
+      }
+      w.state.outage = { since: T0, reason: 'provider answered HTTP 503', lastFailureAt: clock.now() };
+    };
+    await expect(settleBatch(w.deps, SETTINGS, 'b1', { whileQueueing: true })).rejects.toThrow(ProviderUnavailableError);
+    expect(w.clock.now() - forgottenAt!).toBeGreaterThanOrEqual(SETTINGS.outageBudgetMs);
+  });
+
   it('a rerun that moved the batch on while this wait gave up: nothing is written FAILED into its round, none of its jobs dropped', async () => {
     // `resume` (or the same file) took the batch up to ask its FAILED accounts again: they are its to answer now.
     const w = batchWorld();
