@@ -53,7 +53,7 @@ export interface LostJobs {
 export interface SettleDependencies {
   progress(batchId: string): Promise<BatchProgress>;
   unansweredAccounts(batchId: string): AsyncIterable<string[]>;
-  /** Records an answer with its history (src/history/answers.ts): the FAILED rows the wait gives up on. */
+  /** Records an answer with its history (src/history/answers.ts): the FAILED row of a job the audit found failed. */
   recordAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   /** The provider failing, as posted by the workers' circuit breakers. */
   providerOutage(): Promise<Outage | undefined>;
