@@ -137,7 +137,14 @@ describe('429', () => {
 });
 
 describe('429 storm', () => {
-  it('slows the shared pacer down on 429s: at most 10% of calls answered 429, no row FAILED, the summary says the rate allowed', async () => {
+  // Retried, as the test above and for the same reason: how many calls meet a 429 before the slowed rate
+  // reaches every worker depends on when the in-process emulator stamps them, which a loaded machine moves
+  // (8 of 48 in one clean-clone CI run on 2026-11-29, against 3-4 in the other six full runs that day; 9 of
+  // 49 and 17 of 57 beside other test files before). A pacer that stopped slowing down would answer about
+  // half its calls 429 on every try.
+  it('slows the shared pacer down on 429s: at most 10% of calls answered 429, no row FAILED, the summary says the rate allowed', {
+    retry: 2,
+  }, async () => {
     sandbox.resetStats();
     sandbox.setKnobs({ rateLimit: { max: 5, windowMs: 1000 } });
     const file = await fileOf('storm', 40);
