@@ -139,7 +139,7 @@ describe('429', () => {
 describe('429 storm', () => {
   // Retried, as the test above and for the same reason: how many calls meet a 429 before the slowed rate
   // reaches every worker depends on when the in-process emulator stamps them, which a loaded machine moves
-  // (8 of 48 in one clean-clone CI run on 2026-11-29, against 3-4 in the other six full runs that day; 9 of
+  // (8 of 48 in one clean-clone CI run on 2026-11-29, which the other six full runs of that day passed; 9 of
   // 49 and 17 of 57 beside other test files before). A pacer that stopped slowing down would answer about
   // half its calls 429 on every try.
   it('slows the shared pacer down on 429s: at most 10% of calls answered 429, no row FAILED, the summary says the rate allowed', {
