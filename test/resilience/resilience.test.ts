@@ -137,14 +137,13 @@ describe('429', () => {
 });
 
 describe('429 storm', () => {
-  // Retried, as the test above and for the same reason: how many calls meet a 429 before the slowed rate
-  // reaches every worker depends on when the in-process emulator stamps them, which a loaded machine moves
-  // (8 of 48 in one clean-clone CI run on 2026-11-29, which the other six full runs of that day passed; 9 of
-  // 49 and 17 of 57 beside other test files before). A pacer that stopped slowing down would answer about
-  // half its calls 429 on every try.
-  it('slows the shared pacer down on 429s: at most 10% of calls answered 429, no row FAILED, the summary says the rate allowed', {
-    retry: 2,
-  }, async () => {
+  // How many calls meet a 429 before the slowed rate reaches every worker depends on when the in-process
+  // emulator stamps them, which a loaded machine moves: alone, and in six full runs of 2026-11-29, at most 4
+  // of about 45 (the earlier bound, 10%, held); beside the
+  // other test files of a clean-clone CI run on 2026-11-29, 8 of 48 and 6 of 46 three times in a row (9 of
+  // 49 and 17 of 57 before). Without the slow-down, 47% of the calls were answered 429: the bound (a
+  // quarter) still tells the two apart, and the summary and the message check that the rate slowed.
+  it('slows the shared pacer down on 429s: at most a quarter of calls answered 429, no row FAILED, the summary says the rate allowed', async () => {
     sandbox.resetStats();
     sandbox.setKnobs({ rateLimit: { max: 5, windowMs: 1000 } });
     const file = await fileOf('storm', 40);
@@ -156,7 +155,7 @@ describe('429 storm', () => {
     const stats = sandbox.stats();
     expect(stats.answeredInquiries).toBe(40);
     expect(stats.rateLimited).toBeGreaterThan(0);
-    expect(stats.rateLimited).toBeLessThanOrEqual(stats.inquiries * 0.1);
+    expect(stats.rateLimited).toBeLessThanOrEqual(stats.inquiries * 0.25);
     const rows = await readReport(out);
     expect(rows).toHaveLength(40);
     expect(rows.filter((row) => row.result === 'FAILED')).toEqual([]);
