@@ -138,15 +138,11 @@ async function settle(deps: SettleDependencies, settings: SettleSettings, batchI
     if (options.signal?.aborted) throw new HandedBackError(`batch ${batchId} was not answered when its wait was stopped`);
     const progress = await deps.progress(batchId);
     const now = clock.monotonic();
-    // Fewer answers than before: FAILED ones were forgotten to be asked again (a rerun, or `resume` while
-    // this wait watches the queueing). The batch starts answering anew, and so does the wait's clock.
-    if (progress.answered < lastAnswered) {
-      lastAnswered = progress.answered;
-      lastAnsweredAt = clock.now();
-      lastAnsweredElapsed = now;
-      answeredFrom = { count: progress.answered, elapsed: now };
-    }
-    if (progress.answered > lastAnswered) {
+    // More answers, or fewer: FAILED ones were forgotten to be asked again (a rerun, or `resume` while this
+    // wait watches the queueing), and the batch starts answering anew. Either way the wait's clock starts
+    // again; after fewer, its rate is counted from here.
+    if (progress.answered !== lastAnswered) {
+      if (progress.answered < lastAnswered) answeredFrom = { count: progress.answered, elapsed: now };
       lastAnswered = progress.answered;
       lastAnsweredAt = clock.now();
       lastAnsweredElapsed = now;
