@@ -1,5 +1,6 @@
 import { DelayedError, Worker, type Job, type Processor, type Queue } from 'bullmq';
 import { settledWithin } from '../clock/clock.js';
+import { formatDuration } from '../config/duration.js';
 import type { ConcurrencyBounds, Rate } from '../config/index.js';
 import { describeError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
@@ -51,6 +52,9 @@ export interface WorkerPoolSettings {
   logger: Logger;
 }
 
+/** Why the jobs in hand stop waiting for their send slot. */
+const STOPPING = 'this process is stopping';
+
 /**
  * This process's inquiry workers: started under the queue's one rate (RateCeiling) and BullMQ's global
  * limiter, each with its circuit breaker and a concurrency adapted to the work time; stopped within
@@ -62,6 +66,8 @@ export class InquiryWorkerPool {
   private readonly rateCeiling: RateCeiling;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
+  /** Aborted when the stop begins: the signal of the jobs that start after it (see startWorkers). */
+  private readonly stopped = new AbortController();
 
   constructor(private readonly settings: WorkerPoolSettings) {
     this.rateCeiling = new RateCeiling(settings.connection, settings.keys.rateCeiling(settings.queue.name), settings.rate, settings.logger);
@@ -87,7 +93,7 @@ export class InquiryWorkerPool {
     // Enough slots for the rate at the work time seen (see AdaptiveConcurrency), shared among the workers as answers come.
     const concurrency = new AdaptiveConcurrency(this.settings.rate, this.settings.concurrency);
     this.concurrency = concurrency;
-    const processor = this.settings.processor({
+    const processJob = this.settings.processor({
       openAccount: (data) => accounts.open(data),
       landAnswer: (batchId, accountKey, outcome) => answers.land(batchId, accountKey, outcome),
       countCall: (batchId, field) => answers.countCall(batchId, field),
@@ -103,6 +109,7 @@ export class InquiryWorkerPool {
       handBack: (job, token) => putBack(job, token, 0),
       breaker,
     });
+    const processor = startsStoppedAfter(this.stopped.signal, processJob);
     for (const share of shares(concurrency.next(), workerCount(this.settings.concurrency))) {
       this.workers.push(
         startInquiryWorker(queue, processor, {
@@ -141,10 +148,11 @@ export class InquiryWorkerPool {
       const closing = Promise.all(this.workers.map((worker) => closeWorker(worker)));
       // Jobs still waiting for their send slot (a 429's hold can last minutes) go back to the queue now;
       // the calls already sent are waited for.
-      for (const worker of this.workers) worker.cancelAllJobs('this process is stopping');
+      this.stopped.abort(STOPPING);
+      for (const worker of this.workers) worker.cancelAllJobs(STOPPING);
       if (await settledWithin(closing, withinMs)) return;
       this.settings.logger.warn(
-        `inquiries still in flight after SHUTDOWN_TIMEOUT (${Math.round(this.settings.shutdownTimeoutMs / 1000)} s): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
+        `inquiries still in flight after SHUTDOWN_TIMEOUT (${formatDuration(this.settings.shutdownTimeoutMs)}): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
       );
     })());
   }
@@ -163,6 +171,17 @@ export class InquiryWorkerPool {
         );
     }
   }
+}
+
+/**
+ * `processor`, given `stopped` as its signal when a job starts after the stop began. Worker.cancelAllJobs
+ * aborts the jobs in hand only, and BullMQ goes on starting jobs for a moment: the next job a finishing one
+ * fetches (closeWorker begins BullMQ's close a moment after the cancel), one whose fetch was under way.
+ * With a signal no one aborts, such a job waited for its send slot past SHUTDOWN_TIMEOUT and was left
+ * active, its lock holding the account for 30 s and more (test/resilience/stop-fetched-jobs.test.ts).
+ */
+export function startsStoppedAfter(stopped: AbortSignal, processor: Processor<InquiryJobData>): Processor<InquiryJobData> {
+  return (job, token, signal) => processor(job, token, stopped.aborted ? stopped : signal);
 }
 
 /**
