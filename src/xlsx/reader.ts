@@ -1,6 +1,9 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, open as openFd } from 'node:fs';
+import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import type { Row } from 'exceljs';
+import type { Entry, ZipFile } from 'yauzl';
 import { InputFileError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import { cellText } from './display.js';
@@ -20,21 +23,28 @@ export interface XlsxFileInfo {
 }
 
 /**
- * Streams the rows of the workbook's first sheet as text (see display.ts), with exceljs' streaming reader:
- * rows are never all in memory (shared strings are: a workbook keeps them in one part). The first non-empty
- * row is the header; empty rows are skipped; rows shorter than the header are padded.
+ * Streams the rows of the workbook's first sheet (the first tab) as text (see display.ts), with exceljs'
+ * parsers: rows are never all in memory (shared strings are: a workbook keeps them in one part). The first
+ * non-empty row is the header; empty rows are skipped; rows shorter than the header are padded.
+ *
+ * The zip is read through its central directory (yauzl), not exceljs' single streaming pass: that pass
+ * (unzipper's Parse) intermittently ends before the last entries, and exceljs' own writer stores
+ * `xl/workbook.xml` last, so a whole workbook was refused as unreadable now and then (exceljs#3064: 2 reads
+ * in 1,000 here, more under load); an Excel file, whose shared strings come after its sheets, could lose
+ * them. Here the parts a sheet needs (the workbook, its relations, shared strings, styles) are read first,
+ * each whole, and then the sheet, row by row.
  */
 function readFailure(path: string, error: NodeJS.ErrnoException): InputFileError {
   return new InputFileError(`cannot read input file ${path}: ${error.code ?? error.message}`, { cause: error });
 }
 
-/** Resolves once the file is open; a file that cannot be opened (gone since it was checked) is the file's error. */
-async function opened(source: ReturnType<typeof createReadStream>, path: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    source.once('open', () => resolve());
-    source.once('error', (error: NodeJS.ErrnoException) => reject(readFailure(path, error)));
-  });
-}
+/** The parts of a workbook read before its sheet, by their place in the zip. */
+const PARTS = {
+  relations: 'xl/_rels/workbook.xml.rels',
+  workbook: 'xl/workbook.xml',
+  sharedStrings: 'xl/sharedStrings.xml',
+  styles: 'xl/styles.xml',
+};
 
 export async function* readXlsxRecords(
   path: string,
@@ -42,73 +52,70 @@ export async function* readXlsxRecords(
   onBytes?: (chunk: Buffer) => void,
 ): AsyncGenerator<SheetRecord> {
   // Loaded on first use: exceljs takes about a second of CPU to load, which every CSV run would pay at start.
-  const { default: ExcelJS } = await import('exceljs');
-  const source = createReadStream(path);
-  // Opened before the reader sees it: a file gone since it was checked is the file's error (exit 2), not an
-  // 'error' event on a stream nobody listens to.
-  await opened(source, path);
-  const input = new PassThrough();
-  // A read error later (a disk error) ends the input, as a cut file would; the error is kept and thrown as the
-  // file's (a destroyed input would leave exceljs' reader waiting for ever).
-  let readError: NodeJS.ErrnoException | undefined;
-  source.on('error', (error) => {
-    readError ??= error;
-    input.end();
+  const [{ default: ExcelJS }, { default: yauzl }] = await Promise.all([import('exceljs'), import('yauzl')]);
+  // A plain descriptor, not a FileHandle: yauzl takes it over and closes it with the zip.
+  const fd = await promisify(openFd)(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw readFailure(path, error);
   });
-  if (onBytes) source.on('data', (chunk) => onBytes(chunk as Buffer));
-  source.pipe(input);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
-  const sharedStrings = watchSharedStrings(reader as unknown as WorkbookParts);
+  let zip: ZipFile | undefined;
   let header: string[] | undefined;
   let lastLine = 0;
   try {
-    for await (const sheet of reader) {
-      const parts = sheet as unknown as SheetParts;
-      const sheetEnd = watchXmlEnd(parts.iterator, 'worksheet');
-      parts.iterator = sheetEnd.xml;
-      for await (const row of sheet) {
-        const cells: string[] = [];
-        row.eachCell({ includeEmpty: false }, (cell, column) => {
-          cells[column - 1] = cellText(cell.value, cell.numFmt);
-        });
-        const fields = Array.from({ length: Math.max(cells.length, header?.length ?? 0) }, (_, index) => cells[index] ?? '');
-        if (fields.every((field) => field.trim() === '')) continue;
-        if (header === undefined) {
-          header = fields.map((name) => name.trim());
-          onHeader?.(header);
-          continue;
-        }
-        lastLine = row.number;
-        yield { fields, line: row.number };
-      }
-      if (readError !== undefined) throw readFailure(path, readError);
-      if (!sheetEnd.closed() || sharedStrings.cut()) {
-        const part = sharedStrings.cut()
-          ? "its text cells' shared strings stop before their end"
-          : `its first sheet stops before the sheet's end (after row ${lastLine})`;
-        throw new InputFileError(
-          `${path} is cut short: ${part}, as when a workbook was written or copied incompletely; nothing was checked. Save the workbook again and run that`,
-        );
-      }
-      break; // the first sheet only
-    }
-    // The content is the whole file: the bytes after the first sheet are read (and hashed) too.
-    source.unpipe(input);
-    if (!source.readableEnded)
-      await new Promise<void>((resolve, reject) => {
-        source.once('end', resolve);
-        source.once('error', reject);
-        source.resume();
+    // The content is the whole file, hashed from the same open file the rows are read from.
+    if (onBytes) for await (const chunk of createReadStream(path, { fd, start: 0, autoClose: false })) onBytes(chunk as Buffer);
+    const opened = await yauzl.fromFdPromise(fd, { lazyEntries: true, autoClose: false });
+    zip = opened;
+    const entries = new Map<string, Entry>();
+    for await (const entry of opened.eachEntry()) entries.set(entry.fileName, entry);
+    const part = (name: string): Promise<Readable> | undefined => {
+      const entry = entries.get(name);
+      return entry === undefined ? undefined : opened.openReadStreamPromise(entry);
+    };
+    const required = (name: string): Promise<Readable> => part(name) ?? Promise.reject(new Error(`it has no ${name}`));
+
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+      worksheets: 'emit',
+      sharedStrings: 'cache',
+      styles: 'cache',
+      hyperlinks: 'ignore',
+      entries: 'ignore',
+    }) as unknown as WorkbookParts;
+    const sharedStrings = watchSharedStrings(reader);
+    await reader._parseRels(await required(PARTS.relations));
+    await reader._parseWorkbook(await required(PARTS.workbook));
+    const strings = part(PARTS.sharedStrings);
+    if (strings !== undefined) for await (const _ of reader._parseSharedStrings(await strings));
+    const styles = part(PARTS.styles);
+    if (styles !== undefined) await reader._parseStyles(await styles);
+
+    const sheetPath = firstSheetPath(reader);
+    const sheetEnd = watchXmlEnd(await required(sheetPath), 'worksheet');
+    const [sheet] = reader._parseWorksheet(sheetEnd.xml, /(\d+)\.xml$/.exec(sheetPath)?.[1] ?? '1');
+    for await (const row of sheet!.value) {
+      const cells: string[] = [];
+      row.eachCell({ includeEmpty: false }, (cell, column) => {
+        cells[column - 1] = cellText(cell.value, cell.numFmt);
       });
+      const fields = Array.from({ length: Math.max(cells.length, header?.length ?? 0) }, (_, index) => cells[index] ?? '');
+      if (fields.every((field) => field.trim() === '')) continue;
+      if (header === undefined) {
+        header = fields.map((name) => name.trim());
+        onHeader?.(header);
+        continue;
+      }
+      lastLine = row.number;
+      yield { fields, line: row.number };
+    }
+    if (!sheetEnd.closed() || sharedStrings.cut()) {
+      const cut = sharedStrings.cut()
+        ? "its text cells' shared strings stop before their end"
+        : `its first sheet stops before the sheet's end (after row ${lastLine})`;
+      throw new InputFileError(
+        `${path} is cut short: ${cut}, as when a workbook was written or copied incompletely; nothing was checked. Save the workbook again and run that`,
+      );
+    }
   } catch (error) {
     if (error instanceof InputFileError) throw error;
-    if (readError !== undefined) throw readFailure(path, readError);
     if ((error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).syscall !== undefined) {
       throw readFailure(path, error as NodeJS.ErrnoException);
     }
@@ -117,21 +124,44 @@ export async function* readXlsxRecords(
       { cause: error },
     );
   } finally {
-    source.destroy();
-    input.destroy();
+    if (zip === undefined) closeSync(fd);
+    else zip.close(); // the descriptor closes once the last part's stream is done
   }
   if (header === undefined) throw new UsageError(`${path} is empty: its first sheet needs a header row`);
 }
 
-/** The parts of exceljs' streaming readers met here: a sheet's XML as its zip entry streams it, and the shared strings' parser. */
-interface SheetParts {
-  iterator: AsyncIterable<Buffer | string>;
+/**
+ * Where the first sheet (the first tab) is in the zip: the workbook lists its sheets in tab order, and its
+ * relations say which part each one is (a target relative to xl/, or absolute from the zip's root).
+ */
+function firstSheetPath(reader: WorkbookParts): string {
+  const first = reader.model?.sheets?.[0];
+  if (first === undefined) throw new Error('its workbook lists no sheet');
+  const target = reader.workbookRels?.find((relation) => relation.Id === first.rId)?.Target;
+  if (target === undefined) throw new Error(`its workbook names no part for sheet "${first.name}"`);
+  return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
 }
+
+/**
+ * The parts of exceljs' streaming reader driven here (exceljs 4.4's WorkbookReader, whose own `parse` is not
+ * used: see readXlsxRecords): each parses one part of the workbook, given as a stream.
+ */
 interface WorkbookParts {
-  _parseSharedStrings(entry: AsyncIterable<Buffer | string>): AsyncGenerator<unknown>;
+  _parseRels(part: Readable): Promise<void>;
+  _parseWorkbook(part: Readable): Promise<void>;
+  _parseSharedStrings(part: AsyncIterable<Buffer | string>): AsyncGenerator<unknown>;
+  _parseStyles(part: Readable): Promise<void>;
+  _parseWorksheet(xml: AsyncIterable<Buffer | string>, sheetNo: string): Generator<{ eventType: string; value: SheetReader }>;
+  /** The workbook's sheets in tab order (set by _parseWorkbook). */
+  model?: { sheets?: Array<{ name: string; rId: string }> };
+  /** The workbook's relations (set by _parseRels). */
+  workbookRels?: Array<{ Id: string; Target: string }>;
   /** The shared strings read so far (sharedStrings: 'cache'). */
   sharedStrings?: unknown[];
 }
+
+/** A sheet's rows, as exceljs' WorksheetReader gives them. */
+type SheetReader = AsyncIterable<Row>;
 
 const TAIL_CHARACTERS = 256;
 /** How much of a part's start is kept to read its root element's attributes. */
