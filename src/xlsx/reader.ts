@@ -22,18 +22,6 @@ export interface XlsxFileInfo {
   contentHash: string;
 }
 
-/**
- * Streams the rows of the workbook's first sheet (the first tab) as text (see display.ts), with exceljs'
- * parsers: rows are never all in memory (shared strings are: a workbook keeps them in one part). The first
- * non-empty row is the header; empty rows are skipped; rows shorter than the header are padded.
- *
- * The zip is read through its central directory (yauzl), not exceljs' single streaming pass: that pass
- * (unzipper's Parse) intermittently ends before the last entries, and exceljs' own writer stores
- * `xl/workbook.xml` last, so a whole workbook was refused as unreadable now and then (exceljs#3064: 2 reads
- * in 1,000 here, more under load); an Excel file, whose shared strings come after its sheets, could lose
- * them. Here the parts a sheet needs (the workbook, its relations, shared strings, styles) are read first,
- * each whole, and then the sheet, row by row.
- */
 function readFailure(path: string, error: NodeJS.ErrnoException): InputFileError {
   return new InputFileError(`cannot read input file ${path}: ${error.code ?? error.message}`, { cause: error });
 }
@@ -46,6 +34,18 @@ const PARTS = {
   styles: 'xl/styles.xml',
 };
 
+/**
+ * Streams the rows of the workbook's first sheet (the first tab Excel shows) as text (see display.ts), with
+ * exceljs' parsers: rows are never all in memory (shared strings are: a workbook keeps them in one part). The
+ * first non-empty row is the header; empty rows are skipped; rows shorter than the header are padded.
+ *
+ * The zip is read through its central directory (yauzl), not exceljs' single streaming pass: that pass
+ * (unzipper's Parse) intermittently ends before the last entries, and exceljs' own writer stores
+ * `xl/workbook.xml` last, so a whole workbook was refused as unreadable now and then (exceljs#3064: 2 reads
+ * in 1,000 here, more under load); an Excel file, whose shared strings come after its sheets, could lose
+ * them. Here the parts a sheet needs (the workbook, its relations, shared strings, styles) are read first,
+ * each whole, and then the sheet, row by row.
+ */
 export async function* readXlsxRecords(
   path: string,
   onHeader?: (header: string[]) => void,
@@ -58,6 +58,8 @@ export async function* readXlsxRecords(
     throw readFailure(path, error);
   });
   let zip: ZipFile | undefined;
+  // The parts' streams: one left open (the sheet, when the rows are not read to the end) holds the file open.
+  const streams: Readable[] = [];
   let header: string[] | undefined;
   let lastLine = 0;
   try {
@@ -67,11 +69,18 @@ export async function* readXlsxRecords(
     zip = opened;
     const entries = new Map<string, Entry>();
     for await (const entry of opened.eachEntry()) entries.set(entry.fileName, entry);
-    const part = (name: string): Promise<Readable> | undefined => {
+    const part = async (name: string): Promise<Readable | undefined> => {
       const entry = entries.get(name);
-      return entry === undefined ? undefined : opened.openReadStreamPromise(entry);
+      if (entry === undefined) return undefined;
+      const stream = await opened.openReadStreamPromise(entry);
+      streams.push(stream);
+      return stream;
     };
-    const required = (name: string): Promise<Readable> => part(name) ?? Promise.reject(new Error(`it has no ${name}`));
+    const required = async (name: string): Promise<Readable> => {
+      const stream = await part(name);
+      if (stream === undefined) throw new Error(`it has no ${name}`);
+      return stream;
+    };
 
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
       worksheets: 'emit',
@@ -83,10 +92,10 @@ export async function* readXlsxRecords(
     const sharedStrings = watchSharedStrings(reader);
     await reader._parseRels(await required(PARTS.relations));
     await reader._parseWorkbook(await required(PARTS.workbook));
-    const strings = part(PARTS.sharedStrings);
-    if (strings !== undefined) for await (const _ of reader._parseSharedStrings(await strings));
-    const styles = part(PARTS.styles);
-    if (styles !== undefined) await reader._parseStyles(await styles);
+    const strings = await part(PARTS.sharedStrings);
+    if (strings !== undefined) for await (const _ of reader._parseSharedStrings(strings));
+    const styles = await part(PARTS.styles);
+    if (styles !== undefined) await reader._parseStyles(styles);
 
     const sheetPath = firstSheetPath(reader);
     const sheetEnd = watchXmlEnd(await required(sheetPath), 'worksheet');
@@ -124,6 +133,7 @@ export async function* readXlsxRecords(
       { cause: error },
     );
   } finally {
+    for (const stream of streams) stream.destroy();
     if (zip === undefined) closeSync(fd);
     else zip.close(); // the descriptor closes once the last part's stream is done
   }
@@ -131,11 +141,13 @@ export async function* readXlsxRecords(
 }
 
 /**
- * Where the first sheet (the first tab) is in the zip: the workbook lists its sheets in tab order, and its
- * relations say which part each one is (a target relative to xl/, or absolute from the zip's root).
+ * Where the first sheet is in the zip: the first tab Excel shows (a hidden sheet before it, often a
+ * lookup list, is not what the person who dropped the file saw first). The workbook lists its sheets in
+ * tab order, and its relations say which part each one is (relative to xl/, or absolute from the root).
  */
 function firstSheetPath(reader: WorkbookParts): string {
-  const first = reader.model?.sheets?.[0];
+  const sheets = reader.model?.sheets ?? [];
+  const first = sheets.find((sheet) => sheet.state === undefined || sheet.state === 'visible') ?? sheets[0];
   if (first === undefined) throw new Error('its workbook lists no sheet');
   const target = reader.workbookRels?.find((relation) => relation.Id === first.rId)?.Target;
   if (target === undefined) throw new Error(`its workbook names no part for sheet "${first.name}"`);
@@ -153,7 +165,7 @@ interface WorkbookParts {
   _parseStyles(part: Readable): Promise<void>;
   _parseWorksheet(xml: AsyncIterable<Buffer | string>, sheetNo: string): Generator<{ eventType: string; value: SheetReader }>;
   /** The workbook's sheets in tab order (set by _parseWorkbook). */
-  model?: { sheets?: Array<{ name: string; rId: string }> };
+  model?: { sheets?: Array<{ name: string; rId: string; state?: string }> };
   /** The workbook's relations (set by _parseRels). */
   workbookRels?: Array<{ Id: string; Target: string }>;
   /** The shared strings read so far (sharedStrings: 'cache'). */

@@ -84,6 +84,22 @@ describe('reading a workbook', () => {
     ]);
   });
 
+  it('reads the first tab Excel shows: a hidden sheet before it is left alone', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const lookup = workbook.addWorksheet('Banks', { state: 'hidden' });
+    lookup.addRow(['bank_code', 'bank_name']);
+    lookup.addRow(['014', 'BCA']);
+    const payees = workbook.addWorksheet('Payees');
+    payees.addRow(['bank_code', 'account_number']);
+    payees.addRow(['014', '0012345678']);
+    const path = join(folder, 'hidden-first.xlsx');
+    await workbook.xlsx.writeFile(path);
+    expect(await rowsOf(path)).toEqual([
+      ['bank_code', 'account_number'],
+      ['014', '0012345678'],
+    ]);
+  });
+
   it('refuses a zip without the workbook part, naming what is missing', async () => {
     const path = join(folder, 'no-workbook.xlsx');
     await writeFile(path, zipSync({ 'xl/worksheets/sheet1.xml': strToU8('<worksheet/>') }));
