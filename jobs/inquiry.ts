@@ -46,6 +46,11 @@ export interface InquiryJobDependencies {
   /** Posts the provider failing since `since` (wall time); `holdUntil`: a 429's hold, during which nothing is asked. */
   reportOutage(since: number, reason: string, holdUntil?: number): Promise<void>;
   clearOutage(): Promise<void>;
+  /**
+   * The provider answered (OutageBoard.answered): a batch waiting behind other batches' jobs sees that the
+   * provider is there. Undefined when nothing was written this time.
+   */
+  providerAnswered(): Promise<void> | undefined;
   logger: Logger;
 }
 
@@ -203,6 +208,12 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     switch (classification.kind) {
       case 'answer': {
         rateLimitedSince = undefined;
+        // Not waited for: a note for the waits of other batches, which a lost write only makes more cautious.
+        deps
+          .providerAnswered()
+          ?.catch((error: unknown) =>
+            logger.warn({ err: error }, `could not note the provider's answer for other waits: ${describeError(error)}`),
+          );
         if (outageReported && breaker.outageSince === undefined) {
           outageReported = false;
           await deps.clearOutage();

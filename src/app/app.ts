@@ -254,6 +254,7 @@ function inquiryProcessor(
       holdSending: holdAfterRateLimit(pacer, logger),
       reportOutage: (since, reason, holdUntil) => outages.report(since, reason, holdUntil),
       clearOutage: () => outages.clear(),
+      providerAnswered: () => outages.answered(),
       logger,
     });
 }

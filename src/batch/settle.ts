@@ -91,7 +91,8 @@ export const DEFAULT_SETTLE: Omit<SettleSettings, 'outageBudgetMs'> = { pollMs: 
 /** At most this many unanswered accounts are looked up per audit: lost jobs surface as the rest get answered. */
 const AUDIT_ACCOUNTS = 2_000;
 
-type Trouble = { kind: 'provider' | 'login' | 'silence'; waitingFor: string };
+/** Why nothing is answered; for the provider, when it last answered anyone on this queue (wall time). */
+type Trouble = { kind: 'provider'; waitingFor: string; answeredAt: number } | { kind: 'login' | 'silence'; waitingFor: string };
 
 /**
  * Waits until every account of a batch has an answer, saying what it waits for when nothing moves, by
@@ -163,8 +164,10 @@ async function settle(deps: SettleDependencies, settings: SettleSettings, batchI
         ? await describeTrouble(deps, lastAnsweredAt, clock.now(), loginFailure)
         : undefined;
     options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: trouble?.waitingFor });
-    if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs) {
-      const reason = `no answer from the provider since ${new Date(lastAnsweredAt).toISOString()}: ${trouble.waitingFor}`;
+    // The budget runs from the provider's last answer to anyone: a batch waiting behind another batch's jobs
+    // has no answer of its own for as long as those take, and a failure then (a single 429) is no outage.
+    if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs && clock.now() - trouble.answeredAt >= settings.outageBudgetMs) {
+      const reason = `no answer from the provider since ${new Date(trouble.answeredAt).toISOString()}: ${trouble.waitingFor}`;
       if (options.whileQueueing === true)
         throw new ProviderUnavailableError(
           `${reason}; the file was still being queued and no row was marked: run the same file again to continue`,
@@ -216,11 +219,12 @@ async function nextLook(
 }
 
 /**
- * Why nothing is answered. Only what happened since the last answer counts: an outage posted by a process
- * that died, or one the provider has recovered from, is history; unless it is a 429's hold still in force
- * (a Retry-After of minutes, met by an earlier run), during which nothing is asked at all. When the provider
- * failed and then the login failed too (a token ran out during the outage), the login is what holds the
- * batch now: login trouble never turns rows FAILED.
+ * Why nothing is answered. Only what happened since the provider's last answer counts (this batch's, or
+ * another batch's on the same queue: Outage.answeredAt): an outage posted by a process that died, or one
+ * the provider has recovered from, is history; unless it is a 429's hold still in force (a Retry-After of
+ * minutes, met by an earlier run), during which nothing is asked at all. When the provider failed and then
+ * the login failed too (a token ran out during the outage), the login is what holds the batch now: login
+ * trouble never turns rows FAILED.
  */
 async function describeTrouble(
   deps: SettleDependencies,
@@ -230,11 +234,13 @@ async function describeTrouble(
 ): Promise<Trouble> {
   const outage = await deps.providerOutage();
   const login = loginFailure !== undefined && loginFailure.at >= lastAnsweredAt ? loginFailure : undefined;
-  const outageNow = outage !== undefined && (outage.lastFailureAt >= lastAnsweredAt || (outage.holdUntil ?? 0) > now);
+  const answeredAt = Math.max(lastAnsweredAt, outage?.answeredAt ?? Number.NEGATIVE_INFINITY);
+  const outageNow = outage !== undefined && (outage.lastFailureAt >= answeredAt || (outage.holdUntil ?? 0) > now);
   if (outage !== undefined && outageNow && (login === undefined || login.at < outage.lastFailureAt)) {
     return {
       kind: 'provider',
       waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing`,
+      answeredAt,
     };
   }
   if (login !== undefined) return { kind: 'login', waitingFor: `a login: ${login.message}` };

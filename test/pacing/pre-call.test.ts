@@ -130,6 +130,7 @@ describe('the pre-call command against Redis', () => {
       breaker: new CircuitBreaker(),
       reportOutage: async () => undefined,
       clearOutage: async () => undefined,
+      providerAnswered: () => undefined,
       logger,
     };
     const process = createInquiryProcessor(deps);

@@ -321,6 +321,30 @@ describe('outage', () => {
     }
   });
 
+  it('a batch waiting behind another batch is not stopped by a 429 past its budget while the provider answers that one', async () => {
+    // 600 jobs of an enqueued batch come first, about 6 s at 100/s: the run's own batch has no answer for
+    // longer than its 3 s budget, and a 429 then (met by a call of the other batch) stopped it with every
+    // row FAILED, though the provider was answering all along (an outside review's finding).
+    sandbox.resetStats();
+    const env = environment({ INQUIRY_OUTAGE_BUDGET: '3s' });
+    const ahead = join(workDir, 'ahead.csv');
+    await writeBeneficiaryFile(ahead, syntheticAccounts(600));
+    expect((await runCli(['enqueue', ahead], env)).code).toBe(0);
+    const file = await fileOf('behind', 10);
+    const out = join(workDir, 'behind.out.csv');
+    try {
+      const run = startCli(['run', file, '--out', out, '--rate', '100/s'], env);
+      await waitFor(() => sandbox.stats().answeredInquiries >= 400, 30_000, 'two thirds of the batch ahead', 20);
+      sandbox.setKnobs({ rateLimit: { max: 1, windowMs: 1000 } });
+      await waitFor(() => sandbox.stats().rateLimited >= 1, 10_000, 'a 429', 10);
+      sandbox.setKnobs({ rateLimit: null });
+      expect(await waitForExit(run), run.output().stderr).toBe(0);
+      expect((await readReport(out)).map((row) => row.result)).toEqual(new Array(10).fill('MATCH'));
+    } finally {
+      sandbox.setKnobs({ rateLimit: null });
+    }
+  });
+
   it('the rerun asks every account once: the retries the stopped run gave up on are gone from the queue', async () => {
     // The first run gives up with every account's retry delayed in the queue. Left there, each took a start
     // of the queue's limiter from the rerun only to skip; and before jobs carried their round, a retry

@@ -50,6 +50,7 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
   const worked: number[] = [];
   const asked: string[] = [];
   const outages: string[] = [];
+  const answeredNotes: number[] = [];
   let onClear = () => undefined as unknown;
   const deps: InquiryJobDependencies = {
     openAccount: async (data) => openAccount(SEAL_KEY, data.batchId, data.sealedAccount),
@@ -94,6 +95,7 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
     breaker,
     reportOutage: async (_, reason) => void outages.push(reason),
     clearOutage: async () => void onClear(),
+    providerAnswered: () => void answeredNotes.push(1),
     logger,
   };
   return {
@@ -108,6 +110,7 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
     heldTickets,
     asked,
     outages,
+    answeredNotes,
     lines,
     breaker,
     preCalls,
@@ -127,6 +130,8 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     expect(w.asked).toEqual(['014:0012345678']);
     expect(w.outcomes.get('014:0012345678')).toEqual(VERIFIED);
     expect(w.counted).toEqual(['calls', 'usableAnswers']);
+    // The provider's answer is noted for the waits of other batches on the queue.
+    expect(w.answeredNotes).toHaveLength(1);
   });
 
   it('counts usable answers (a FAILED one for what the record says too), never an unusable one or a retry that ran out', async () => {
