@@ -1,12 +1,13 @@
-import { closeSync, createReadStream, open as openFd } from 'node:fs';
-import { promisify } from 'node:util';
+import { closeSync, createReadStream, fstat, open as openFd, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
 import { Readable } from 'node:stream';
-import type { Row } from 'exceljs';
+import { promisify } from 'node:util';
+import { crc32 } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { InputFileError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
-import { cellText } from './display.js';
+import { type PartEnd, readSharedStrings, readSheetRows, type SheetContext } from './sheet-xml.js';
 
 /** One data row of the first sheet as text cells, with its row number for messages. */
 export interface SheetRecord {
@@ -34,17 +35,22 @@ const PARTS = {
   styles: 'xl/styles.xml',
 };
 
+/** The relation type of a worksheet (a chart sheet or a macro sheet before it holds no rows). */
+const WORKSHEET_RELATION = /\/worksheet$/;
+
 /**
- * Streams the rows of the workbook's first sheet (the first tab Excel shows) as text (see display.ts), with
- * exceljs' parsers: rows are never all in memory (shared strings are: a workbook keeps them in one part). The
- * first non-empty row is the header; empty rows are skipped; rows shorter than the header are padded.
+ * Streams the rows of the workbook's first sheet (the first worksheet tab Excel shows) as text (see
+ * sheet-xml.ts and display.ts): rows are never all in memory (shared strings are: a workbook keeps them in
+ * one part). The first non-empty row is the header; empty rows are skipped; rows shorter than the header
+ * are padded.
  *
- * The zip is read through its central directory (yauzl), not exceljs' single streaming pass: that pass
- * (unzipper's Parse) intermittently ends before the last entries, and exceljs' own writer stores
- * `xl/workbook.xml` last, so a whole workbook was refused as unreadable now and then (exceljs#3064: 2 reads
- * in 1,000 here, more under load); an Excel file, whose shared strings come after its sheets, could lose
- * them. Here the parts a sheet needs (the workbook, its relations, shared strings, styles) are read first,
- * each whole, and then the sheet, row by row.
+ * The zip is read through its central directory (yauzl), each part checked against its CRC, not in
+ * exceljs' single streaming pass: that pass (unzipper's Parse) intermittently ended before the last
+ * entries, and exceljs' own writer stores `xl/workbook.xml` last, so a whole workbook was refused as
+ * unreadable now and then (exceljs#3064: 2 reads in 1,000 here, more under load); an Excel file, whose
+ * shared strings come after its sheets, could lose them. Here the parts a sheet needs (the workbook, its
+ * relations, shared strings, styles) are read first, each whole, and then the sheet, row by row. exceljs
+ * still reads the workbook, its relations and its styles.
  */
 export async function* readXlsxRecords(
   path: string,
@@ -63,49 +69,58 @@ export async function* readXlsxRecords(
   let header: string[] | undefined;
   let lastLine = 0;
   try {
+    const before = await promisify(fstat)(fd);
     // The content is the whole file, hashed from the same open file the rows are read from.
     if (onBytes) for await (const chunk of createReadStream(path, { fd, start: 0, autoClose: false })) onBytes(chunk as Buffer);
     const opened = await yauzl.fromFdPromise(fd, { lazyEntries: true, autoClose: false });
     zip = opened;
+    // By name, without case: a package's part names ignore it (Sheet1.xml is the part a relation calls sheet1.xml).
     const entries = new Map<string, Entry>();
-    for await (const entry of opened.eachEntry()) entries.set(entry.fileName, entry);
-    const part = async (name: string): Promise<Readable | undefined> => {
-      const entry = entries.get(name);
+    for await (const entry of opened.eachEntry()) {
+      const name = entry.fileName.toLowerCase();
+      // Readers differ on which of two parts of one name counts: what is checked would not be what is seen.
+      if (entries.has(name)) throw new Error(`it holds two parts named ${entry.fileName}`);
+      entries.set(name, entry);
+    }
+    const part = async (name: string): Promise<AsyncIterable<Buffer> | undefined> => {
+      const entry = entries.get(name.toLowerCase());
       if (entry === undefined) return undefined;
       const stream = await opened.openReadStreamPromise(entry);
       streams.push(stream);
-      return stream;
+      return checked(stream, entry);
     };
-    const required = async (name: string): Promise<Readable> => {
-      const stream = await part(name);
-      if (stream === undefined) throw new Error(`it has no ${name}`);
-      return stream;
+    const required = async (name: string): Promise<AsyncIterable<Buffer>> => {
+      const found = await part(name);
+      if (found === undefined) throw new Error(`it has no ${name}`);
+      return found;
     };
 
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-      worksheets: 'emit',
-      sharedStrings: 'cache',
-      styles: 'cache',
-      hyperlinks: 'ignore',
-      entries: 'ignore',
-    }) as unknown as WorkbookParts;
-    const sharedStrings = watchSharedStrings(reader);
-    await reader._parseRels(await required(PARTS.relations));
-    await reader._parseWorkbook(await required(PARTS.workbook));
-    const strings = await part(PARTS.sharedStrings);
-    if (strings !== undefined) for await (const _ of reader._parseSharedStrings(strings));
+    const workbook = new ExcelJS.stream.xlsx.WorkbookReader(path, { styles: 'cache' }) as unknown as WorkbookParts;
+    // exceljs reads these parts as streams.
+    await workbook._parseRels(Readable.from(await required(PARTS.relations)));
+    await workbook._parseWorkbook(Readable.from(await required(PARTS.workbook)));
     const styles = await part(PARTS.styles);
-    if (styles !== undefined) await reader._parseStyles(styles);
+    if (styles !== undefined) await workbook._parseStyles(Readable.from(styles));
+    const stringsPart = await part(PARTS.sharedStrings);
+    let strings: string[] | undefined;
+    if (stringsPart !== undefined) {
+      const stringsEnd: PartEnd = { closed: false };
+      const read = await readSharedStrings(stringsPart, stringsEnd);
+      // Cut and closed again, the part looks whole: its header still counts every string (every writer sets it).
+      if (!stringsEnd.closed || (read.declared !== undefined && read.strings.length < read.declared))
+        throw cutShort(path, "its text cells' shared strings stop before their end");
+      strings = read.strings;
+    }
 
-    const sheetPath = firstSheetPath(reader);
-    const sheetEnd = watchXmlEnd(await required(sheetPath), 'worksheet');
-    const [sheet] = reader._parseWorksheet(sheetEnd.xml, /(\d+)\.xml$/.exec(sheetPath)?.[1] ?? '1');
-    for await (const row of sheet!.value) {
-      const cells: string[] = [];
-      row.eachCell({ includeEmpty: false }, (cell, column) => {
-        cells[column - 1] = cellText(cell.value, cell.numFmt);
-      });
-      const fields = Array.from({ length: Math.max(cells.length, header?.length ?? 0) }, (_, index) => cells[index] ?? '');
+    const sheetEnd: PartEnd = { closed: false };
+    const sheetContext: SheetContext = {
+      sharedStrings: strings,
+      // Without a styles part every cell is General (exceljs' styles hold nothing then).
+      numFmtOf: styles === undefined ? () => undefined : (styleId) => workbook.styles.getStyleModel(styleId)?.numFmt,
+      date1904: workbook.properties?.model?.date1904 === true,
+    };
+    for await (const row of readSheetRows(await required(firstSheetPath(workbook)), sheetContext, sheetEnd)) {
+      const fields = Array.from({ length: Math.max(row.cells.length, header?.length ?? 0) }, (_, index) => row.cells[index] ?? '');
       if (fields.every((field) => field.trim() === '')) continue;
       if (header === undefined) {
         header = fields.map((name) => name.trim());
@@ -115,14 +130,10 @@ export async function* readXlsxRecords(
       lastLine = row.number;
       yield { fields, line: row.number };
     }
-    if (!sheetEnd.closed() || sharedStrings.cut()) {
-      const cut = sharedStrings.cut()
-        ? "its text cells' shared strings stop before their end"
-        : `its first sheet stops before the sheet's end (after row ${lastLine})`;
-      throw new InputFileError(
-        `${path} is cut short: ${cut}, as when a workbook was written or copied incompletely; nothing was checked. Save the workbook again and run that`,
-      );
-    }
+    if (!sheetEnd.closed) throw cutShort(path, `its first sheet stops before the sheet's end (after row ${lastLine})`);
+    // Written over while it was read (a copy in place): the rows may be another file's than the bytes hashed.
+    if (changed(before, await promisify(fstat)(fd)))
+      throw new InputFileError(`${path} changed while it was being read: run it again once it is written`);
   } catch (error) {
     if (error instanceof InputFileError) throw error;
     if ((error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).syscall !== undefined) {
@@ -140,18 +151,39 @@ export async function* readXlsxRecords(
   if (header === undefined) throw new UsageError(`${path} is empty: its first sheet needs a header row`);
 }
 
+const cutShort = (path: string, what: string): InputFileError =>
+  new InputFileError(
+    `${path} is cut short: ${what}, as when a workbook was written or copied incompletely; nothing was checked. Save the workbook again and run that`,
+  );
+
+const changed = (before: Stats, after: Stats): boolean =>
+  before.size !== after.size || before.mtimeMs !== after.mtimeMs || before.ctimeMs !== after.ctimeMs;
+
+/** A part's bytes, checked at their end against the CRC its zip entry records (yauzl does not check it). */
+async function* checked(stream: Readable, entry: Entry): AsyncGenerator<Buffer> {
+  let crc = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    crc = crc32(chunk, crc);
+    yield chunk;
+  }
+  if (crc >>> 0 !== entry.crc32 >>> 0) throw new Error(`its part ${entry.fileName} is damaged (its checksum does not match)`);
+}
+
 /**
- * Where the first sheet is in the zip: the first tab Excel shows (a hidden sheet before it, often a
- * lookup list, is not what the person who dropped the file saw first). The workbook lists its sheets in
- * tab order, and its relations say which part each one is (relative to xl/, or absolute from the root).
+ * Where the first sheet is in the zip: the first tab Excel shows that is a worksheet (a hidden sheet before
+ * it, often a lookup list, is not what the person who dropped the file saw first; a chart sheet holds no
+ * rows). The workbook lists its sheets in tab order, and its relations say which part each one is
+ * (relative to xl/, or absolute from the zip's root).
  */
-function firstSheetPath(reader: WorkbookParts): string {
-  const sheets = reader.model?.sheets ?? [];
-  const first = sheets.find((sheet) => sheet.state === undefined || sheet.state === 'visible') ?? sheets[0];
-  if (first === undefined) throw new Error('its workbook lists no sheet');
-  const target = reader.workbookRels?.find((relation) => relation.Id === first.rId)?.Target;
-  if (target === undefined) throw new Error(`its workbook names no part for sheet "${first.name}"`);
-  return target.startsWith('/') ? target.slice(1) : `xl/${target}`;
+function firstSheetPath(workbook: WorkbookParts): string {
+  const relations = new Map((workbook.workbookRels ?? []).map((relation) => [relation.Id, relation]));
+  const worksheets = (workbook.model?.sheets ?? []).filter((sheet) => WORKSHEET_RELATION.test(relations.get(sheet.rId)?.Type ?? ''));
+  const first = worksheets.find((sheet) => sheet.state === undefined || sheet.state === 'visible') ?? worksheets[0];
+  if (first === undefined) throw new Error('its workbook lists no worksheet');
+  const target = relations.get(first.rId)!.Target;
+  const path = target.startsWith('/') ? posix.normalize(target.slice(1)) : posix.join('xl', target);
+  if (path.startsWith('../')) throw new Error(`its sheet "${first.name}" points outside the workbook (${target})`);
+  return path;
 }
 
 /**
@@ -161,77 +193,15 @@ function firstSheetPath(reader: WorkbookParts): string {
 interface WorkbookParts {
   _parseRels(part: Readable): Promise<void>;
   _parseWorkbook(part: Readable): Promise<void>;
-  _parseSharedStrings(part: AsyncIterable<Buffer | string>): AsyncGenerator<unknown>;
   _parseStyles(part: Readable): Promise<void>;
-  _parseWorksheet(xml: AsyncIterable<Buffer | string>, sheetNo: string): Generator<{ eventType: string; value: SheetReader }>;
   /** The workbook's sheets in tab order (set by _parseWorkbook). */
   model?: { sheets?: Array<{ name: string; rId: string; state?: string }> };
+  /** The workbook's properties (set by _parseWorkbook): dates from 1904 in old Mac workbooks. */
+  properties?: { model?: { date1904?: boolean } };
   /** The workbook's relations (set by _parseRels). */
-  workbookRels?: Array<{ Id: string; Target: string }>;
-  /** The shared strings read so far (sharedStrings: 'cache'). */
-  sharedStrings?: unknown[];
-}
-
-/** A sheet's rows, as exceljs' WorksheetReader gives them. */
-type SheetReader = AsyncIterable<Row>;
-
-const TAIL_CHARACTERS = 256;
-/** How much of a part's start is kept to read its root element's attributes. */
-const HEAD_CHARACTERS = 1024;
-
-/**
- * Watches a part's XML on its way to exceljs, which parses it without ever closing its XML parser: XML cut
- * anywhere (a zip entry written short, a part truncated by a tool) would end a sheet's rows there, or leave
- * the cells of the shared strings never read empty, without an error, and the batch would be checked with
- * rows or values missing. `closed()` says whether the XML got to its root's closing tag (`</worksheet>`,
- * `</sst>`, perhaps with a namespace prefix), after which only whitespace may come.
- */
-function watchXmlEnd(source: AsyncIterable<Buffer | string>, root: string): { xml: AsyncIterable<Buffer | string>; closed: () => boolean } {
-  const end = new RegExp(`</(?:[A-Za-z_][\\w.-]*:)?${root}\\s*>\\s*$`);
-  let tail = '';
-  let done = false;
-  const xml = (async function* () {
-    for await (const chunk of source) {
-      tail = (tail + (typeof chunk === 'string' ? chunk : chunk.toString('latin1'))).slice(-TAIL_CHARACTERS);
-      yield chunk;
-    }
-    done = true;
-  })();
-  return { xml, closed: () => done && end.test(tail) };
-}
-
-/**
- * The workbook's shared strings (where its text cells are), watched to their end; `cut()` is true when they
- * were read and stopped short, or hold fewer strings than their own header declares (`uniqueCount`, which
- * every writer of the format sets to their number): strings cut off and the part closed again would leave
- * text cells pointing at nothing, read as empty, and their rows INPUT_INVALID while the file looks whole.
- */
-function watchSharedStrings(reader: WorkbookParts): { cut: () => boolean } {
-  const parse = reader._parseSharedStrings.bind(reader);
-  let watched: { closed: () => boolean; declared: () => number | undefined } | undefined;
-  reader._parseSharedStrings = (entry) => {
-    let head = '';
-    const headed = (async function* () {
-      for await (const chunk of entry) {
-        if (head.length < HEAD_CHARACTERS) head += (typeof chunk === 'string' ? chunk : chunk.toString('latin1')).slice(0, HEAD_CHARACTERS);
-        yield chunk;
-      }
-    })();
-    const { xml, closed } = watchXmlEnd(headed, 'sst');
-    const declared = () => {
-      const count = /<(?:[A-Za-z_][\w.-]*:)?sst\b[^>]*\suniqueCount\s*=\s*["'](\d+)["']/.exec(head)?.[1];
-      return count === undefined ? undefined : Number(count);
-    };
-    watched = { closed, declared };
-    return parse(Readable.from(xml)); // exceljs reads this part as a stream
-  };
-  return {
-    cut: () => {
-      if (watched === undefined) return false;
-      const declared = watched.declared();
-      return !watched.closed() || (declared !== undefined && (reader.sharedStrings?.length ?? declared) < declared);
-    },
-  };
+  workbookRels?: Array<{ Id: string; Type: string; Target: string }>;
+  /** The cell styles (set by _parseStyles; Excel's defaults before). */
+  styles: { getStyleModel(styleId: number): { numFmt?: string } | undefined };
 }
 
 /** First pass: the workbook reads to the end; rows counted, bytes hashed. */

@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectXlsxFile, readXlsxRecords } from '../../src/xlsx/reader.js';
+import { sharedStringsXml, sheetXml, storedZip, workbookOf } from '../support/workbook-parts.js';
 
 /**
  * The workbook reader on files it did not write. exceljs' streaming pass lost the last entries of a zip now
@@ -106,5 +107,76 @@ describe('reading a workbook', () => {
     await expect(rowsOf(path)).rejects.toThrow(
       /is a zip file but not a readable XLSX workbook \(it has no xl\/_rels\/workbook\.xml\.rels\)/,
     );
+  });
+
+  describe('cells as Excel shows them, from workbooks other writers make (an outside review)', () => {
+    const header =
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>account_number</t></is></c><c r="B1" t="inlineStr"><is><t>beneficiary_name</t></is></c></row>';
+    const read = async (name: string, book: Buffer) => {
+      const path = join(folder, name);
+      await writeFile(path, book);
+      return rowsOf(path);
+    };
+
+    it('an inline string written in runs is all its runs (exceljs kept the last one: 990012345678 read 0012345678)', async () => {
+      const sheet = sheetXml(
+        `${header}<row r="2"><c r="A2" t="inlineStr"><is><r><t>99</t></r><r><rPr><b/></rPr><t>0012345678</t></r></is></c><c r="B2" t="inlineStr"><is><r><t>Budi </t></r><r><t>Santoso</t></r></is></c></row>`,
+      );
+      expect((await read('inline-runs.xlsx', workbookOf({ sheet })))[1]).toEqual(['990012345678', 'Budi Santoso']);
+    });
+
+    it("a shared string's phonetic reading is not its text", async () => {
+      const sheet = sheetXml(`${header}<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>1</v></c></row>`);
+      const sharedStrings = sharedStringsXml([
+        '<si><t>0012345678</t></si>',
+        '<si><r><t>Budi </t></r><r><t>Santoso</t></r><rPh sb="0" eb="4"><t>SITI NURHALIZA</t></rPh><phoneticPr fontId="1"/></si>',
+      ]);
+      expect((await read('phonetic.xlsx', workbookOf({ sheet, sharedStrings })))[1]).toEqual(['0012345678', 'Budi Santoso']);
+    });
+
+    it('a text cell pointing past the shared strings, or at none, refuses the workbook naming the cell (it read as empty)', async () => {
+      const sheet = sheetXml(`${header}<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>7</v></c></row>`);
+      await expect(
+        read('past-strings.xlsx', workbookOf({ sheet, sharedStrings: sharedStringsXml(['<si><t>0012345678</t></si>']) })),
+      ).rejects.toThrow(/not a readable XLSX workbook \(its cell B2 refers to shared string 7, and the workbook holds 1\)/);
+      await expect(read('no-strings.xlsx', workbookOf({ sheet }))).rejects.toThrow(
+        /its cell A2 refers to shared string 0, and the workbook holds none/,
+      );
+    });
+
+    it('a part whose bytes do not match its checksum refuses the workbook', async () => {
+      const sheet = sheetXml(`${header}<row r="2"><c r="A2" t="inlineStr"><is><t>0012345678</t></is></c></row>`);
+      const book = workbookOf({ sheet });
+      // One digit changed inside the stored (uncompressed) sheet, its CRC left as it was.
+      const at = book.indexOf('0012345678');
+      book[at + 9] = '9'.charCodeAt(0);
+      await expect(read('damaged.xlsx', book)).rejects.toThrow(/its part xl\/worksheets\/sheet1\.xml is damaged/);
+    });
+
+    it('two parts of one name refuse the workbook: readers differ on which one counts', async () => {
+      const sheet = sheetXml(`${header}<row r="2"><c r="A2" t="inlineStr"><is><t>0012345678</t></is></c></row>`);
+      const other = sheetXml(`${header}<row r="2"><c r="A2" t="inlineStr"><is><t>1234509876</t></is></c></row>`);
+      await expect(read('two-sheets.xlsx', workbookOf({ sheet, extra: [['xl/worksheets/sheet1.xml', other]] }))).rejects.toThrow(
+        /it holds two parts named xl\/worksheets\/sheet1\.xml/,
+      );
+    });
+
+    it('a chart sheet as the first tab is passed over for the first worksheet; names differing in case, rows and cells without their place, and a comment after the sheet are read', async () => {
+      const sheet = `${sheetXml(`${header}<row><c t="inlineStr"><is><t>0012345678</t></is></c><c t="inlineStr"><is><t>Budi Santoso</t></is></c></row>`)}<!-- written by a tool -->`;
+      const chart = '<chartsheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>';
+      const book = workbookOf({ sheet, before: [{ name: 'Chart', type: 'chartsheet', target: 'chartsheets/sheet1.xml', xml: chart }] });
+      // The zip calls the sheet Sheet1.xml; the relation says sheet1.xml (a package's part names ignore case).
+      const renamed = Buffer.from(book.toString('latin1').replaceAll('xl/worksheets/sheet1.xml', 'xl/worksheets/Sheet1.xml'), 'latin1');
+      expect(await read('chart-first.xlsx', renamed)).toEqual([
+        ['account_number', 'beneficiary_name'],
+        ['0012345678', 'Budi Santoso'],
+      ]);
+    });
+
+    it('a zip of other parts only is no workbook', async () => {
+      await expect(read('parts-only.xlsx', storedZip([['docProps/app.xml', '<Properties/>']]))).rejects.toThrow(
+        /not a readable XLSX workbook \(it has no xl\/_rels\/workbook\.xml\.rels\)/,
+      );
+    });
   });
 });

@@ -72,25 +72,54 @@ export function workbookParts(rows: readonly (readonly string[])[]): {
   const sheet = `${XML}<worksheet xmlns="${MAIN}"><sheetData>${sheetRows}</sheetData></worksheet>`;
   const sharedStrings = `${XML}<sst xmlns="${MAIN}" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((text) => `<si><t>${text}</t></si>`).join('')}</sst>`;
   const build = (parts: { sheet?: string; sharedStrings?: string }) =>
-    storedZip([
-      [
-        '[Content_Types].xml',
-        `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`,
-      ],
-      [
-        '_rels/.rels',
-        `${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-      ],
-      [
-        'xl/workbook.xml',
-        `${XML}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-      ],
-      [
-        'xl/_rels/workbook.xml.rels',
-        `${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${DOC_RELS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
-      ],
-      ['xl/sharedStrings.xml', parts.sharedStrings ?? sharedStrings],
-      ['xl/worksheets/sheet1.xml', parts.sheet ?? sheet],
-    ]);
+    workbookOf({ sheet: parts.sheet ?? sheet, sharedStrings: parts.sharedStrings ?? sharedStrings });
   return { sheet, sharedStrings, build };
+}
+
+/** A sheet's XML from its `<sheetData>` rows. */
+export const sheetXml = (rows: string): string => `${XML}<worksheet xmlns="${MAIN}"><sheetData>${rows}</sheetData></worksheet>`;
+
+/** Shared strings' XML from its `<si>` items (its header counts them). */
+export const sharedStringsXml = (items: readonly string[]): string =>
+  `${XML}<sst xmlns="${MAIN}" count="${items.length}" uniqueCount="${items.length}">${items.join('')}</sst>`;
+
+/**
+ * A workbook from its parts: `sheet` is the first tab's XML (sheet1.xml), `sharedStrings` optional;
+ * `before` are tabs put ahead of it (a name, a relation type and the part's XML; hidden when asked),
+ * `extra` any more zip entries, after the rest.
+ */
+export function workbookOf(parts: {
+  sheet: string;
+  sharedStrings?: string;
+  before?: ReadonlyArray<{ name: string; type: string; target: string; xml: string; hidden?: boolean }>;
+  extra?: ReadonlyArray<readonly [name: string, content: string]>;
+}): Buffer {
+  const before = parts.before ?? [];
+  const tabs = [
+    ...before.map(
+      (tab, index) => `<sheet name="${tab.name}" sheetId="${index + 2}"${tab.hidden ? ' state="hidden"' : ''} r:id="rId${index + 3}"/>`,
+    ),
+    '<sheet name="Sheet1" sheetId="1" r:id="rId1"/>',
+  ];
+  const relations = [
+    `<Relationship Id="rId1" Type="${DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/>`,
+    `<Relationship Id="rId2" Type="${DOC_RELS}/sharedStrings" Target="sharedStrings.xml"/>`,
+    ...before.map((tab, index) => `<Relationship Id="rId${index + 3}" Type="${DOC_RELS}/${tab.type}" Target="${tab.target}"/>`),
+  ];
+  return storedZip([
+    [
+      '[Content_Types].xml',
+      `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`,
+    ],
+    [
+      '_rels/.rels',
+      `${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    ['xl/workbook.xml', `${XML}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets>${tabs.join('')}</sheets></workbook>`],
+    ['xl/_rels/workbook.xml.rels', `${XML}<Relationships xmlns="${RELS}">${relations.join('')}</Relationships>`],
+    ...(parts.sharedStrings === undefined ? [] : ([['xl/sharedStrings.xml', parts.sharedStrings]] as const)),
+    ['xl/worksheets/sheet1.xml', parts.sheet],
+    ...before.map((tab) => [`xl/${tab.target}`, tab.xml] as const),
+    ...(parts.extra ?? []),
+  ]);
 }

@@ -1,0 +1,252 @@
+import { StringDecoder } from 'node:string_decoder';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { cellText, type CellValue } from './display.js';
+
+/**
+ * The two parts of a workbook that hold what a row says, read here rather than by exceljs' streaming
+ * reader, which an outside review caught changing cells: an inline string written in runs kept its last
+ * run only (`0012345678` in two runs read `345678`, and a row MATCHed an account the workbook does not
+ * hold); the phonetic reading Japanese Excel stores beside a shared string replaced its text; a text cell
+ * pointing past the shared strings, or at none, read as empty (a name read empty is no name to check).
+ * Here a cell reads as Excel shows it, or the workbook is refused naming the cell.
+ */
+
+/** One parse event, batched per chunk (the parser is synchronous: a chunk's events are all there after its write). */
+type XmlEvent = { kind: 'open'; tag: SaxesTagPlain } | { kind: 'text'; text: string } | { kind: 'close'; name: string };
+
+/**
+ * Whether a part's XML got to its root's closing tag. The parser is never closed (it would fail on the
+ * first cut): XML cut anywhere, in a zip entry written short or a part truncated by a tool, ends a sheet's
+ * rows there, or the shared strings short, without an error, and the batch would be checked with rows or
+ * values missing. What comes after the root (a comment, whitespace) does not matter.
+ */
+export interface PartEnd {
+  closed: boolean;
+}
+
+/** The XML of a part as it streams, decoded across chunk boundaries (a character split over two chunks stays whole). */
+async function* xmlEvents(part: AsyncIterable<Buffer | string>, end: PartEnd): AsyncGenerator<XmlEvent[]> {
+  const parser = new SaxesParser();
+  const decoder = new StringDecoder('utf8');
+  let events: XmlEvent[] = [];
+  let depth = 0;
+  parser.on('opentag', (tag) => {
+    depth += 1;
+    events.push({ kind: 'open', tag: tag as SaxesTagPlain });
+  });
+  parser.on('text', (text) => events.push({ kind: 'text', text }));
+  parser.on('closetag', (tag) => {
+    depth -= 1;
+    if (depth === 0) end.closed = true;
+    events.push({ kind: 'close', name: tag.name });
+  });
+  for await (const chunk of part) {
+    parser.write(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    yield events;
+    events = [];
+  }
+  parser.write(decoder.end());
+  yield events;
+}
+
+/** A tag's local name (`x:row` is `row`: some writers prefix the main namespace). */
+const local = (name: string): string => name.slice(name.indexOf(':') + 1);
+
+/**
+ * A string item's text (`<si>` or `<is>`): its `<t>`, or the `<t>` of its runs joined, never the `<t>` of
+ * a phonetic reading (`<rPh>`), which is not what the cell shows.
+ */
+class StringItem {
+  private text = '';
+  private inText = false;
+  private phonetic = 0;
+
+  open(name: string): void {
+    if (name === 'rPh') this.phonetic += 1;
+    else if (name === 't' && this.phonetic === 0) this.inText = true;
+  }
+
+  close(name: string): void {
+    if (name === 'rPh') this.phonetic -= 1;
+    else if (name === 't') this.inText = false;
+  }
+
+  add(text: string): void {
+    if (this.inText) this.text += text;
+  }
+
+  value(): string {
+    return this.text;
+  }
+}
+
+export interface SharedStrings {
+  strings: string[];
+  /** How many the part says it holds (`uniqueCount`), when it says. */
+  declared: number | undefined;
+}
+
+/** The workbook's shared strings, each as its cells show it; `end` tells whether the part was whole. */
+export async function readSharedStrings(part: AsyncIterable<Buffer | string>, end: PartEnd): Promise<SharedStrings> {
+  const strings: string[] = [];
+  let declared: number | undefined;
+  let item: StringItem | undefined;
+  for await (const events of xmlEvents(part, end)) {
+    for (const event of events) {
+      if (event.kind === 'open') {
+        const name = local(event.tag.name);
+        if (name === 'sst' && event.tag.attributes.uniqueCount !== undefined) declared = Number(event.tag.attributes.uniqueCount);
+        else if (name === 'si') item = new StringItem();
+        else item?.open(name);
+      } else if (event.kind === 'text') item?.add(event.text);
+      else {
+        const name = local(event.name);
+        if (name === 'si' && item !== undefined) {
+          strings.push(item.value());
+          item = undefined;
+        } else item?.close(name);
+      }
+    }
+  }
+  return { strings, declared };
+}
+
+/** What a sheet's cells need from the rest of the workbook. */
+export interface SheetContext {
+  /** Undefined when the workbook has no shared strings part. */
+  sharedStrings: string[] | undefined;
+  /** The number format of a cell style (`s`), as Excel applies it. */
+  numFmtOf(styleId: number): string | undefined;
+  /** The workbook counts dates from 1904 (old Mac workbooks). */
+  date1904: boolean;
+}
+
+export interface SheetRow {
+  /** The row's number in the sheet (1-based). */
+  number: number;
+  /** Its cells as text, by column (index 0 is column A); columns without a cell are missing. */
+  cells: string[];
+}
+
+/** A cell being read: its place, style, type, and the text of its value, formula or inline string. */
+interface OpenCell {
+  ref: string;
+  column: number;
+  /** Its style (`s`), when it has one. */
+  style: number | undefined;
+  type: string;
+  value?: string;
+  formula: boolean;
+  inline?: StringItem;
+}
+
+/** A sheet's rows as text, one at a time, as Excel shows each cell (see display.ts); `end` tells whether the part was whole. */
+export async function* readSheetRows(part: AsyncIterable<Buffer | string>, context: SheetContext, end: PartEnd): AsyncGenerator<SheetRow> {
+  let row: SheetRow | undefined;
+  let lastRow = 0;
+  let lastColumn = -1;
+  let cell: OpenCell | undefined;
+  let inValue = false;
+  for await (const events of xmlEvents(part, end)) {
+    const done: SheetRow[] = [];
+    for (const event of events) {
+      if (event.kind === 'open') {
+        const name = local(event.tag.name);
+        const attributes = event.tag.attributes;
+        if (name === 'row') {
+          // `r` may be left out: the row after the last one.
+          lastRow = attributes.r === undefined ? lastRow + 1 : Number(attributes.r);
+          row = { number: lastRow, cells: [] };
+          lastColumn = -1;
+        } else if (name === 'c' && row !== undefined) {
+          const ref = attributes.r ?? '';
+          lastColumn = ref === '' ? lastColumn + 1 : columnOf(ref);
+          cell = {
+            ref: ref || `row ${row.number}, column ${lastColumn + 1}`,
+            column: lastColumn,
+            style: attributes.s === undefined ? undefined : Number(attributes.s),
+            type: attributes.t ?? 'n',
+            formula: false,
+          };
+        } else if (cell !== undefined) {
+          if (name === 'v') {
+            inValue = true;
+            cell.value = '';
+          } else if (name === 'f') cell.formula = true;
+          else if (name === 'is') cell.inline = new StringItem();
+          else cell.inline?.open(name);
+        }
+      } else if (event.kind === 'text') {
+        if (inValue && cell !== undefined) cell.value += event.text;
+        else cell?.inline?.add(event.text);
+      } else {
+        const name = local(event.name);
+        if (name === 'v') inValue = false;
+        else if (name === 'c' && cell !== undefined && row !== undefined) {
+          const numFmt = cell.style === undefined ? undefined : context.numFmtOf(cell.style);
+          row.cells[cell.column] = cellText(cellValue(cell, context, numFmt), numFmt);
+          cell = undefined;
+        } else if (name === 'row' && row !== undefined) {
+          done.push(row);
+          row = undefined;
+        } else cell?.inline?.close(name);
+      }
+    }
+    yield* done;
+  }
+}
+
+/** A cell's value as exceljs would give it to cellText, from what the sheet says. */
+function cellValue(cell: OpenCell, context: SheetContext, numFmt: string | undefined): CellValue {
+  const text = cell.value;
+  switch (cell.type) {
+    case 's': {
+      if (text === undefined) return null;
+      const index = Number(text);
+      const strings = context.sharedStrings;
+      if (!Number.isInteger(index) || strings === undefined || index < 0 || index >= strings.length)
+        throw new Error(
+          `its cell ${cell.ref} refers to shared string ${text}, and the workbook holds ${strings === undefined ? 'none' : strings.length}`,
+        );
+      return strings[index];
+    }
+    case 'inlineStr':
+      return cell.inline?.value() ?? text ?? null;
+    case 'str':
+      return text ?? null;
+    case 'b':
+      return text === undefined ? null : text.trim() !== '0';
+    case 'e':
+      return text === undefined ? null : { error: text };
+    case 'd':
+      return text === undefined ? null : new Date(text);
+    default: {
+      // A formula whose result was never cached, or an empty cell with a style.
+      if (text === undefined || text.trim() === '') return null;
+      const number = Number(text);
+      return isDateFormat(numFmt) ? excelDate(number, context.date1904) : number;
+    }
+  }
+}
+
+/** `AB12` -> 27 (0-based). */
+function columnOf(ref: string): number {
+  let column = 0;
+  for (const letter of ref.toUpperCase()) {
+    const code = letter.charCodeAt(0);
+    if (code < 65 || code > 90) break;
+    column = column * 26 + code - 64;
+  }
+  return column - 1;
+}
+
+/** A number format that shows dates or times: any of y m d h s outside quoted text and [...] sections. */
+function isDateFormat(numFmt: string | undefined): boolean {
+  if (numFmt === undefined) return false;
+  return /[ymdhs]/i.test(numFmt.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
+}
+
+/** An Excel serial date as a Date (UTC: a workbook's dates carry no zone). */
+function excelDate(serial: number, date1904: boolean): Date {
+  return new Date(Math.round((serial - 25569 + (date1904 ? 1462 : 0)) * 86_400_000));
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { type PartEnd, readSharedStrings, readSheetRows } from '../../src/xlsx/sheet-xml.js';
+
+/** A part as a zip entry streams it: in the chunks given. */
+async function* chunks(...parts: Array<string | number[]>): AsyncGenerator<Buffer> {
+  for (const part of parts) yield typeof part === 'string' ? Buffer.from(part) : Buffer.from(part);
+}
+
+describe('the XML of a workbook part', () => {
+  it('keeps a character whole when a chunk ends inside it (é is two bytes)', async () => {
+    const end: PartEnd = { closed: false };
+    const read = await readSharedStrings(chunks('<sst uniqueCount="1"><si><t>Jos', [0xc3], [0xa9], '</t></si></sst>'), end);
+    expect(read).toEqual({ strings: ['José'], declared: 1 });
+    expect(end.closed).toBe(true);
+  });
+
+  it('says a part cut inside its root was not whole, and yields the rows it had', async () => {
+    const end: PartEnd = { closed: false };
+    const context = { sharedStrings: [], numFmtOf: () => undefined, date1904: false };
+    const rows = [];
+    for await (const row of readSheetRows(
+      chunks('<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="A2"><v>2'),
+      context,
+      end,
+    ))
+      rows.push(row);
+    expect(rows).toEqual([{ number: 1, cells: ['1'] }]);
+    expect(end.closed).toBe(false);
+  });
+
+  it('reads numbers as Excel shows them: a zero-padded format, a date, a boolean, an error, a formula result', async () => {
+    const end: PartEnd = { closed: false };
+    const formats: Record<number, string> = { 1: '0000000000', 2: 'yyyy-mm-dd' };
+    const context = { sharedStrings: [], numFmtOf: (style: number) => formats[style], date1904: false };
+    const rows = [];
+    const xml =
+      '<x:worksheet xmlns:x="main"><x:sheetData><x:row r="3"><x:c r="B3" s="1"><x:v>881234567</x:v></x:c><x:c r="C3" s="2"><x:v>46347</x:v></x:c>' +
+      '<x:c r="D3" t="b"><x:v>1</x:v></x:c><x:c r="E3" t="e"><x:v>#N/A</x:v></x:c><x:c r="F3" t="str"><x:f>A1&amp;"x"</x:f><x:v>a&amp;b</x:v></x:c></x:row></x:sheetData></x:worksheet>';
+    for await (const row of readSheetRows(chunks(xml), context, end)) rows.push(row);
+    expect(rows).toEqual([{ number: 3, cells: [undefined, '0881234567', '2026-11-21', 'TRUE', '#N/A', 'a&b'] }]);
+    expect(end.closed).toBe(true);
+  });
+});
