@@ -73,7 +73,8 @@ export function windows1252Problem(bytes: Uint8Array, offset = 0): string | unde
 export function describeUnreadable(content: Exclude<ContentKind, { kind: 'text' } | { kind: 'zip' }>): string {
   switch (content.kind) {
     case 'xls':
-      return 'is a legacy Excel workbook (.xls): save it as .xlsx or as CSV (UTF-8) and run that';
+      // The same container holds a workbook protected by a password (an .xlsx encrypted inside).
+      return 'is a legacy Excel workbook (.xls) or a workbook protected by a password: save it as .xlsx without a password, or as CSV (UTF-8), and run that';
     case 'gzip':
       return 'is gzip-compressed: unpack it (gunzip) and run the CSV inside';
     case 'binary':

@@ -150,7 +150,9 @@ describe('Excel-native files', () => {
     );
     const legacy = await runCli(['run', join(folder, 'old.xls')], env);
     expect(legacy.code).toBe(2);
-    expect(legacy.stderr).toContain('is a legacy Excel workbook (.xls): save it as .xlsx or as CSV (UTF-8)');
+    expect(legacy.stderr).toContain(
+      'is a legacy Excel workbook (.xls) or a workbook protected by a password: save it as .xlsx without a password, or as CSV (UTF-8)',
+    );
     await writeFile(join(folder, 'broken.xlsx'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100, 7)]));
     const broken = await runCli(['run', join(folder, 'broken.xlsx')], env);
     expect(broken.code).toBe(2);
