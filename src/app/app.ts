@@ -131,6 +131,7 @@ export function openApp(
     unansweredAccounts: (batchId) => store.unansweredAccounts(batchId),
     recordAnswer,
     providerOutage: () => outages.read(),
+    providerAnswers: () => outages.answers(),
     lastLoginFailure: () => session.lastLoginFailure(),
     queueCounts: () => inquiryJobCounts(queue),
     findLostJobs: async (batchId, accountKeys) => findLostInquiryJobs(queue, batchId, (await store.get(batchId)).round, accountKeys),

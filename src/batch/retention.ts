@@ -245,7 +245,7 @@ export class BatchRetention {
       // Apart: the two keys live in different cluster slots.
       await this.redis.unlink(this.keys.pacer(queueName));
       await this.redis.unlink(this.keys.outage(queueName));
-      await this.redis.unlink(this.keys.providerAnsweredAt(queueName));
+      await this.redis.unlink(this.keys.providerAnswers(queueName));
       // The emulator's address was this run's own: no later batch can meet these answers again.
       await this.unlinkMatching(this.keys.accountHistoryPattern(queueName));
       this.logger.debug({ queue: queueName }, 'throw-away emulator queue removed');

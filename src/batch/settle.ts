@@ -57,6 +57,11 @@ export interface SettleDependencies {
   recordAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   /** The provider failing, as posted by the workers' circuit breakers. */
   providerOutage(): Promise<Outage | undefined>;
+  /**
+   * The queue's answer counter (OutageBoard.answers): it moves while workers have answers from the
+   * provider, for any batch. Undefined before any.
+   */
+  providerAnswers(): Promise<number | undefined>;
   lastLoginFailure(): Promise<LoginFailureRecord | undefined>;
   queueCounts(): Promise<{ active: number; waiting: number; delayed: number }>;
   findLostJobs(batchId: string, accountKeys: string[]): Promise<LostJobs>;
@@ -91,8 +96,10 @@ export const DEFAULT_SETTLE: Omit<SettleSettings, 'outageBudgetMs'> = { pollMs: 
 /** At most this many unanswered accounts are looked up per audit: lost jobs surface as the rest get answered. */
 const AUDIT_ACCOUNTS = 2_000;
 
-/** Why nothing is answered; for the provider, when it last answered anyone on this queue (wall time). */
-type Trouble = { kind: 'provider'; waitingFor: string; answeredAt: number } | { kind: 'login' | 'silence'; waitingFor: string };
+type Trouble = { kind: 'provider' | 'login' | 'silence'; waitingFor: string };
+
+/** How late the queue's answer counter may show this batch's own last answer: its second, and a poll. */
+const OWN_ANSWERS_SEEN_WITHIN_MS = 2_000;
 
 /**
  * Waits until every account of a batch has an answer, saying what it waits for when nothing moves, by
@@ -135,6 +142,9 @@ async function settle(deps: SettleDependencies, settings: SettleSettings, batchI
   let lastAnsweredAt = startedAt;
   let lastAnsweredElapsed = started;
   let lastAudit = started;
+  // When the provider last answered anyone on the queue, as this wait saw the queue's counter move (on its
+  // own clocks: no other process's time is compared with this one's).
+  const heard = { answers: await deps.providerAnswers(), at: startedAt, elapsed: started };
   for (;;) {
     if (options.signal?.aborted) throw new HandedBackError(`batch ${batchId} was not answered when its wait was stopped`);
     const progress = await deps.progress(batchId);
@@ -159,15 +169,23 @@ async function settle(deps: SettleDependencies, settings: SettleSettings, batchI
     if (loginFailure?.rejected && loginFailure.at >= startedAt - 60_000) throw new RejectedByProviderError(loginFailure.message);
 
     const idleMs = now - lastAnsweredElapsed;
+    // Read at every look, so that the wait knows within a poll (and the counter's second) when it moved.
+    const answers = await deps.providerAnswers();
+    if (answers !== heard.answers) Object.assign(heard, { answers, at: clock.now(), elapsed: now });
+    // The budget runs from the provider's last answer to anyone on the queue: a batch waiting behind another
+    // batch's jobs has no answer of its own for as long as those take, and a failure then (a single 429)
+    // is no outage while the provider answers those. The counter also moves with this batch's own answers,
+    // up to a second and a poll after them: only a move later than that is another batch's.
+    const answeringOthers =
+      heard.elapsed - lastAnsweredElapsed > OWN_ANSWERS_SEEN_WITHIN_MS && now - heard.elapsed < settings.outageBudgetMs;
     const trouble =
       idleMs >= Math.min(settings.stallNoticeMs, settings.outageBudgetMs)
-        ? await describeTrouble(deps, lastAnsweredAt, clock.now(), loginFailure)
+        ? await describeTrouble(deps, lastAnsweredAt, clock.now(), loginFailure, answeringOthers)
         : undefined;
     options.onProgress?.({ batchId, progress, answeredPerSecond, waitingFor: trouble?.waitingFor });
-    // The budget runs from the provider's last answer to anyone: a batch waiting behind another batch's jobs
-    // has no answer of its own for as long as those take, and a failure then (a single 429) is no outage.
-    if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs && clock.now() - trouble.answeredAt >= settings.outageBudgetMs) {
-      const reason = `no answer from the provider since ${new Date(trouble.answeredAt).toISOString()}: ${trouble.waitingFor}`;
+    if (trouble?.kind === 'provider' && idleMs >= settings.outageBudgetMs && now - heard.elapsed >= settings.outageBudgetMs) {
+      const since = Math.max(lastAnsweredAt, heard.at);
+      const reason = `no answer from the provider since ${new Date(since).toISOString()}: ${trouble.waitingFor}`;
       if (options.whileQueueing === true)
         throw new ProviderUnavailableError(
           `${reason}; the file was still being queued and no row was marked: run the same file again to continue`,
@@ -219,35 +237,35 @@ async function nextLook(
 }
 
 /**
- * Why nothing is answered. Only what happened since the provider's last answer counts (this batch's, or
- * another batch's on the same queue: Outage.answeredAt): an outage posted by a process that died, or one
- * the provider has recovered from, is history; unless it is a 429's hold still in force (a Retry-After of
- * minutes, met by an earlier run), during which nothing is asked at all. When the provider failed and then
- * the login failed too (a token ran out during the outage), the login is what holds the batch now: login
- * trouble never turns rows FAILED.
+ * Why nothing is answered. Only what happened since the last answer counts: an outage posted by a process
+ * that died, or one the provider has recovered from, is history; unless it is a 429's hold still in force
+ * (a Retry-After of minutes, met by an earlier run), during which nothing is asked at all. When the provider
+ * failed and then the login failed too (a token ran out during the outage), the login is what holds the
+ * batch now: login trouble never turns rows FAILED. `answeringOthers`: the provider answers other batches'
+ * calls meanwhile (the line says so: this batch waits behind them).
  */
 async function describeTrouble(
   deps: SettleDependencies,
   lastAnsweredAt: number,
   now: number,
   loginFailure: LoginFailureRecord | undefined,
+  answeringOthers: boolean,
 ): Promise<Trouble> {
   const outage = await deps.providerOutage();
   const login = loginFailure !== undefined && loginFailure.at >= lastAnsweredAt ? loginFailure : undefined;
-  const answeredAt = Math.max(lastAnsweredAt, outage?.answeredAt ?? Number.NEGATIVE_INFINITY);
-  const outageNow = outage !== undefined && (outage.lastFailureAt >= answeredAt || (outage.holdUntil ?? 0) > now);
+  const outageNow = outage !== undefined && (outage.lastFailureAt >= lastAnsweredAt || (outage.holdUntil ?? 0) > now);
+  const others = answeringOthers ? "; it answers other batches' calls, ahead of this batch's, meanwhile" : '';
   if (outage !== undefined && outageNow && (login === undefined || login.at < outage.lastFailureAt)) {
     return {
       kind: 'provider',
-      waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing`,
-      answeredAt,
+      waitingFor: `the provider: failing since ${new Date(outage.since).toISOString()} (${outage.reason}); pausing and probing${others}`,
     };
   }
   if (login !== undefined) return { kind: 'login', waitingFor: `a login: ${login.message}` };
   const counts = await deps.queueCounts();
   return {
     kind: 'silence',
-    waitingFor: `answers: none since ${new Date(lastAnsweredAt).toISOString()} (${counts.active} in flight, ${counts.waiting} waiting, ${counts.delayed} to retry)`,
+    waitingFor: `answers: none since ${new Date(lastAnsweredAt).toISOString()} (${counts.active} in flight, ${counts.waiting} waiting, ${counts.delayed} to retry)${others}`,
   };
 }
 

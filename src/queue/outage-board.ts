@@ -8,16 +8,11 @@ export interface Outage {
   lastFailureAt: number;
   /** A 429's hold: until then no call is made, so the outage is current even without a failure since the last answer. */
   holdUntil?: number | undefined;
-  /**
-   * When a worker on the queue last had an answer, for any batch (at most ANSWER_NOTE_MS old): a batch
-   * waiting behind another's jobs has none of its own, and the provider answering those is no outage.
-   */
-  answeredAt?: number | undefined;
 }
 
 /** How often a process notes that the provider answered: a write a second, not one per answer. */
 const ANSWER_NOTE_MS = 1_000;
-/** The note outlives any outage budget: past it, no answer for a day is what it says. */
+/** The counter outlives any outage budget, and goes with the queue's last use. */
 const ANSWER_NOTE_TTL_MS = 24 * 3600_000;
 
 /**
@@ -34,13 +29,27 @@ export class OutageBoard {
   ) {}
 
   /**
-   * The provider answered a worker of this process now (wall time): noted for every process's wait, at
-   * most once per ANSWER_NOTE_MS. Undefined when not written this time.
+   * The provider answered a worker of this process: the queue's answer counter moves, at most once per
+   * ANSWER_NOTE_MS (on this process's monotonic clock). A counter, not a time: a wait reads whether it
+   * moved on its own clock, so another process's clock running ahead, or a step of the wall clock, says
+   * nothing false. Undefined when not written this time.
    */
-  answered(now = Date.now()): Promise<void> | undefined {
+  answered(now = performance.now()): Promise<void> | undefined {
     if (now - this.lastNotedAt < ANSWER_NOTE_MS) return undefined;
     this.lastNotedAt = now;
-    return this.redis.set(this.keys.providerAnsweredAt(this.queueName), now, 'PX', ANSWER_NOTE_TTL_MS).then(() => undefined);
+    const key = this.keys.providerAnswers(this.queueName);
+    // Two commands, not a MULTI: each rejects when it fails (a MULTI's reply carries its errors unthrown).
+    return this.redis
+      .incr(key)
+      .then(() => this.redis.pexpire(key, ANSWER_NOTE_TTL_MS))
+      .then(() => undefined);
+  }
+
+  /** The queue's answer counter (see answered); undefined before any answer, or when it holds no number. */
+  async answers(): Promise<number | undefined> {
+    const value = await this.redis.get(this.keys.providerAnswers(this.queueName));
+    const count = Number(value);
+    return value === null || !Number.isFinite(count) ? undefined : count;
   }
 
   async report(since: number, reason: string, holdUntil?: number): Promise<void> {
@@ -60,15 +69,12 @@ export class OutageBoard {
   async read(): Promise<Outage | undefined> {
     const fields = await this.redis.hgetall(this.keys.outage(this.queueName));
     if (fields.since === undefined) return undefined;
-    // Apart: the two keys live in different cluster slots.
-    const answeredAt = await this.redis.get(this.keys.providerAnsweredAt(this.queueName));
     const holdUntil = Number(fields.holdUntil ?? 0);
     return {
       since: Number(fields.since),
       reason: fields.reason ?? '',
       lastFailureAt: Number(fields.lastFailureAt ?? fields.since),
       ...(holdUntil > 0 && { holdUntil }),
-      ...(answeredAt !== null && { answeredAt: Number(answeredAt) }),
     };
   }
 }

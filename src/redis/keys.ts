@@ -55,8 +55,8 @@ export function redisKeys(prefix: string) {
     loginFailure: (identity: string) => `${prefix}:token:{${identity}}:login-failure`,
     /** Hash: the provider outage seen by the circuit breakers of every worker on one queue. */
     outage: (queueName: string) => `${prefix}:outage:${queueName}`,
-    /** When a worker on the queue last had an answer from the provider, for any batch (OutageBoard.answered). */
-    providerAnsweredAt: (queueName: string) => `${prefix}:outage:${queueName}:answered-at`,
+    /** Counter: moves when workers on the queue have answers from the provider, for any batch (OutageBoard.answered). */
+    providerAnswers: (queueName: string) => `${prefix}:outage:${queueName}:answers`,
     /** Lease: the one watcher of a folder (expires 5 s after the watcher dies). */
     watchFolder: (folderId: string) => `${prefix}:watch:${folderId}:alive`,
     /** Hash: a file the watcher claimed (moved to processing/): names chosen, batch id once known. */
