@@ -25,7 +25,7 @@ export interface PartEnd {
 }
 
 /** The XML of a part as it streams, decoded across chunk boundaries (a character split over two chunks stays whole). */
-async function* xmlEvents(part: AsyncIterable<Buffer | string>, end: PartEnd): AsyncGenerator<XmlEvent[]> {
+async function* xmlEvents(part: AsyncIterable<Buffer>, end: PartEnd): AsyncGenerator<XmlEvent[]> {
   const parser = new SaxesParser();
   const decoder = new StringDecoder('utf8');
   let events: XmlEvent[] = [];
@@ -41,7 +41,7 @@ async function* xmlEvents(part: AsyncIterable<Buffer | string>, end: PartEnd): A
     events.push({ kind: 'close', name: tag.name });
   });
   for await (const chunk of part) {
-    parser.write(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    parser.write(decoder.write(chunk));
     yield events;
     events = [];
   }
@@ -87,7 +87,7 @@ export interface SharedStrings {
 }
 
 /** The workbook's shared strings, each as its cells show it; `end` tells whether the part was whole. */
-export async function readSharedStrings(part: AsyncIterable<Buffer | string>, end: PartEnd): Promise<SharedStrings> {
+export async function readSharedStrings(part: AsyncIterable<Buffer>, end: PartEnd): Promise<SharedStrings> {
   const strings: string[] = [];
   let declared: number | undefined;
   let item: StringItem | undefined;
@@ -128,7 +128,10 @@ export interface SheetRow {
   cells: string[];
 }
 
-/** A cell being read: its place, style, type, and the text of its value, formula or inline string. */
+/**
+ * A cell being read: its place, style, type, and the text of its value or inline string. A formula's text is
+ * not read: its cached value is what Excel shows.
+ */
 interface OpenCell {
   ref: string;
   column: number;
@@ -136,12 +139,11 @@ interface OpenCell {
   style: number | undefined;
   type: string;
   value?: string;
-  formula: boolean;
   inline?: StringItem;
 }
 
 /** A sheet's rows as text, one at a time, as Excel shows each cell (see display.ts); `end` tells whether the part was whole. */
-export async function* readSheetRows(part: AsyncIterable<Buffer | string>, context: SheetContext, end: PartEnd): AsyncGenerator<SheetRow> {
+export async function* readSheetRows(part: AsyncIterable<Buffer>, context: SheetContext, end: PartEnd): AsyncGenerator<SheetRow> {
   let row: SheetRow | undefined;
   let lastRow = 0;
   let lastColumn = -1;
@@ -166,14 +168,12 @@ export async function* readSheetRows(part: AsyncIterable<Buffer | string>, conte
             column: lastColumn,
             style: attributes.s === undefined ? undefined : Number(attributes.s),
             type: attributes.t ?? 'n',
-            formula: false,
           };
         } else if (cell !== undefined) {
           if (name === 'v') {
             inValue = true;
             cell.value = '';
-          } else if (name === 'f') cell.formula = true;
-          else if (name === 'is') cell.inline = new StringItem();
+          } else if (name === 'is') cell.inline = new StringItem();
           else cell.inline?.open(name);
         }
       } else if (event.kind === 'text') {
@@ -196,7 +196,7 @@ export async function* readSheetRows(part: AsyncIterable<Buffer | string>, conte
   }
 }
 
-/** A cell's value as exceljs would give it to cellText, from what the sheet says. */
+/** A cell's value for cellText (display.ts), from what the sheet says. */
 function cellValue(cell: OpenCell, context: SheetContext, numFmt: string | undefined): CellValue {
   const text = cell.value;
   switch (cell.type) {
