@@ -68,6 +68,8 @@ export class InquiryWorkerPool {
   private stopping: Promise<void> | undefined;
   /** Aborted when the stop begins: the signal of the jobs that start after it (see startWorkers). */
   private readonly stopped = new AbortController();
+  /** Jobs this process's workers hold now (see inHand): what a stop past SHUTDOWN_TIMEOUT leaves behind. */
+  private readonly held = { jobs: 0 };
 
   constructor(private readonly settings: WorkerPoolSettings) {
     this.rateCeiling = new RateCeiling(settings.connection, settings.keys.rateCeiling(settings.queue.name), settings.rate, settings.logger);
@@ -109,7 +111,7 @@ export class InquiryWorkerPool {
       handBack: (job, token) => putBack(job, token, 0),
       breaker,
     });
-    const processor = startsStoppedAfter(this.stopped.signal, processJob);
+    const processor = inHand(this.held, startsStoppedAfter(this.stopped.signal, processJob));
     for (const share of shares(concurrency.next(), workerCount(this.settings.concurrency))) {
       this.workers.push(
         startInquiryWorker(queue, processor, {
@@ -137,9 +139,9 @@ export class InquiryWorkerPool {
   }
 
   /**
-   * Stops the workers from taking jobs and waits for the inquiries in flight at most `withinMs`: past that
-   * they are left behind, and their jobs come back to the queue when their locks expire. The first call's
-   * wait counts; a later one waits for the same.
+   * Stops the workers from taking jobs and waits for the inquiries in flight at most `withinMs` (at least
+   * HAND_BACK_MS): past that they are left behind, counted in a warning, and their jobs come back to the queue
+   * when their locks expire. The first call's wait counts; a later one waits for the same.
    */
   async stop(withinMs = this.settings.shutdownTimeoutMs): Promise<void> {
     // Before any worker started there is nothing to wait for, and nothing to remember: a later stop waits for the workers then.
@@ -150,9 +152,13 @@ export class InquiryWorkerPool {
       // the calls already sent are waited for.
       this.stopped.abort(STOPPING);
       for (const worker of this.workers) worker.cancelAllJobs(STOPPING);
-      if (await settledWithin(closing, withinMs)) return;
+      // At least HAND_BACK_MS, when a file's stop took most of SHUTDOWN_TIMEOUT (`watch`): the jobs told to stop hand themselves back.
+      if (await settledWithin(closing, Math.max(withinMs, HAND_BACK_MS))) return;
+      // No job in hand: nothing is left behind, whatever BullMQ's close still waits for (a rate limit's end, up to 30 s).
+      if (this.held.jobs === 0) return;
+      const left = this.held.jobs;
       this.settings.logger.warn(
-        `inquiries still in flight after SHUTDOWN_TIMEOUT (${formatDuration(this.settings.shutdownTimeoutMs)}): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
+        `${left} ${left === 1 ? 'inquiry' : 'inquiries'} still in flight after SHUTDOWN_TIMEOUT (${formatDuration(this.settings.shutdownTimeoutMs)}): not waited for; their jobs come back to the queue when their locks expire, and an account answered meanwhile is not asked again`,
       );
     })());
   }
@@ -171,6 +177,26 @@ export class InquiryWorkerPool {
         );
     }
   }
+}
+
+/**
+ * The least time a stop gives the jobs in hand, whatever is left of SHUTDOWN_TIMEOUT (and within the
+ * CLOSE_GRACE_MS past it): a job waiting for its send slot hands itself back in milliseconds; only a call on
+ * its way takes longer. Without it, a stop whose time went to a file (`watch`) warned of inquiries in flight
+ * when none was.
+ */
+const HAND_BACK_MS = 1_000;
+
+/** `processor`, counting in `held` the jobs it has started and not yet finished. */
+function inHand(held: { jobs: number }, processor: Processor<InquiryJobData>): Processor<InquiryJobData> {
+  return async (job, token, signal) => {
+    held.jobs += 1;
+    try {
+      return await processor(job, token, signal);
+    } finally {
+      held.jobs -= 1;
+    }
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, rename } from 'node:fs/promises';
 import { startServe, uploadCsv } from '../console/console-helpers.js';
 import { cliEnvironment, startCli, waitForExit } from '../support/cli.js';
-import { startMisbehavingProvider, type MisbehavingProvider } from '../support/misbehaving-provider.js';
+import { sendJson, startMisbehavingProvider, type MisbehavingProvider } from '../support/misbehaving-provider.js';
 import { deleteKeys, testKeyPrefix, testRedis, TEST_REDIS_URL } from '../support/redis.js';
 import { waitFor } from '../support/wait.js';
 
@@ -57,7 +57,7 @@ describe('a stop with calls hanging at the provider', () => {
     await waitFor(() => provider.counts.inquiries >= before + 2, 30_000, 'two hanging calls');
     run.kill('SIGTERM');
     expect(await waitForExit(run)).toBe(143);
-    expect(run.output().stderr).toContain('still in flight after SHUTDOWN_TIMEOUT');
+    expect(run.output().stderr).toContain('2 inquiries still in flight after SHUTDOWN_TIMEOUT');
   });
 
   it('serve: SIGTERM with an uploaded batch hanging exits within SHUTDOWN_TIMEOUT', async () => {
@@ -118,6 +118,39 @@ describe('a stop with calls hanging at the provider', () => {
       const answer = await upload;
       expect(answer.status).toBe(503);
       expect(await answer.text()).toContain('stopped while logging in to the provider');
+    });
+  });
+
+  describe('while the provider answers 429 with a long Retry-After', () => {
+    beforeAll(() => {
+      provider.answerWith((_inquiry, response) =>
+        sendJson(response, 429, { error: true, message: 'Too Many Requests' }, { 'retry-after': '60' }),
+      );
+    });
+    afterAll(() => {
+      provider.answerWith(() => undefined);
+    });
+
+    it('watch: a stop that spends SHUTDOWN_TIMEOUT on the held file names no inquiry in flight: none is', async () => {
+      const folder = join(workDir, 'held');
+      const before = provider.counts.inquiries;
+      const watch = startCli(['watch', folder], { ...environment(), WATCH_STABLE: '1s', WATCH_POLL: '100ms' });
+      await waitFor(
+        async () =>
+          readdir(folder).then(
+            (names) => names.includes('inbox'),
+            () => false,
+          ),
+        30_000,
+        'the watched folders',
+      );
+      await writeFile(join(folder, 'inbox', 'payouts.csv'), CSV);
+      await waitFor(() => provider.counts.inquiries > before, 30_000, 'a call answered 429');
+      watch.kill('SIGTERM');
+      expect(await waitForExit(watch)).toBe(0);
+      const { stderr } = watch.output();
+      expect(stderr).toContain('handing it back');
+      expect(stderr).not.toContain('still in flight');
     });
   });
 });
