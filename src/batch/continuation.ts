@@ -50,9 +50,10 @@ export type Continuation =
   | { kind: 'continue'; batchId: string; produce: boolean; answered: boolean }
   /**
    * A finished batch with FAILED rows, recently, or a batch `resume` asks again: ask those accounts again;
-   * `produce`: its rows were never all stored (a `resume` of a batch whose reading stopped), read them first.
+   * `produce`: its rows were never all stored (a `resume` of a batch whose reading stopped), read them first;
+   * `reported`: its report was written (a `resume` may ask the FAILED rows of a batch never reported).
    */
-  | { kind: 'retry_failed'; batchId: string; produce: boolean }
+  | { kind: 'retry_failed'; batchId: string; produce: boolean; reported: boolean }
   /** A finished batch without FAILED rows, within the reuse window: report its answers again. */
   | { kind: 'reuse'; batchId: string };
 
@@ -73,7 +74,7 @@ export function decideContinuation(
   if (reportedAt === undefined) return { kind: 'continue', batchId, produce: !earlier.produced, answered: earlier.answered };
   const age = now - reportedAt;
   if (earlier.failedAccounts > 0)
-    return age < policy.retryFailedWithinMs ? { kind: 'retry_failed', batchId, produce: false } : { kind: 'new' };
+    return age < policy.retryFailedWithinMs ? { kind: 'retry_failed', batchId, produce: false, reported: true } : { kind: 'new' };
   return age < policy.reuseFinishedWithinMs ? { kind: 'reuse', batchId } : { kind: 'new' };
 }
 
@@ -89,7 +90,9 @@ export function describeContinuation(continuation: Continuation, batchId: string
     case 'retry_failed':
       return continuation.produce
         ? `continuing unfinished batch ${batchId}: the rest of its file is read, and its FAILED rows are asked again`
-        : `continuing finished batch ${batchId} of the same content: its FAILED rows are asked again`;
+        : continuation.reported
+          ? `continuing finished batch ${batchId} of the same content: its FAILED rows are asked again`
+          : `continuing unfinished batch ${batchId}: its FAILED rows are asked again`;
     case 'reuse':
       return `same content as finished batch ${batchId}: its answers are reported again, nothing is asked`;
   }

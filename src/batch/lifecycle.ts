@@ -492,7 +492,8 @@ export class BatchLifecycle {
       ]);
       // A batch whose reading stopped part-way is read to its end too: asking only its FAILED rows left the
       // rows never stored unasked, and the wait for them never ended.
-      if (retryFailed && failed > 0) return { kind: 'retry_failed', batchId, produce: !progress.produced };
+      if (retryFailed && failed > 0)
+        return { kind: 'retry_failed', batchId, produce: !progress.produced, reported: batch.reportedAt !== undefined };
       return batch.reportedAt === undefined
         ? { kind: 'continue', batchId, produce: !progress.produced, answered: progress.complete }
         : { kind: 'reuse', batchId };

@@ -192,7 +192,7 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
       reportedAt: T0 - HOUR,
     });
     const started = await w.lifecycle.start(w.request());
-    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-failed', produce: false });
+    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-failed', produce: false, reported: true });
     expect(w.store.batch('b-failed').outcomes.size).toBe(1);
     expect(w.store.batch('b-failed').record.reportedAt).toBeUndefined();
     expect(w.producer.requeued).toEqual(['b-failed']);
@@ -378,15 +378,31 @@ describe('BatchLifecycle.start: new, continue, retry FAILED, reuse', () => {
       reportedAt: T0 - 7 * 24 * HOUR,
     });
     const started = await w.lifecycle.start({ input: { kind: 'batch', batchId: 'b-week', retryFailed: true } });
-    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-week', produce: false });
+    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-week', produce: false, reported: true });
     expect(w.producer.requeued).toEqual(['b-week']);
+  });
+
+  it('resume of a batch never reported, with FAILED rows: they are asked again, and it is not called finished', async () => {
+    const w = world();
+    w.store.seed({
+      batchId: 'b-open',
+      contentHash: 'hash-a',
+      accounts: ACCOUNTS,
+      answered: { '014:0001': 'VERIFIED', '014:0002': 'FAILED' },
+    });
+    const started = await w.lifecycle.start({ input: { kind: 'batch', batchId: 'b-open', retryFailed: true } });
+    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-open', produce: false, reported: false });
+    expect(w.producer.requeued).toEqual(['b-open']);
+    expect(describeContinuation(started.continuation, 'b-open')).toBe(
+      'continuing unfinished batch b-open: its FAILED rows are asked again',
+    );
   });
 
   it('resume of a batch whose reading stopped part-way, with FAILED rows: its file is read to the end and the FAILED asked again', async () => {
     const w = world();
     w.store.seed({ batchId: 'b-cut', contentHash: 'hash-a', accounts: ACCOUNTS, answered: { '014:0002': 'FAILED' }, produced: false });
     const started = await w.lifecycle.start({ input: { kind: 'batch', batchId: 'b-cut', retryFailed: true } });
-    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-cut', produce: true });
+    expect(started.continuation).toEqual({ kind: 'retry_failed', batchId: 'b-cut', produce: true, reported: false });
     expect(w.store.batch('b-cut').outcomes.size).toBe(0);
     expect(w.producer.produced).toEqual([{ batchId: 'b-cut', signalAborted: false }]);
     expect(w.producer.requeued).toEqual([]);
@@ -600,7 +616,7 @@ describe('decideContinuation (values in, a decision out)', () => {
     [
       'reported with FAILED, 1 h ago',
       { ...earlier, reportedAt: T0 - HOUR, failedAccounts: 2 },
-      { kind: 'retry_failed', batchId: 'b1', produce: false },
+      { kind: 'retry_failed', batchId: 'b1', produce: false, reported: true },
     ],
     ['reported with FAILED, 13 h ago', { ...earlier, reportedAt: T0 - 13 * HOUR, failedAccounts: 2 }, { kind: 'new' }],
     ['reported clean, within the duplicate window', { ...earlier, reportedAt: T0 - HOUR }, { kind: 'reuse', batchId: 'b1' }],
