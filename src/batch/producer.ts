@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import { cutLastValue } from '../csv/reader.js';
-import { readInputColumns, type ColumnOverrides, type InputColumns } from '../csv/columns.js';
+import { readInputColumns, refuseSecondHeaderRow, type ColumnOverrides, type InputColumns } from '../csv/columns.js';
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { BatchNotFoundError, InputFileError } from '../errors.js';
 import { addInquiryJobs, UNPACED_JOBS_PER_ADD, type InquiryJobData } from '../queue/inquiry-queue.js';
@@ -31,6 +31,7 @@ export interface InspectedFile extends InputColumns {
 export async function inspectFile(path: string, columns: ColumnOverrides): Promise<InspectedFile> {
   const file = await inspectInputFile(resolve(path));
   const inputColumns = readInputColumns(file.header, columns);
+  refuseSecondHeaderRow(file.firstRow);
   const { mapping, positions } = inputColumns;
   const read = [mapping.bankCode, mapping.accountNumber, ...(mapping.expectedName === undefined ? [] : [mapping.expectedName])].map(
     (index) => positions[index]!,

@@ -131,6 +131,14 @@ export async function writeSummary(summary: BatchSummary, extras: Record<string,
 const describeColumnsRead = ({ columns, replacedColumns }: BatchSummary): string =>
   `${describeRoles(columns)}${replacedColumns === undefined ? '' : `; the earlier report's ${replacedColumns.join(', ')} replaced`}`;
 
+/** What the first line of a continued batch's summary says the run did with it. */
+const CONTINUED: Record<Continuation['kind'], string> = {
+  new: 'new',
+  continue: 'continued',
+  retry_failed: 'continued: its FAILED rows asked again',
+  reuse: 'same content: its answers reported again',
+};
+
 export function formatSummary(summary: BatchSummary): string {
   const counts = RESULT_VALUES.map((value) => `  ${value.padEnd(16)}${summary.counts[value]}`).join('\n');
   const totals =
@@ -138,7 +146,7 @@ export function formatSummary(summary: BatchSummary): string {
       ? `\n  (batch ${summary.batchId} since ${summary.batch.createdAt}: ${summary.batch.calls} calls in all)`
       : '';
   return [
-    `batch ${summary.batchId}${summary.continued ? ` (continued: ${summary.continuation.replace('_', ' ')})` : ''}: ${summary.rows} rows, ${summary.accounts} distinct accounts, ${summary.calls} inquiry calls this run${
+    `batch ${summary.batchId}${summary.continued ? ` (${CONTINUED[summary.continuation]})` : ''}: ${summary.rows} rows, ${summary.accounts} distinct accounts, ${summary.calls} inquiry calls this run${
       summary.rateLimited > 0
         ? ` (${summary.rateLimited} answered 429${summary.allowedRate === undefined ? '' : `; the provider allowed about ${summary.allowedRate}/s`})`
         : ''

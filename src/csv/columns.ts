@@ -18,10 +18,45 @@ export interface ColumnOverrides {
 
 /** Never a name of the product's own output columns (RESULT_COLUMNS): `account_holder` is the bank's answer in a report. */
 export const ALIASES = {
-  bankCode: ['bank_code', 'bank', 'kode_bank'],
-  accountNumber: ['account_number', 'account_no', 'account', 'no_rekening', 'nomor_rekening', 'rekening'],
-  expectedName: ['account_name', 'holder_name', 'beneficiary_name', 'name', 'nama', 'nama_rekening', 'nama_pemilik'],
+  bankCode: ['bank_code', 'bank', 'kode_bank', 'bank_tujuan', 'kode_bank_tujuan'],
+  accountNumber: [
+    'account_number',
+    'account_no',
+    'account',
+    'no_rekening',
+    'nomor_rekening',
+    'rekening',
+    'no_rek',
+    'rekening_tujuan',
+    'no_rekening_tujuan',
+  ],
+  expectedName: [
+    'account_name',
+    'holder_name',
+    'beneficiary_name',
+    'name',
+    'nama',
+    'nama_rekening',
+    'nama_pemilik',
+    'nama_pemilik_rekening',
+    'nama_penerima',
+    'penerima',
+    'nama_nasabah',
+    'atas_nama',
+  ],
 } as const;
+
+/**
+ * Parts of a header name that say a column holds a person's or a payee's name (`Nama Lengkap`, `Payee`,
+ * `Recipient Name`), unless it names a bank, a branch or a sender (`Nama Bank`, `Nama Pengirim`). A file whose
+ * expected name is in such a column, under a name not among the aliases, would be checked without names,
+ * every row VERIFIED: it is refused instead (see mapColumns).
+ */
+const NAME_LIKE = /nama|name|penerima|pemilik|holder|beneficiar|payee|recipient/;
+const NOT_A_PAYEE = /bank|cabang|branch|pengirim|sender|file|produk|product|user|operator|petugas/;
+
+/** `--name-column none`: the file's names are not to be compared (every row VERIFIED), though a column looks like them. */
+export const NO_NAME_COLUMN = 'none';
 
 /** What each role is called in messages and in the summary. */
 export const ROLE_NAMES: Record<keyof ColumnMapping, string> = {
@@ -43,12 +78,12 @@ function describeHeader(header: readonly string[]): string {
   return names.length > 0 ? `${names.join(', ')}${more}` : '(nothing)';
 }
 
-/** Header names compare case-insensitively, ignoring spaces, `_` and `-` (and a stray BOM). */
+/** Header names compare case-insensitively, ignoring spaces, `_`, `-` and `.` (`No. Rekening`; and a stray BOM). */
 export const headerKey = (name: string): string =>
   name
     .replace(/^\uFEFF/, '')
     .toLowerCase()
-    .replace(/[\s_-]+/g, '');
+    .replace(/[\s_.-]+/g, '');
 
 const OUTPUT_KEYS = new Set(RESULT_COLUMNS.map(headerKey));
 
@@ -135,6 +170,7 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
   const keys = header.map(headerKey);
   const find = (field: keyof typeof ALIASES): number | undefined => {
     const override = overrides[field];
+    if (field === 'expectedName' && override !== undefined && headerKey(override) === NO_NAME_COLUMN) return undefined;
     if (override !== undefined) {
       const index = keys.indexOf(headerKey(override));
       if (index < 0) {
@@ -158,10 +194,46 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
   ];
   if (bankCode === undefined || accountNumber === undefined) throw new MissingColumnsError(missing, describeHeader(header));
   const expectedName = find('expectedName');
+  if (expectedName === undefined && overrides.expectedName === undefined) refuseUnreadNames(header, [bankCode, accountNumber]);
   if (new Set([bankCode, accountNumber, expectedName].filter((i) => i !== undefined)).size < (expectedName === undefined ? 2 : 3)) {
     throw new UsageError('the bank code, account number and name columns must be three different columns');
   }
   return { bankCode, accountNumber, expectedName };
+}
+
+/**
+ * No expected-name column was found: a column that looks like one (NAME_LIKE) but is not among the aliases
+ * is refused (exit 2) rather than left unread, which would turn every row VERIFIED, the names on file never
+ * compared (a payout to the wrong person passing as green). `--name-column` names it, or `none` checks the
+ * accounts alone.
+ */
+function refuseUnreadNames(header: readonly string[], mapped: readonly number[]): void {
+  const looksLikeNames = header.filter((name, index) => {
+    const key = headerKey(name);
+    return !mapped.includes(index) && NAME_LIKE.test(key) && !NOT_A_PAYEE.test(key);
+  });
+  if (looksLikeNames.length === 0) return;
+  throw new UsageError(
+    `no expected-name column was found (${ALIASES.expectedName.join(', ')}), but ${describeHeader(looksLikeNames)} looks like one: ` +
+      `name it with --name-column, or give --name-column ${NO_NAME_COLUMN} to check the accounts without comparing names (every row VERIFIED)`,
+  );
+}
+
+/** Every alias of every role, compared as header names are (headerKey). */
+const ALIAS_KEYS = new Set(Object.values(ALIASES).flatMap((aliases) => aliases.map(headerKey)));
+
+/**
+ * A first data row whose cells are column names (two or more aliases: `Kode Bank`, `Nomor Rekening`) is a
+ * second header row: a sheet with a group heading above its real header (`Penerima` over `Nama Pemilik`).
+ * The columns were then found on the wrong row, and what they mean is a guess: refused (exit 2).
+ */
+export function refuseSecondHeaderRow(firstRow: { fields: readonly string[]; line: number } | undefined): void {
+  if (firstRow === undefined) return;
+  const names = firstRow.fields.filter((value) => value.trim() !== '' && ALIAS_KEYS.has(headerKey(value)));
+  if (names.length < 2) return;
+  throw new UsageError(
+    `the row at line ${firstRow.line} looks like a second header row (${describeHeader(names)} are column names): the header must be one row, the first; remove the rows above the real header`,
+  );
 }
 
 /** The first column the mapping does not use: usually the payer's own id for the row (what people call it by). */

@@ -15,10 +15,16 @@ export interface CsvRecord {
   line: number;
 }
 
-/** The last row of a file with no line end after it: how many fields it was written with (before padding). */
-export interface UnterminatedRow {
+/**
+ * The last row of a file, when it may have been cut: no line end after it, or fewer fields than the header
+ * (a tool or an editor that saved a cut file ended it with a line break). How many fields it was written
+ * with (before padding); whether its last value may be cut depends on the columns read (`cutLastValue`).
+ */
+export interface LastRowInDoubt {
   line: number;
   fieldCount: number;
+  /** A line end follows it (then it has fewer fields than the header). */
+  lineEnd: boolean;
 }
 
 /** How to read a file again after inspection; JSON-serialisable, stored with the batch. */
@@ -38,8 +44,10 @@ export interface CsvFileInfo extends CsvLayout {
   rowCount: number;
   /** SHA-256 of the bytes: the same content dropped again is recognised whatever its name. */
   contentHash: string;
-  /** Set when the file does not end with a line end: its last value may have been cut (see `cutLastValue`). */
-  unterminatedRow?: UnterminatedRow;
+  /** Set when the file's last row may have been cut (see LastRowInDoubt, `cutLastValue`). */
+  lastRowInDoubt?: LastRowInDoubt;
+  /** The first data row (a second header row is refused: see refuseSecondHeaderRow); in memory only, never stored. */
+  firstRow?: CsvRecord;
 }
 
 /**
@@ -164,15 +172,16 @@ function parserMessage(error: CsvError): string {
  * trailing empty cells), except the last row of a file with no line end after it: a file that stops
  * mid-row is a transfer or an export cut short (`...\nB,014,71000`: the account number may be cut too, and
  * the rows after it are missing), so the file is refused (InputFileError, exit 2) rather than its last
- * row asked (or made INPUT_INVALID while the file looks complete). A whole last row with no line end is
- * told to `onUnterminated`: whether its last value may be cut depends on the columns read (`cutLastValue`).
+ * row asked (or made INPUT_INVALID while the file looks complete). A whole last row with no line end, or
+ * a short one with a line end, is told to `onLastRowInDoubt`: whether its last value may be cut depends on
+ * the columns read (`cutLastValue`). A DOS end-of-file mark (Ctrl-Z) after the last line is no row.
  */
 export async function* readCsvRecords(
   path: string,
   layout: CsvLayout,
   onHeader?: (header: string[]) => void,
   onBytes?: (chunk: Buffer) => void,
-  onUnterminated?: (row: UnterminatedRow) => void,
+  onLastRowInDoubt?: (row: LastRowInDoubt) => void,
 ): AsyncGenerator<CsvRecord> {
   const source = createReadStream(path);
   const decoder = decoderFor(layout.encoding ?? 'utf-8', path);
@@ -194,12 +203,14 @@ export async function* readCsvRecords(
   }
   source.on('error', (error) => parser.destroy(error));
   decoder.on('error', (error) => parser.destroy(error));
-  // Whether the text ends with a line end: the last row of a file that does not, if short, was cut.
+  // Whether the text ends with a line end (a Ctrl-Z after it left aside): the last row of a file that does not, if short, was cut.
   let endsWithLineEnd = false;
   decoder.on('data', (chunk: Buffer | string) => {
-    if (chunk.length === 0) return;
-    const last = typeof chunk === 'string' ? chunk.charCodeAt(chunk.length - 1) : chunk[chunk.length - 1];
-    endsWithLineEnd = last === 0x0a || last === 0x0d;
+    const at = (index: number) => (typeof chunk === 'string' ? chunk.charCodeAt(index) : chunk[index]);
+    let end = chunk.length;
+    while (end > 0 && at(end - 1) === CTRL_Z) end -= 1;
+    if (end === 0) return;
+    endsWithLineEnd = at(end - 1) === 0x0a || at(end - 1) === 0x0d;
   });
   let header: string[] | undefined;
   let sepLineSkipped = !layout.sepLine;
@@ -213,6 +224,7 @@ export async function* readCsvRecords(
         sepLineSkipped = true;
         continue;
       }
+      if (record.length === 1 && /^\x1a+$/.test(record[0]!)) continue;
       if (header === undefined) {
         header = record.map((name) => name.trim());
         onHeader?.(header);
@@ -230,7 +242,9 @@ export async function* readCsvRecords(
             `its last line (${held.line}) has ${held.record.length} of the header's ${header.length} fields and no line end`,
           );
         }
-        onUnterminated?.({ line: held.line, fieldCount: held.record.length });
+        onLastRowInDoubt?.({ line: held.line, fieldCount: held.record.length, lineEnd: false });
+      } else if (held.record.length < header.length) {
+        onLastRowInDoubt?.({ line: held.line, fieldCount: held.record.length, lineEnd: true });
       }
       yield { fields: pad(held.record, header.length), line: held.line };
     }
@@ -245,11 +259,14 @@ export async function* readCsvRecords(
   if (header === undefined) throw new UsageError(`${path} is empty: a header row is required`);
 }
 
+/** The DOS end-of-file mark some old exports write after the last line. */
+const CTRL_Z = 0x1a;
+
 /** A file that stops in the middle of a row: refused whole, as the rows after the cut are missing too. */
-const cutFileError = (path: string, what: string): InputFileError =>
+const cutFileError = (path: string, what: string, ifWhole = 'end the file with a line break'): InputFileError =>
   new InputFileError(
     `${path} stops in the middle of a row: ${what}, as when a transfer or an export was cut short; nothing was checked. ` +
-      'Get the whole file again (if that row is complete, end the file with a line break)',
+      `Get the whole file again (if that row is complete, ${ifWhole})`,
   );
 
 /**
@@ -260,16 +277,30 @@ const cutFileError = (path: string, what: string): InputFileError =>
  * file is refused (exit 2) rather than the row made INPUT_INVALID, as for a row cut shorter: the rows after
  * the cut are missing too, and a run must not end 0 without them. Any other last column (a note, an id the
  * check does not read) is passed through as it stands: a cut there changes no answer.
+ *
+ * A last row with a line end but fewer fields than the header is refused the same way when it ends in a
+ * value the check reads and lacks another one (`014,12345678` under `bank_code,account_number,nama`: a cut
+ * file that a tool or an editor ended with a line break looks just so). One that lacks only columns the
+ * check does not read is read, padded, as any short row (Excel leaves trailing empty cells out).
  */
 export function cutLastValue(
-  file: Pick<CsvFileInfo, 'path' | 'header' | 'unterminatedRow'>,
+  file: Pick<CsvFileInfo, 'path' | 'header' | 'lastRowInDoubt'>,
   readPositions: readonly number[],
 ): InputFileError | undefined {
-  const row = file.unterminatedRow;
+  const row = file.lastRowInDoubt;
   if (row === undefined || !readPositions.includes(row.fieldCount - 1)) return undefined;
+  const column = JSON.stringify(maskDigitRuns(file.header[row.fieldCount - 1] ?? ''));
+  if (row.lineEnd) {
+    if (readPositions.every((position) => position < row.fieldCount)) return undefined;
+    return cutFileError(
+      file.path,
+      `its last line (${row.line}) has ${row.fieldCount} of the header's ${file.header.length} fields, lacks a value the check reads and ends in the column ${column}, which may have been cut`,
+      'write out its empty cells, one separator per column',
+    );
+  }
   return cutFileError(
     file.path,
-    `its last line (${row.line}) has no line end and ends in the column ${JSON.stringify(maskDigitRuns(file.header[row.fieldCount - 1] ?? ''))}, which is read for the check and may have been cut`,
+    `its last line (${row.line}) has no line end and ends in the column ${column}, which is read for the check and may have been cut`,
   );
 }
 
@@ -300,15 +331,19 @@ async function inspectAs(path: string, head: Buffer, encoding: TextEncoding): Pr
   const hash = createHash('sha256');
   let header: string[] = [];
   let rowCount = 0;
-  let unterminatedRow: UnterminatedRow | undefined;
+  let lastRowInDoubt: LastRowInDoubt | undefined;
+  let firstRow: CsvRecord | undefined;
   const records = readCsvRecords(
     path,
     layout,
     (h) => (header = h),
     (chunk) => hash.update(chunk),
-    (row) => (unterminatedRow = row),
+    (row) => (lastRowInDoubt = row),
   );
-  for await (const _ of records) rowCount += 1;
+  for await (const record of records) {
+    firstRow ??= record;
+    rowCount += 1;
+  }
   return {
     path,
     ...layout,
@@ -316,7 +351,8 @@ async function inspectAs(path: string, head: Buffer, encoding: TextEncoding): Pr
     header,
     rowCount,
     contentHash: hash.digest('hex'),
-    ...(unterminatedRow === undefined ? {} : { unterminatedRow }),
+    ...(lastRowInDoubt === undefined ? {} : { lastRowInDoubt }),
+    ...(firstRow === undefined ? {} : { firstRow }),
   };
 }
 

@@ -38,7 +38,16 @@ export interface LoginFailureRecord {
   at: number;
   /** A fresh token refused for one account of this batch: it stops that batch only (see ProviderClient). */
   batchId?: string | undefined;
+  /**
+   * A keyed digest of the credentials that failed (TokenSeal.id: it names them without revealing them): a
+   * process with other credentials (the password put right) does not take this failure for its own.
+   * Absent in records written before it: those count for everyone, as then.
+   */
+  credentials?: string | undefined;
 }
+
+/** What the credentials' digest is taken of (see LoginFailureRecord.credentials). */
+const CREDENTIALS_PROBE = 'the credentials of a failed login';
 
 /** Narrow callbacks for the metrics: what the session did, nothing about how it is counted. */
 export interface TokenSessionEvents {
@@ -132,9 +141,16 @@ export class SharedTokenSession {
     return this.lastId.id;
   }
 
+  /** The failure posted for this identity, unless it was met with other credentials than this process's. */
   async lastLoginFailure(): Promise<LoginFailureRecord | undefined> {
     const stored = await this.redis.get(this.keys.loginFailure(this.identity));
-    return stored === null ? undefined : (JSON.parse(stored) as LoginFailureRecord);
+    if (stored === null) return undefined;
+    const record = JSON.parse(stored) as LoginFailureRecord;
+    return record.credentials === undefined || record.credentials === this.credentials() ? record : undefined;
+  }
+
+  private credentials(): string {
+    return this.seal.id(CREDENTIALS_PROBE);
   }
 
   /**
@@ -147,6 +163,7 @@ export class SharedTokenSession {
       rejected: error instanceof LoginRejectedError || error instanceof TokenRejectedError,
       at: Date.now(),
       ...(batchId !== undefined && { batchId }),
+      credentials: this.credentials(),
     };
     await this.redis.set(this.keys.loginFailure(this.identity), JSON.stringify(record), 'PX', 10 * 60_000);
   }

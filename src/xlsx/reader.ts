@@ -21,6 +21,8 @@ export interface XlsxFileInfo {
   rowCount: number;
   /** SHA-256 of the file's bytes: the same workbook dropped twice is the same content. */
   contentHash: string;
+  /** The first data row (see CsvFileInfo.firstRow). */
+  firstRow?: SheetRecord;
 }
 
 function readFailure(path: string, error: NodeJS.ErrnoException): InputFileError {
@@ -209,11 +211,14 @@ export async function inspectXlsxFile(path: string): Promise<XlsxFileInfo> {
   const hash = createHash('sha256');
   let header: string[] = [];
   let rowCount = 0;
-  for await (const _ of readXlsxRecords(
+  let firstRow: SheetRecord | undefined;
+  for await (const record of readXlsxRecords(
     path,
     (h) => (header = h),
     (chunk) => hash.update(chunk),
-  ))
+  )) {
+    firstRow ??= record;
     rowCount += 1;
-  return { path, header, rowCount, contentHash: hash.digest('hex') };
+  }
+  return { path, header, rowCount, contentHash: hash.digest('hex'), ...(firstRow === undefined ? {} : { firstRow }) };
 }

@@ -98,6 +98,34 @@ describe('a last row cut short', () => {
     expect(sandbox.stats().inquiries).toBe(0);
   });
 
+  it('a short last row with a line end, lacking a value the check reads and ending in one, is refused: a cut file given a line break', async () => {
+    // `0012345678` cut after `00123`, then a line break (an editor, a tool): the row lacks its name too.
+    const file = join(folder, 'short-last.csv');
+    await writeFile(file, 'bank_code,account_number,beneficiary_name,amount\n014,0012345678,Budi Santoso,100\n014,71000\n');
+    const result = await runCli(['run', file, '--out', join(folder, 'short-last.out.csv')], env());
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      `stops in the middle of a row: its last line (3) has 2 of the header's 4 fields, lacks a value the check reads and ends in the column "account_number", which may have been cut`,
+    );
+    expect(result.stderr).toContain('write out its empty cells');
+    expect(result.stderr).not.toMatch(/71000|0012345678/);
+    expect(sandbox.stats().inquiries).toBe(0);
+  });
+
+  it('a short last row lacking only columns the check does not read, and a Ctrl-Z after the last line, are read as before', async () => {
+    const files = {
+      'no-amount.csv': 'bank_code,account_number,beneficiary_name,amount\n014,7100012345,Dewi Lestari,100\n014,0012345678,Budi Santoso\n',
+      'ctrl-z.csv': `${WHOLE}\x1a`,
+    };
+    for (const [name, content] of Object.entries(files)) {
+      const file = join(folder, name);
+      await writeFile(file, content);
+      const result = await runCli(['run', file, '--out', `${file}.out.csv`], env());
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      expect((await readReport(`${file}.out.csv`)).map((row) => row.result)).toEqual(['MATCH', 'MATCH']);
+    }
+  });
+
   it('the whole file, or a last row without a line end ending in a column the check does not read, is checked as before', async () => {
     const whole = join(folder, 'whole.csv');
     await writeFile(whole, WHOLE);

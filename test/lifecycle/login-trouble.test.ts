@@ -81,7 +81,7 @@ describe('a login that starts failing mid-run', () => {
     expect(Date.parse(summary.startedAt)).toBeGreaterThan(Date.parse(summary.batch.createdAt));
     expect(Date.parse(summary.batch.createdAt)).toBeGreaterThanOrEqual(firstStartedAt - 1_000);
     expect(rerun.stdout).toMatch(
-      new RegExp(`batch ${batchId} \\(continued: continue\\): 40 rows, 40 distinct accounts, ${summary.calls} inquiry calls this run`),
+      new RegExp(`batch ${batchId} \\(continued\\): 40 rows, 40 distinct accounts, ${summary.calls} inquiry calls this run`),
     );
     expect(rerun.stdout).toContain(`${summary.batch.calls} calls in all`);
   });

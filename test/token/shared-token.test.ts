@@ -144,6 +144,11 @@ describe('SharedTokenSession', () => {
       const other = processSession(providerSettings({ H2H_PASSWORD: 'wrong' }), ownPrefix);
       expect(await other.lastLoginFailure()).toMatchObject({ rejected: true, message: 'login failed: Invalid username or password' });
       expect(sandbox.stats()).toMatchObject({ failedLogins: 1, logins: 0 });
+      // The password put right: that failure is not this process's, and it logs in.
+      const corrected = processSession(providerSettings(), ownPrefix);
+      expect(await corrected.lastLoginFailure()).toBeUndefined();
+      await corrected.token();
+      expect(sandbox.stats()).toMatchObject({ logins: 1 });
     } finally {
       await deleteKeys(redis, ownPrefix);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALIASES, headerKey, mapColumns, readInputColumns } from '../../src/csv/columns.js';
+import { ALIASES, headerKey, mapColumns, readInputColumns, refuseSecondHeaderRow } from '../../src/csv/columns.js';
 import { DECISION_COLUMNS, RESULT_COLUMNS } from '../../src/csv/report-columns.js';
 import { MissingColumnsError, UsageError } from '../../src/errors.js';
 
@@ -96,6 +96,51 @@ describe('mapColumns', () => {
   it('compares header names loosely', () => {
     expect(headerKey('\uFEFFAccount_No ')).toBe('accountno');
     expect(headerKey('No-Rekening')).toBe('norekening');
+    expect(headerKey('No. Rekening')).toBe('norekening');
+  });
+
+  it('reads the names Indonesian transfer sheets give the payee and the account', () => {
+    expect(mapColumns(['Kode Bank', 'No. Rekening', 'Nama Penerima', 'Nominal'])).toEqual({
+      bankCode: 0,
+      accountNumber: 1,
+      expectedName: 2,
+    });
+    expect(mapColumns(['Bank Tujuan', 'No Rek', 'Atas Nama'])).toEqual({ bankCode: 0, accountNumber: 1, expectedName: 2 });
+    expect(mapColumns(['bank', 'rekening', 'penerima']).expectedName).toBe(2);
+  });
+
+  it('refuses a file whose payee names sit in a column it does not know, rather than check it without names', () => {
+    for (const header of [
+      ['bank_code', 'account_number', 'Nama Lengkap'],
+      ['bank_code', 'account_number', 'Payee'],
+      ['bank_code', 'account_number', 'Recipient Name', 'amount'],
+    ]) {
+      expect(() => mapColumns(header), header.join()).toThrow(
+        /no expected-name column was found .* looks like one: name it with --name-column/,
+      );
+    }
+    // Named, or waived, it is read as said.
+    expect(mapColumns(['bank_code', 'account_number', 'Nama Lengkap'], { expectedName: 'nama lengkap' }).expectedName).toBe(2);
+    expect(mapColumns(['bank_code', 'account_number', 'Nama Lengkap'], { expectedName: 'none' }).expectedName).toBeUndefined();
+    // A bank's, a branch's or a sender's name is no payee's.
+    expect(
+      mapColumns(['bank_code', 'account_number', 'Nama Bank', 'Nama Cabang', 'Nama Pengirim', 'user name']).expectedName,
+    ).toBeUndefined();
+  });
+});
+
+describe('refuseSecondHeaderRow', () => {
+  it('refuses a first data row of column names (a group heading above the real header)', () => {
+    expect(() => refuseSecondHeaderRow({ fields: ['', 'Kode Bank', 'Nomor Rekening', 'Nama Pemilik', 'Nominal'], line: 2 })).toThrow(
+      'the row at line 2 looks like a second header row ("Kode Bank", "Nomor Rekening", "Nama Pemilik" are column names)',
+    );
+  });
+
+  it('reads a first data row with at most one value that is also a column name', () => {
+    expect(() => refuseSecondHeaderRow({ fields: ['1', '014', '0012345678', 'Budi Santoso'], line: 2 })).not.toThrow();
+    expect(() => refuseSecondHeaderRow({ fields: ['1', 'bank', '0012345678', 'Nama'], line: 2 })).toThrow(UsageError);
+    expect(() => refuseSecondHeaderRow({ fields: ['1', 'BCA', '0012345678', 'Nama'], line: 2 })).not.toThrow();
+    expect(() => refuseSecondHeaderRow(undefined)).not.toThrow();
   });
 });
 

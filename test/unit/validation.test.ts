@@ -114,6 +114,9 @@ describe('detectDelimiter', () => {
     ['"a;b",c,d', ','],
     ['"a,b";c;d', ';'],
     ['single', ','],
+    ['bank_code\taccount_number\tnama', '\t'],
+    ['"a\tb",c,d', ','],
+    ['kode;bank\tnama\tno', '\t'],
   ])('%s -> %s', (line, delimiter) => expect(detectDelimiter(line)).toBe(delimiter));
 });
 
