@@ -22,7 +22,17 @@ export class InputFileError extends UsageError {}
 /** The report cannot be written where it was asked for: found before the first inquiry whenever possible. */
 export class OutputPathError extends UsageError {}
 
-export class MissingColumnsError extends UsageError {
+/** Which column holds what is for a person to say (the flags, or the console's choice of columns): `choice` says why, for the console. */
+export class ColumnChoiceError extends UsageError {
+  constructor(
+    message: string,
+    readonly choice: string,
+  ) {
+    super(message);
+  }
+}
+
+export class MissingColumnsError extends ColumnChoiceError {
   /** `header`: the header's columns as they may be shown (masked and cut by the caller). */
   constructor(
     readonly missing: string[],
@@ -30,6 +40,7 @@ export class MissingColumnsError extends UsageError {
   ) {
     super(
       `required column(s) missing: ${missing.join(', ')}; the header has: ${header}. Rename the column or map it with --bank-column / --account-column / --name-column.`,
+      `required column(s) missing: ${missing.join('; ')}`,
     );
   }
 }

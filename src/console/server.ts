@@ -8,7 +8,7 @@ import type { App } from '../app/app.js';
 import { HandedBackError } from '../batch/settle.js';
 import { summaryPathFor } from '../batch/summary.js';
 import type { ConsoleSettings } from '../config/index.js';
-import { BatchNotFoundError, describeError, MissingColumnsError, SystemicError, UsageError } from '../errors.js';
+import { BatchNotFoundError, ColumnChoiceError, describeError, SystemicError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import { reportFormatOf } from '../report/sink.js';
 import type { ResultValue } from '../report/row-result.js';
@@ -172,13 +172,11 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
       batchId = await runner.start(upload, chosen === undefined ? {} : await columnsByIndex(upload.inputPath, chosen));
     } catch (error) {
       // A file whose columns are not recognised: the page asks which is which, and sends the file again with the answer.
-      const columns = error instanceof MissingColumnsError ? await columnsOf(upload.inputPath) : undefined;
+      const columns = error instanceof ColumnChoiceError ? await columnsOf(upload.inputPath) : undefined;
       // Nothing was queued for a refused file: it is not kept.
       await rm(upload.inputPath, { force: true });
-      if (error instanceof MissingColumnsError && columns !== undefined) {
-        return reply
-          .code(422)
-          .send({ error: `required column(s) missing: ${error.missing.join('; ')}: choose which column holds each`, columns });
+      if (error instanceof ColumnChoiceError && columns !== undefined) {
+        return reply.code(422).send({ error: `${error.choice}: choose which column holds each`, columns });
       }
       throw error;
     }

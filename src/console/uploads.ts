@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { continuationPolicy } from '../batch/continuation.js';
 import { inspectInputFile } from '../batch/input-file.js';
 import type { OutputFormat } from '../config/index.js';
-import type { ColumnOverrides } from '../csv/columns.js';
+import { NO_NAME_COLUMN, type ColumnOverrides } from '../csv/columns.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import type { BatchLifecycle } from '../batch/lifecycle.js';
 import { finishOrHandBack, progressLogger } from '../batch/progress-log.js';
@@ -119,7 +119,9 @@ export async function columnsByIndex(path: string, chosen: ChosenColumns): Promi
     if (index >= header.length) throw new UploadRefusedError(`the file has ${header.length} columns, not a column ${index + 1}`, 422);
     return header[index];
   };
-  return { bankCode: name(chosen.bankCode), accountNumber: name(chosen.accountNumber), expectedName: name(chosen.expectedName) };
+  // No name column chosen is a choice too: the accounts alone are checked, whatever column looks like names.
+  const expectedName = chosen.expectedName === undefined ? NO_NAME_COLUMN : name(chosen.expectedName);
+  return { bankCode: name(chosen.bankCode), accountNumber: name(chosen.accountNumber), expectedName };
 }
 
 /** The columns a person chooses from when the header was not recognised: positions and names, digit runs masked (a file without a header row shows a data row there). */

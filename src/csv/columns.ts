@@ -1,4 +1,4 @@
-import { MissingColumnsError, UsageError } from '../errors.js';
+import { ColumnChoiceError, MissingColumnsError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import { RESULT_COLUMNS, REPORT_SIGNATURE } from './report-columns.js';
 
@@ -213,9 +213,11 @@ function refuseUnreadNames(header: readonly string[], mapped: readonly number[])
     return !mapped.includes(index) && NAME_LIKE.test(key) && !NOT_A_PAYEE.test(key);
   });
   if (looksLikeNames.length === 0) return;
-  throw new UsageError(
-    `no expected-name column was found (${ALIASES.expectedName.join(', ')}), but ${describeHeader(looksLikeNames)} looks like one: ` +
+  const shown = describeHeader(looksLikeNames);
+  throw new ColumnChoiceError(
+    `no expected-name column was found (${ALIASES.expectedName.join(', ')}), but ${shown} looks like one: ` +
       `name it with --name-column, or give --name-column ${NO_NAME_COLUMN} to check the accounts without comparing names (every row VERIFIED)`,
+    `no expected-name column was found, but ${shown} looks like one`,
   );
 }
 

@@ -191,6 +191,24 @@ describe('the review desk over the API', () => {
     );
   });
 
+  it('asks which column holds the names when one looks like them but is not known, and takes "none" for an answer', async () => {
+    const file = 'bank_code,account_number,Nama Lengkap\n014,0012345678,Siti Aminah\n';
+    const asked = await upload('nama-lengkap.csv', file);
+    expect(asked.status).toBe(422);
+    const answer = (await asked.json()) as { error: string; columns: Array<{ index: number; name: string }> };
+    expect(answer.error).toContain('"Nama Lengkap" looks like one: choose which column holds each');
+    expect(answer.columns.map((column) => column.name)).toEqual(['bank_code', 'account_number', 'Nama Lengkap']);
+    // "(none: only check the account)": the accounts alone are checked, not refused again.
+    const waived = await upload('nama-lengkap.csv', file, { bankColumn: '0', accountColumn: '1', nameColumn: '' });
+    expect(waived.status, await waived.clone().text()).toBe(202);
+    const waivedId = ((await waived.json()) as { batchId: string }).batchId;
+    await waitFor(
+      async () => (await getJson<{ counts: Record<string, number> }>(`${serve!.url}/api/batches/${waivedId}`, auth)).counts.VERIFIED === 1,
+      60_000,
+      'the batch checked without names',
+    );
+  });
+
   it('starts without the provider settings: everything shown, decisions taken, uploads refused', async () => {
     readOnly = await startServe([], env({ H2H_BASE_URL: undefined, H2H_USERNAME: undefined, H2H_PASSWORD: undefined }));
     const batches = await getJson<{ batches: Array<{ batchId: string; review: unknown }> }>(`${readOnly.url}/api/batches`, auth);
