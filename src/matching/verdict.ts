@@ -409,7 +409,10 @@ function wordOrder(p: Pairing, outcome: Outcome): void {
   if (blocks !== null && (p.expected.surnameFirst || p.holder.surnameFirst || blocks.some(movable))) {
     outcome.note('family name moved to the other end');
   } else {
-    outcome.limit('CLOSE_MATCH', 'words in another order: may be father and son');
+    outcome.limit(
+      'CLOSE_MATCH',
+      p.expected.company || p.holder.company ? 'name words in another order' : 'words in another order: may be father and son',
+    );
   }
 }
 
@@ -619,14 +622,25 @@ function legalForms(p: Pairing, outcome: Outcome): void {
   const compatible = (a: NameWord, b: NameWord) => coversOf(a).includes(b.legal!.canonical) || coversOf(b).includes(a.legal!.canonical);
   const comparable = (a: NameWord, b: NameWord) =>
     a.legal!.family === b.legal!.family || (ENTITY_FAMILIES.has(a.legal!.family) && ENTITY_FAMILIES.has(b.legal!.family));
+  let differs = false;
   for (const word of ours) {
     const rivals = theirs.filter((other) => comparable(word, other));
     if (rivals.length > 0 && !rivals.some((other) => compatible(word, other))) {
+      differs = true;
       outcome.limit(
         'CLOSE_MATCH',
         `legal form differs: ${quote(word.letters)} in the expected name, ${quoteWords(rivals)} in the holder name`,
       );
     }
+  }
+  // Forms of different families on the two sides and none in common (Toko / CV, Apotek / KOPERASI, Toko / BPR,
+  // Yayasan / TOKO): another kind of business under the same name words, perhaps the same owner's, perhaps not.
+  // A form on one side stacked on a common one (PT BPR / BPR) is no difference.
+  if (!differs && ours.length > 0 && theirs.length > 0 && !ours.some((word) => theirs.some((other) => compatible(word, other)))) {
+    outcome.limit(
+      'CLOSE_MATCH',
+      `kind of business or legal form differs: ${quoteWords(ours)} in the expected name, ${quoteWords(theirs)} in the holder name`,
+    );
   }
   if (p.expected.company !== p.holder.company) {
     const person = p.expected.company ? p.holder : p.expected;

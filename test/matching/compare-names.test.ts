@@ -449,3 +449,47 @@ describe('review: a person has to look', () => {
     expect(notes('La Ode Hasrun', 'WA ODE HASRUN')).toBe("'WA ODE' (a woman) in the holder name, 'LA ODE' (a man) in the expected name");
   });
 });
+
+describe('review: another kind of business under the same name words', () => {
+  const strict = (expected: string, holder: string) => compareNames(expected, holder, 'strict').verdict;
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['Toko Berkah', 'CV BERKAH'],
+      ['Toko Berkah', 'PT BERKAH'],
+      ['Toko Sinar', 'BPR SINAR'],
+      ['Toko Sinar', 'KOPERASI SINAR'],
+      ['Yayasan Sinar', 'TOKO SINAR'],
+      ['Apotek Sinar', 'KOPERASI SINAR'],
+      ['Bengkel Maju', 'CV MAJU'],
+      ['Warung Maju', 'CV MAJU'],
+      ['TB Sinar', 'PT SINAR'],
+      ['RM Sederhana', 'CV SEDERHANA'],
+      ['PT Sinar', 'TOKO SINAR'],
+      ['Koperasi Harapan Baru', 'YAYASAN HARAPAN BARU'],
+    ]),
+  )('%s / %s: %s', (expected, holder, label) => {
+    check(expected, holder, label);
+    expect(strict(expected, holder)).toBe('CLOSE_MATCH');
+  });
+
+  it('a form on one side only, the same form, or a form stacked on a common one is the same business', () => {
+    check('Toko Berkah', 'BERKAH', 'MATCH');
+    check('Toko Berkah', 'TOKO BERKAH', 'MATCH');
+    check('Toko Berkah', 'TK BERKAH', 'MATCH');
+    check('Toko Sinar', 'TB SINAR', 'MATCH');
+    check('PT BPR Sinar', 'BPR SINAR', 'MATCH');
+    check('PT Bank Perkreditan Rakyat Sinar', 'PT BPR SINAR', 'MATCH');
+    check('Koperasi Sinar', 'KSP SINAR', 'MATCH');
+  });
+
+  it('says which kinds differ', () => {
+    expect(notes('Toko Berkah', 'CV BERKAH')).toBe("kind of business or legal form differs: 'TOKO' in the expected name, 'CV' in the holder name");
+    expect(notes('Warung Maju', 'TOKO MAJU')).toBe("legal form differs: 'WARUNG' in the expected name, 'TOKO' in the holder name");
+  });
+
+  it('a company whose name words are reordered has no father', () => {
+    expect(notes('PT Sinar Jaya Abadi', 'PT SINAR ABADI JAYA')).toBe('name words in another order');
+    expect(notes('Hendra Irawan', 'IRAWAN HENDRA')).toBe('words in another order: may be father and son');
+  });
+});
+
