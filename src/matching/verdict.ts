@@ -374,7 +374,26 @@ function pairQuality(p: Pairing, outcome: Outcome): void {
   }
 }
 
-/** An initial stands for its word beside two words matching in full, as a first or middle name ("J EKO PRABOWO"). */
+/**
+ * What a lone letter conventionally stands for besides an initial: a title (H. Haji), a noble title (R. Raden,
+ * A. Andi, T. Teuku) or a name abbreviation (M. Muhammad, Y. Yohanes), from the knowledge files.
+ */
+function conventionalReading(letter: string, knowledge: NameKnowledge): string | null {
+  const title = knowledge.titles.get(letter);
+  if (title !== undefined) return title.means;
+  const noble = knowledge.nobility.get(letter);
+  if (noble !== undefined) return noble.means;
+  const abbreviation = knowledge.abbreviations.get(letter);
+  if (abbreviation !== undefined) return abbreviation.means.map((word) => word.charAt(0) + word.slice(1).toLowerCase()).join(' / ');
+  return null;
+}
+
+/**
+ * An initial stands for its word beside two words matching in full, as a first or middle name ("J EKO PRABOWO").
+ * Not a first initial whose letter is also a title or a name abbreviation (H. Haji, R. Raden, M. Muhammad): read
+ * so, the name without it is the rest ("H. Ahmad Yani" is Ahmad Yani), and the other side's first word is a given
+ * name in front of it, a son carrying his father's name, say. Nothing but the letter supports that word.
+ */
 function initials(p: Pairing, outcome: Outcome): void {
   const { E, H, links } = p;
   const found = links.filter((link) => link.kind === 'initial');
@@ -386,7 +405,14 @@ function initials(p: Pairing, outcome: Outcome): void {
     const [short, long, side] = e.initial && e.letters.length < h.letters.length ? [e, h, E] : [h, e, H];
     const ownSide = own(side);
     const last = short === side[ownSide[ownSide.length - 1]!];
-    if (found.length === 1 && full >= MIN_FULL_WORDS_BESIDE_INITIAL && !last) {
+    const first = short === side[ownSide[0]!];
+    const conventional = first && short.letters.length === 1 ? conventionalReading(short.letters, p.knowledge) : null;
+    if (conventional !== null) {
+      outcome.limit(
+        'CLOSE_MATCH',
+        `initial ${quote(short.letters)} may stand for ${quote(long.letters)}, or for ${conventional}: then ${quote(long.letters)} is a word on one side only`,
+      );
+    } else if (found.length === 1 && full >= MIN_FULL_WORDS_BESIDE_INITIAL && !last) {
       outcome.acceptUnlessStrict(`initial ${quote(short.letters)} read as ${quote(long.letters)}`);
     } else {
       outcome.limit('CLOSE_MATCH', `initial ${quote(short.letters)} may or may not stand for ${quote(long.letters)}`);

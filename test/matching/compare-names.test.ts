@@ -493,3 +493,35 @@ describe('review: another kind of business under the same name words', () => {
   });
 });
 
+describe('review: a first initial that is also a title or an abbreviation', () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['H. Ahmad Yani', 'HASAN AHMAD YANI'],
+      ['R. Budi Santoso', 'RUDI BUDI SANTOSO'],
+      ['Y. Budi Santoso', 'YUSUF BUDI SANTOSO'],
+      ['M. Yusuf Hasan', 'MARYAM YUSUF HASAN'],
+      ['A. Hasan Basri', 'AGUS HASAN BASRI'],
+      ['T. Rizki Maulana', 'TAUFIK RIZKI MAULANA'],
+      ['Hasan Ahmad Yani', 'H AHMAD YANI'],
+      ['Rudi Budi Santoso', 'R BUDI SANTOSO'],
+    ]),
+  )('%s / %s: %s', check);
+
+  it('still reads the title, the abbreviation, a plain first initial or a middle initial', () => {
+    check('H. Ahmad Yani', 'AHMAD YANI', 'MATCH');
+    check('H. Ahmad Yani', 'H AHMAD YANI', 'MATCH');
+    check('R. Budi Santoso', 'RADEN BUDI SANTOSO', 'MATCH');
+    check('M. Yusuf Hasan', 'MUHAMMAD YUSUF HASAN', 'MATCH');
+    check('Y. Paulus Sitanggang', 'YOHANES PAULUS SITANGGANG', 'MATCH');
+    check('D. Budi Santoso', 'DEDI BUDI SANTOSO', 'MATCH');
+    check('Syarif H. Tambunan', 'SYARIF HIDAYAT TAMBUNAN', 'MATCH');
+    check('Benny A. Sumampouw', 'BENNY ALEXANDER SUMAMPOUW', 'MATCH');
+  });
+
+  it('says what else the letter may be', () => {
+    expect(notes('H. Ahmad Yani', 'HASAN AHMAD YANI')).toMatch(/^initial 'H' may stand for 'HASAN', or for Haji/);
+    expect(notes('M. Yusuf Hasan', 'MARYAM YUSUF HASAN')).toBe(
+      "initial 'M' may stand for 'MARYAM', or for Muhammad: then 'MARYAM' is a word on one side only",
+    );
+  });
+});
