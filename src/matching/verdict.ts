@@ -738,6 +738,25 @@ function typedWordWhereNameGoesOn(p: Pairing, outcome: Outcome): void {
   }
 }
 
+/** Alm./Almh. (the late) before or after a person's own name, not the father's ("binti Alm. Ahmad"). */
+const marksDeceased = (word: NameWord, knowledge: NameKnowledge): boolean =>
+  word.kind === 'title' && word.part === 'own' && knowledge.titles.get(word.letters.replace(/ /g, ''))?.kind === 'deceased';
+
+/**
+ * A name marked deceased (ALM BUDI SANTOSO, SITI AMINAH (ALM)): the account of someone who has died is paid to
+ * heirs, by a person's decision, however well the names agree.
+ */
+function deceased(p: Pairing, outcome: Outcome): void {
+  for (const [name, side] of [
+    [p.holder, 'holder'],
+    [p.expected, 'expected'],
+  ] as const) {
+    const mark = name.words.find((word) => marksDeceased(word, p.knowledge));
+    if (mark !== undefined)
+      outcome.limit('CLOSE_MATCH', `${side} name marked deceased (${quote(mark.display)}): paying the account of someone who died needs a person`);
+  }
+}
+
 /** "M" against MUHAMMAD alone, or initials against initials, is not a name compared. */
 function someWordInFull(p: Pairing, outcome: Outcome): void {
   const inFull = p.links.some(
@@ -767,6 +786,7 @@ const RULES = [
   wordRunsOn,
   typedWordWhereNameGoesOn,
   someWordInFull,
+  deceased,
 ];
 
 const SET_ASIDE_KINDS = new Set<NameWord['kind']>([
@@ -875,7 +895,10 @@ export function judgeNames(
   for (const word of [...expected.words, ...holder.words]) {
     if (word.assumption !== null && word.kind !== 'birth-order' && word.kind !== 'nobility') outcome.note(word.assumption);
   }
-  noteIgnoredWords([...expected.words, ...holder.words], outcome);
+  noteIgnoredWords(
+    [...expected.words, ...holder.words].filter((word) => !marksDeceased(word, knowledge)),
+    outcome,
+  );
   const score = scoreInBand(outcome.verdict, similarity(pairing.E, pairing.H, pairing.links, pairing.cut?.hidden ?? []));
   return { verdict: outcome.verdict, score, notes: outcome.notes() };
 }

@@ -525,3 +525,31 @@ describe('review: a first initial that is also a title or an abbreviation', () =
     );
   });
 });
+
+describe('review: a holder marked deceased', () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['Budi Santoso', 'ALM BUDI SANTOSO'],
+      ['Budi Santoso', 'ALMH BUDI SANTOSO'],
+      ['Siti Aminah', 'SITI AMINAH (ALM)'],
+      ['Siti Aminah', 'ALMARHUMAH SITI AMINAH'],
+      ['Alm. Budi Santoso', 'BUDI SANTOSO'],
+    ]),
+  )('%s / %s: %s', (expected, holder, label) => {
+    check(expected, holder, label);
+    expect(compareNames(expected, holder, 'strict').verdict).toBe('CLOSE_MATCH');
+  });
+
+  it("a late father in the patronymic is no mark on the person; another name stays another name", () => {
+    check('Siti Aminah binti Alm. Ahmad', 'SITI AMINAH', 'MATCH');
+    check('Aminah binti H. Muchtar (Alm)', 'AMINAH BINTI MUKHTAR', 'MATCH');
+    check('Budi Santoso', 'ALM AGUS SANTOSO', 'NO_MATCH');
+  });
+
+  it('says so', () => {
+    expect(notes('Budi Santoso', 'ALM BUDI SANTOSO')).toBe(
+      "holder name marked deceased ('ALM'): paying the account of someone who died needs a person",
+    );
+  });
+});
+
