@@ -279,8 +279,20 @@ function oneSidedWords(p: Pairing, outcome: Outcome): void {
   const extra = words(p.extra, p.H);
   const ownE = own(p.E);
   const ownH = own(p.H);
+  // A one-word own name that identifies nobody (Muhammad, Siti, Nur) is no complete name for a father's name to follow.
+  const ownWords = [...words(ownE, p.E), ...words(ownH, p.H)];
+  const everydayMononym = (ownE.length === 1 || ownH.length === 1) && ownWords.length > 0 && ownWords.every((word) => word.everyday);
+  const fatherOnlyHere = (fathers: readonly NameWord[], where: string) => {
+    const father = quote(fathers.map((word) => word.letters).join(' '));
+    outcome.limit(
+      'CLOSE_MATCH',
+      `one-word name ${quote(ownWords[0]!.letters)} identifies nobody: the father's name ${father} ${where}`,
+    );
+  };
   if (missing.length > 0) {
-    if (missing.every((word) => word.part === 'father')) {
+    if (missing.every((word) => word.part === 'father') && everydayMononym) {
+      fatherOnlyHere(missing, 'only in the expected name');
+    } else if (missing.every((word) => word.part === 'father')) {
       outcome.acceptUnlessStrict(`father's name ${quote(missing.map((word) => word.letters).join(' '))} not in holder name`);
     } else if (ownH.length === 1 && ownE.length > 1) {
       outcome.limit('CLOSE_MATCH', `holder name is only ${quote(p.H[ownH[0]!]!.letters)}, one word of the expected name`);
@@ -289,7 +301,9 @@ function oneSidedWords(p: Pairing, outcome: Outcome): void {
     }
   }
   if (extra.length > 0) {
-    if (extra.every((word) => word.part === 'father')) {
+    if (extra.every((word) => word.part === 'father') && everydayMononym) {
+      fatherOnlyHere(extra, 'only in the holder name');
+    } else if (extra.every((word) => word.part === 'father')) {
       outcome.acceptUnlessStrict(`holder name adds the father's name ${quote(extra.map((word) => word.letters).join(' '))}`);
     } else if (ownE.length === 1) {
       outcome.limit('CLOSE_MATCH', `holder name has more words than the one-word expected name: ${quoteWords(extra)}`);

@@ -553,3 +553,28 @@ describe('review: a holder marked deceased', () => {
   });
 });
 
+describe('review: a one-word everyday name with a father\'s name on one side only', () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['Muhammad', 'MUHAMMAD BIN YUSUF'],
+      ['Siti', 'SITI BINTI AHMAD'],
+      ['Nur', 'NUR BINTI AHMAD'],
+      ['Muhammad bin Yusuf', 'MUHAMMAD'],
+    ]),
+  )('%s / %s: %s', check);
+
+  it('a distinctive one-word name, or a name of two words, still takes the father as read', () => {
+    check('Sulaeman', 'SULAEMAN BIN KARTA', 'MATCH');
+    check('Rusdi bin Ahmad Dahlan', 'RUSDI', 'MATCH');
+    check('Siti Aisyah binti Hasan', 'SITI AISYAH', 'MATCH');
+    check('Muhammad', 'MUHAMMAD', 'MATCH');
+    check('Muhammad bin Yusuf', 'MUHAMMAD BIN YUSUF', 'MATCH');
+  });
+
+  it('says why', () => {
+    expect(notes('Muhammad', 'MUHAMMAD BIN YUSUF')).toBe(
+      "one-word name 'MUHAMMAD' identifies nobody: the father's name 'YUSUF' only in the holder name",
+    );
+  });
+});
+
