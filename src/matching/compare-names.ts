@@ -6,7 +6,7 @@
 // NAME_RULES_FILE.
 
 import { readAccountName, type Party } from './account.js';
-import { BUILT_IN_KNOWLEDGE, type NameKnowledge } from './knowledge.js';
+import { BUILT_IN_KNOWLEDGE, type Gender, type NameKnowledge } from './knowledge.js';
 import { tokenize, visibleLength } from './normalise.js';
 import { verdictRank } from './notes.js';
 import { readName } from './parse-name.js';
@@ -38,6 +38,8 @@ const display = (party: Party) => party[0]?.map((token) => token.letters).join('
  */
 function compareParties(expected: Party, holder: Party, shown: number, policy: NameMatchPolicy, knowledge: NameKnowledge): NameComparison {
   let best: NameComparison | null = null;
+  const expectedGenders = expected.map((name) => genderOfName(name, knowledge));
+  const holderGenders = holder.map((name) => genderOfName(name, knowledge));
   expected.forEach((expectedName, expectedAlias) => {
     holder.forEach((holderName, holderAlias) => {
       const holderShown = holderAlias === holder.length - 1 ? shown : 0;
@@ -60,15 +62,47 @@ function compareParties(expected: Party, holder: Party, shown: number, policy: N
           if (judged === null) continue;
           const aliasNotes = [
             ...(expectedAlias > 0 ? [`${quoteName(expectedName)} read as the other name of ${quoteName(expected[0]!)}`] : []),
+            ...(expectedAlias === 0 && expected.length > 1
+              ? [`other name ${expected.slice(1).map(quoteName).join(', ')} in the expected name set aside, the main name matches`]
+              : []),
             ...(holderAlias > 0 ? [`holder's other name ${quoteName(holderName)} compared`] : []),
           ];
-          const comparison = { ...judged, notes: [...judged.notes, ...aliasNotes] };
+          const otherPerson =
+            otherGender(expected, expectedGenders, expectedAlias, 'payee') ?? otherGender(holder, holderGenders, holderAlias, 'holder');
+          const limited =
+            otherPerson === null || judged.verdict === 'NO_MATCH'
+              ? judged
+              : { verdict: 'CLOSE_MATCH' as const, score: closeScore(judged.score), notes: [otherPerson, ...judged.notes] };
+          const comparison = { ...limited, notes: [...limited.notes, ...aliasNotes] };
           best = best === null ? comparison : better(best, comparison);
         }
       }
     });
   });
   return best ?? { verdict: 'NO_MATCH', score: 0, notes: ['no name to compare'] };
+}
+
+/** Whose name it is, by its first name word whose gender the knowledge knows (a listed given name, a gendered ending). */
+function genderOfName(name: Party[number], knowledge: NameKnowledge): Gender | null {
+  for (const word of readName(name, knowledge, 0)[0]?.words ?? []) {
+    if (word.kind !== 'name' || word.part !== 'own') continue;
+    const gender = knowledge.genderOf(word.reads, word.keys);
+    if (gender !== null) return gender;
+  }
+  return null;
+}
+
+const whose = (gender: Gender) => (gender === 'male' ? "a man's" : "a woman's");
+
+/**
+ * A man's name given as a woman's other name, or the other way round ("Siti Aminah (Budi Santoso)"): someone else
+ * named beside her (her father, husband, a guardian), not her alias. Null when the other name compared is no such.
+ */
+function otherGender(party: Party, genders: ReadonlyArray<Gender | null>, alias: number, who: string): string | null {
+  const main = genders[0] ?? null;
+  const other = genders[alias] ?? null;
+  if (alias === 0 || main === null || other === null || main === other) return null;
+  return `${quoteName(party[alias]!)} is ${whose(other)} name, ${quoteName(party[0]!)} ${whose(main)}: someone else named beside the ${who}, not an other name`;
 }
 
 /** Every order of `count` parties (joint accounts name two or three). */

@@ -553,6 +553,32 @@ describe('review: a holder marked deceased', () => {
   });
 });
 
+describe('aliases: a name of the other gender is someone else, and a bracket set aside is said', () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['Siti Aminah (Budi Santoso)', 'BUDI SANTOSO'],
+      ['Siti Aminah alias Budi Santoso', 'BUDI SANTOSO'],
+      ['Budi Santoso (Siti Aminah)', 'SITI AMINAH'],
+      ['Budi Santoso', 'SITI AMINAH ALIAS BUDI SANTOSO'],
+    ]),
+  )('%s / %s: %s', check);
+
+  it('still matches the main name, and an alias that does not say another gender', () => {
+    check('Siti Aminah (Budi Santoso)', 'SITI AMINAH', 'MATCH');
+    check('Hendrawan Salim (Liem Hen Djie)', 'LIEM HEN DJIE', 'MATCH');
+    check('Sugianto alias Tan Ah Kiong', 'TAN AH KIONG', 'MATCH');
+    check('Budi Hartono @ Ucok', 'UCOK', 'MATCH');
+    check('Budi Santoso (Ayah)', 'BUDI SANTOSO', 'MATCH');
+  });
+
+  it('says why, and what it set aside', () => {
+    expect(notes('Siti Aminah (Budi Santoso)', 'BUDI SANTOSO')).toMatch(
+      /^'BUDI SANTOSO' is a man's name, 'SITI AMINAH' a woman's: someone else named beside the payee, not an other name/,
+    );
+    expect(notes('Budi Santoso (Ayah)', 'BUDI SANTOSO')).toBe("other name 'AYAH' in the expected name set aside, the main name matches");
+  });
+});
+
 describe('review: a one-word everyday name with a father\'s name on one side only', () => {
   it.each(
     cases('CLOSE_MATCH', [
@@ -577,4 +603,3 @@ describe('review: a one-word everyday name with a father\'s name on one side onl
     );
   });
 });
-
