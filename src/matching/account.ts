@@ -1,5 +1,5 @@
 // Who an account name names: one party, a qq account ("PT ABC QQ BUDI SANTOSO": PT ABC's account, held on behalf
-// of Budi), or a joint account ("RONALD TUMBELAKA & GRACE LUMENTA", "A DAN/ATAU B", "A/B"); and for each party
+// of Budi; "BUDI SANTOSO U/P SITI", for the attention of Siti, reads the same way), or a joint account ("RONALD TUMBELAKA & GRACE LUMENTA", "A DAN/ATAU B", "A/B"); and for each party
 // its aliases ("Hendrawan Salim (Liem Hen Djie)", "Gunawan Wibisono alias Go Tjie Hwat"). The words that split
 // a name are data (knowledge/account-markers.json).
 //
@@ -15,7 +15,7 @@ export type Party = Token[][];
 
 export type AccountName =
   | { kind: 'single'; party: Party }
-  | { kind: 'qq'; owner: Party; beneficiary: Party }
+  | { kind: 'qq'; owner: Party; beneficiary: Party; /** As written: QQ, Q Q, U/P, UNTUK PERHATIAN. */ marker: string }
   | { kind: 'joint'; parties: Party[] };
 
 const sameChunk = (tokens: readonly Token[]) => (from: number, to: number) => tokens[from]!.chunk === tokens[to]!.chunk;
@@ -84,6 +84,11 @@ export function readAccountName(tokens: readonly Token[], knowledge: NameKnowled
       kind: 'qq',
       owner: splitAliases(tokens.slice(0, qq.start), knowledge),
       beneficiary: splitAliases(tokens.slice(qq.start + qq.length), knowledge),
+      marker: tokens
+        .slice(qq.start, qq.start + qq.length)
+        .map((token) => token.letters)
+        .join(' ')
+        .replace(/ ?\/ ?/g, '/'),
     };
   }
   if (!isCompanyName(tokens, knowledge)) {

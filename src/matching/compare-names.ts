@@ -113,6 +113,8 @@ function permutations(count: number): number[][] {
   );
 }
 
+/** Written forms of qq itself; other on-behalf-of markers (U/P) are named as written. */
+const QQ_MARKERS = new Set(['QQ', 'QUALITATEQUA']);
 const quoteName = (tokens: Party[number]) => `'${tokens.map((token) => token.letters).join(' ')}'`;
 
 /**
@@ -201,7 +203,9 @@ export function compareNames(
   if (holder.kind !== 'single' && expected.kind === 'single') {
     const describe =
       holder.kind === 'qq'
-        ? `qq account of ${quoteName(holder.owner[0] ?? [])} held for ${quoteName(holder.beneficiary[0] ?? [])}`
+        ? QQ_MARKERS.has(holder.marker.replace(/ /g, ''))
+          ? `qq account of ${quoteName(holder.owner[0] ?? [])} held for ${quoteName(holder.beneficiary[0] ?? [])}`
+          : `account of ${quoteName(holder.owner[0] ?? [])} with ${quoteName(holder.beneficiary[0] ?? [])} named after '${holder.marker}'`
         : `joint account of ${holderParties.map((party) => quoteName(party[0] ?? [])).join(' and ')}`;
     return oneOfSeveral(expected.party, holderParties, describe, (single, party, index) =>
       compare(single, party, index === holderParties.length - 1),

@@ -603,3 +603,21 @@ describe('review: a one-word everyday name with a father\'s name on one side onl
     );
   });
 });
+
+describe('review: u/p (for the attention of) names a second person on the account', () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['Budi Santoso', 'BUDI SANTOSO U/P SITI'],
+      ['Siti', 'BUDI SANTOSO U/P SITI'],
+      ['Budi Santoso', 'PT SINAR ABADI U/P BUDI SANTOSO'],
+    ]),
+  )('%s / %s: %s', check);
+
+  it('is no party of a name without the marker, and says what it read', () => {
+    check('Budi Santoso', 'AGUS SALIM U/P SITI', 'NO_MATCH');
+    expect(notes('Budi Santoso', 'BUDI SANTOSO U/P SITI')).toBe(
+      "account of 'BUDI SANTOSO' with 'SITI' named after 'U/P': 'BUDI SANTOSO' matches, the account is not only theirs",
+    );
+    expect(notes('Budi Santoso', 'PT ABC QQ BUDI SANTOSO')).toMatch(/^qq account of 'PT ABC' held for 'BUDI SANTOSO'/);
+  });
+});
