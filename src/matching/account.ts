@@ -15,7 +15,13 @@ export type Party = Token[][];
 
 export type AccountName =
   | { kind: 'single'; party: Party }
-  | { kind: 'qq'; owner: Party; beneficiary: Party; /** As written: QQ, Q Q, U/P, UNTUK PERHATIAN. */ marker: string }
+  | {
+      kind: 'qq';
+      owner: Party;
+      beneficiary: Party;
+      /** The marker as written: QQ, Q Q, U/P, UNTUK PERHATIAN. */
+      marker: string;
+    }
   | { kind: 'joint'; parties: Party[] };
 
 const sameChunk = (tokens: readonly Token[]) => (from: number, to: number) => tokens[from]!.chunk === tokens[to]!.chunk;

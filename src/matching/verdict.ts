@@ -284,10 +284,7 @@ function oneSidedWords(p: Pairing, outcome: Outcome): void {
   const everydayMononym = (ownE.length === 1 || ownH.length === 1) && ownWords.length > 0 && ownWords.every((word) => word.everyday);
   const fatherOnlyHere = (fathers: readonly NameWord[], where: string) => {
     const father = quote(fathers.map((word) => word.letters).join(' '));
-    outcome.limit(
-      'CLOSE_MATCH',
-      `one-word name ${quote(ownWords[0]!.letters)} identifies nobody: the father's name ${father} ${where}`,
-    );
+    outcome.limit('CLOSE_MATCH', `one-word name ${quote(ownWords[0]!.letters)} identifies nobody: the father's name ${father} ${where}`);
   };
   if (missing.length > 0) {
     if (missing.every((word) => word.part === 'father') && everydayMononym) {
@@ -767,7 +764,10 @@ function deceased(p: Pairing, outcome: Outcome): void {
   ] as const) {
     const mark = name.words.find((word) => marksDeceased(word, p.knowledge));
     if (mark !== undefined)
-      outcome.limit('CLOSE_MATCH', `${side} name marked deceased (${quote(mark.display)}): paying the account of someone who died needs a person`);
+      outcome.limit(
+        'CLOSE_MATCH',
+        `${side} name marked deceased (${quote(mark.display)}): paying the account of someone who died needs a person`,
+      );
   }
 }
 

@@ -483,7 +483,9 @@ describe('review: another kind of business under the same name words', () => {
   });
 
   it('says which kinds differ', () => {
-    expect(notes('Toko Berkah', 'CV BERKAH')).toBe("kind of business or legal form differs: 'TOKO' in the expected name, 'CV' in the holder name");
+    expect(notes('Toko Berkah', 'CV BERKAH')).toBe(
+      "kind of business or legal form differs: 'TOKO' in the expected name, 'CV' in the holder name",
+    );
     expect(notes('Warung Maju', 'TOKO MAJU')).toBe("legal form differs: 'WARUNG' in the expected name, 'TOKO' in the holder name");
   });
 
@@ -540,7 +542,7 @@ describe('review: a holder marked deceased', () => {
     expect(compareNames(expected, holder, 'strict').verdict).toBe('CLOSE_MATCH');
   });
 
-  it("a late father in the patronymic is no mark on the person; another name stays another name", () => {
+  it('a late father in the patronymic is no mark on the person; another name stays another name', () => {
     check('Siti Aminah binti Alm. Ahmad', 'SITI AMINAH', 'MATCH');
     check('Aminah binti H. Muchtar (Alm)', 'AMINAH BINTI MUKHTAR', 'MATCH');
     check('Budi Santoso', 'ALM AGUS SANTOSO', 'NO_MATCH');
@@ -579,7 +581,7 @@ describe('aliases: a name of the other gender is someone else, and a bracket set
   });
 });
 
-describe('review: a one-word everyday name with a father\'s name on one side only', () => {
+describe("review: a one-word everyday name with a father's name on one side only", () => {
   it.each(
     cases('CLOSE_MATCH', [
       ['Muhammad', 'MUHAMMAD BIN YUSUF'],
