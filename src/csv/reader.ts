@@ -224,7 +224,7 @@ export async function* readCsvRecords(
         sepLineSkipped = true;
         continue;
       }
-      if (record.length === 1 && /^\x1a+$/.test(record[0]!)) continue;
+      if (record.length === 1 && isCtrlZ(record[0]!)) continue;
       if (header === undefined) {
         header = record.map((name) => name.trim());
         onHeader?.(header);
@@ -261,6 +261,7 @@ export async function* readCsvRecords(
 
 /** The DOS end-of-file mark some old exports write after the last line. */
 const CTRL_Z = 0x1a;
+const isCtrlZ = (value: string): boolean => value.length > 0 && [...value].every((character) => character.charCodeAt(0) === CTRL_Z);
 
 /** A file that stops in the middle of a row: refused whole, as the rows after the cut are missing too. */
 const cutFileError = (path: string, what: string, ifWhole = 'end the file with a line break'): InputFileError =>
