@@ -31,11 +31,11 @@ export interface InspectedFile extends InputColumns {
 export async function inspectFile(path: string, columns: ColumnOverrides): Promise<InspectedFile> {
   const file = await inspectInputFile(resolve(path));
   const inputColumns = readInputColumns(file.header, columns);
-  refuseSecondHeaderRow(file.firstRow);
   const { mapping, positions } = inputColumns;
   const read = [mapping.bankCode, mapping.accountNumber, ...(mapping.expectedName === undefined ? [] : [mapping.expectedName])].map(
     (index) => positions[index]!,
   );
+  refuseSecondHeaderRow(file.firstRow, read);
   const cut = cutLastValue(file, read);
   if (cut !== undefined) throw cut;
   return { file, ...inputColumns };

@@ -18,7 +18,8 @@ export interface ColumnOverrides {
 
 /** Never a name of the product's own output columns (RESULT_COLUMNS): `account_holder` is the bank's answer in a report. */
 export const ALIASES = {
-  bankCode: ['bank_code', 'bank', 'kode_bank', 'bank_tujuan', 'kode_bank_tujuan'],
+  // A code before a plain `bank`: a sheet with both (`Bank Tujuan` holding names, `Kode Bank Tujuan` codes) is read by its codes.
+  bankCode: ['bank_code', 'kode_bank', 'kode_bank_tujuan', 'bank', 'bank_tujuan'],
   accountNumber: [
     'account_number',
     'account_no',
@@ -43,6 +44,10 @@ export const ALIASES = {
     'penerima',
     'nama_nasabah',
     'atas_nama',
+    'a.n.',
+    'a/n',
+    'pemegang_rekening',
+    'nama_pemegang_rekening',
   ],
 } as const;
 
@@ -52,10 +57,16 @@ export const ALIASES = {
  * expected name is in such a column, under a name not among the aliases, would be checked without names,
  * every row VERIFIED: it is refused instead (see mapColumns).
  */
-const NAME_LIKE = /nama|name|penerima|pemilik|holder|beneficiar|payee|recipient/;
-const NOT_A_PAYEE = /bank|cabang|branch|pengirim|sender|file|produk|product|user|operator|petugas/;
+const NAME_LIKE = /nama|name|^nm|penerima|pemilik|pemegang|holder|beneficiar|payee|recipient|nasabah|karyawan|pegawai|employee/;
+const NOT_A_PAYEE =
+  /bank|cabang|branch|pengirim|sender|file|produk|product|user|operator|petugas|admin|ibu|kandung|mother|email|kota|city|alamat|address|telp|phone|merchant/;
 
-/** `--name-column none`: the file's names are not to be compared (every row VERIFIED), though a column looks like them. */
+/**
+ * `--name-column none`: the names of a file whose only name-like column is no payee's (`Nama Ibu Kandung` is
+ * excluded, `Nama Admin` too, but others may come) are not to be compared: every row VERIFIED. A file with
+ * an expected-name column the aliases find is refused with it, so that a setting for every file of a
+ * watched folder or a schedule never leaves real names unread.
+ */
 export const NO_NAME_COLUMN = 'none';
 
 /** What each role is called in messages and in the summary. */
@@ -170,7 +181,13 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
   const keys = header.map(headerKey);
   const find = (field: keyof typeof ALIASES): number | undefined => {
     const override = overrides[field];
-    if (field === 'expectedName' && override !== undefined && headerKey(override) === NO_NAME_COLUMN) return undefined;
+    if (field === 'expectedName' && override !== undefined && headerKey(override) === NO_NAME_COLUMN) {
+      const found = ALIASES.expectedName.map((alias) => keys.indexOf(headerKey(alias))).find((index) => index >= 0);
+      if (found === undefined) return undefined;
+      throw new UsageError(
+        `--name-column ${NO_NAME_COLUMN} was given, but the file has the expected-name column ${describeHeader([header[found]!])}: its names would be left uncompared (every row VERIFIED). Leave the option out to compare them`,
+      );
+    }
     if (override !== undefined) {
       const index = keys.indexOf(headerKey(override));
       if (index < 0) {
@@ -225,16 +242,21 @@ function refuseUnreadNames(header: readonly string[], mapped: readonly number[])
 const ALIAS_KEYS = new Set(Object.values(ALIASES).flatMap((aliases) => aliases.map(headerKey)));
 
 /**
- * A first data row whose cells are column names (two or more aliases: `Kode Bank`, `Nomor Rekening`) is a
- * second header row: a sheet with a group heading above its real header (`Penerima` over `Nama Pemilik`).
- * The columns were then found on the wrong row, and what they mean is a guess: refused (exit 2).
+ * A first data row whose bank code and account number (or either and the expected name) are column names
+ * (`Kode Bank`, `Nomor Rekening`: aliases) is a second header row: a sheet with a group heading above its real
+ * header (`Penerima` over `Nama Pemilik`). The columns were then found on the wrong row, and what they mean
+ * is a guess: refused (exit 2). Only the columns read count: a pass-through `BANK` or `Penerima` is a value.
+ * `readPositions`: the file's columns of the bank code, account number and expected name.
  */
-export function refuseSecondHeaderRow(firstRow: { fields: readonly string[]; line: number } | undefined): void {
+export function refuseSecondHeaderRow(
+  firstRow: { fields: readonly string[]; line: number } | undefined,
+  readPositions: readonly number[],
+): void {
   if (firstRow === undefined) return;
-  const names = firstRow.fields.filter((value) => value.trim() !== '' && ALIAS_KEYS.has(headerKey(value)));
+  const names = readPositions.map((position) => firstRow.fields[position] ?? '').filter((value) => ALIAS_KEYS.has(headerKey(value)));
   if (names.length < 2) return;
   throw new UsageError(
-    `the row at line ${firstRow.line} looks like a second header row (${describeHeader(names)} are column names): the header must be one row, the first; remove the rows above the real header`,
+    `the row at line ${firstRow.line} looks like a second header row (${describeHeader(names)} are column names): the header must be the file's first row; remove the row(s) above the real header`,
   );
 }
 

@@ -234,6 +234,9 @@ export async function* readCsvRecords(
       held = { record, line: info.lines };
     }
     if (held !== undefined && header !== undefined) {
+      // A Ctrl-Z right after the last value (no line end before it) is no part of that value.
+      const last = held.record.length - 1;
+      held.record[last] = held.record[last]!.replace(TRAILING_CTRL_Z, '');
       // Blank cells too: a last line of `,` or `;` with no line end is the start of a row the transfer cut off.
       if (!endsWithLineEnd) {
         if (held.record.length < header.length) {
@@ -243,7 +246,8 @@ export async function* readCsvRecords(
           );
         }
         onLastRowInDoubt?.({ line: held.line, fieldCount: held.record.length, lineEnd: false });
-      } else if (held.record.length < header.length) {
+      } else if (held.record.length < header.length && held.record.some((value) => value.trim() !== '')) {
+        // A blank last line is a blank row, as anywhere in the file; one with values may end where a cut did.
         onLastRowInDoubt?.({ line: held.line, fieldCount: held.record.length, lineEnd: true });
       }
       yield { fields: pad(held.record, header.length), line: held.line };
@@ -261,7 +265,8 @@ export async function* readCsvRecords(
 
 /** The DOS end-of-file mark some old exports write after the last line. */
 const CTRL_Z = 0x1a;
-const isCtrlZ = (value: string): boolean => value.length > 0 && [...value].every((character) => character.charCodeAt(0) === CTRL_Z);
+const TRAILING_CTRL_Z = new RegExp(`${String.fromCharCode(CTRL_Z)}+$`);
+const isCtrlZ = (value: string): boolean => value.length > 0 && value.replace(TRAILING_CTRL_Z, '') === '';
 
 /** A file that stops in the middle of a row: refused whole, as the rows after the cut are missing too. */
 const cutFileError = (path: string, what: string, ifWhole = 'end the file with a line break'): InputFileError =>

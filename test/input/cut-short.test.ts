@@ -124,6 +124,14 @@ describe('a last row cut short', () => {
       expect(result.code, `${name}: ${result.stderr}`).toBe(0);
       expect((await readReport(`${file}.out.csv`)).map((row) => row.result)).toEqual(['MATCH', 'MATCH']);
     }
+    // A blank last line with a line end is a blank row, as anywhere in the file: no cut.
+    for (const [name, tail] of Object.entries({ 'blank-last.csv': '   \n', 'comma-last.csv': ',\n' })) {
+      const file = join(folder, name);
+      await writeFile(file, `${WHOLE}${tail}`);
+      const result = await runCli(['run', file, '--out', `${file}.out.csv`], env());
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      expect((await readReport(`${file}.out.csv`)).map((row) => row.result)).toEqual(['MATCH', 'MATCH', 'INPUT_INVALID']);
+    }
   });
 
   it('the whole file, or a last row without a line end ending in a column the check does not read, is checked as before', async () => {

@@ -107,6 +107,14 @@ describe('mapColumns', () => {
     });
     expect(mapColumns(['Bank Tujuan', 'No Rek', 'Atas Nama'])).toEqual({ bankCode: 0, accountNumber: 1, expectedName: 2 });
     expect(mapColumns(['bank', 'rekening', 'penerima']).expectedName).toBe(2);
+    expect(mapColumns(['Kode Bank', 'No. Rek.', 'a.n.']).expectedName).toBe(2);
+    expect(mapColumns(['Kode Bank', 'No Rekening', 'A/N']).expectedName).toBe(2);
+    expect(mapColumns(['Kode Bank', 'No Rek', 'Pemegang Rekening']).expectedName).toBe(2);
+  });
+
+  it('reads a code column before a plain bank column (a sheet with bank names and codes)', () => {
+    expect(mapColumns(['No', 'Bank Tujuan', 'Kode Bank Tujuan', 'No. Rekening Tujuan', 'Nama Penerima']).bankCode).toBe(2);
+    expect(mapColumns(['bank', 'kode_bank', 'account_number']).bankCode).toBe(1);
   });
 
   it('refuses a file whose payee names sit in a column it does not know, rather than check it without names', () => {
@@ -114,6 +122,9 @@ describe('mapColumns', () => {
       ['bank_code', 'account_number', 'Nama Lengkap'],
       ['bank_code', 'account_number', 'Payee'],
       ['bank_code', 'account_number', 'Recipient Name', 'amount'],
+      ['bank_code', 'account_number', 'Nasabah'],
+      ['bank_code', 'account_number', 'Karyawan', 'Gaji'],
+      ['bank_code', 'account_number', 'Nm Rekening'],
     ]) {
       expect(() => mapColumns(header), header.join()).toThrow(
         /no expected-name column was found .* looks like one: name it with --name-column/,
@@ -122,25 +133,40 @@ describe('mapColumns', () => {
     // Named, or waived, it is read as said.
     expect(mapColumns(['bank_code', 'account_number', 'Nama Lengkap'], { expectedName: 'nama lengkap' }).expectedName).toBe(2);
     expect(mapColumns(['bank_code', 'account_number', 'Nama Lengkap'], { expectedName: 'none' }).expectedName).toBeUndefined();
-    // A bank's, a branch's or a sender's name is no payee's.
+    // A bank's, a branch's, a sender's or a mother's name is no payee's.
     expect(
-      mapColumns(['bank_code', 'account_number', 'Nama Bank', 'Nama Cabang', 'Nama Pengirim', 'user name']).expectedName,
+      mapColumns([
+        'bank_code',
+        'account_number',
+        'Nama Bank',
+        'Nama Cabang',
+        'Nama Pengirim',
+        'user name',
+        'Nama Ibu Kandung',
+        'Email Penerima',
+      ]).expectedName,
     ).toBeUndefined();
+    // `none` never leaves a known name column unread (a setting for every file of a watched folder).
+    expect(() => mapColumns(['bank_code', 'account_number', 'nama'], { expectedName: 'none' })).toThrow(
+      '--name-column none was given, but the file has the expected-name column "nama"',
+    );
   });
 });
 
 describe('refuseSecondHeaderRow', () => {
-  it('refuses a first data row of column names (a group heading above the real header)', () => {
-    expect(() => refuseSecondHeaderRow({ fields: ['', 'Kode Bank', 'Nomor Rekening', 'Nama Pemilik', 'Nominal'], line: 2 })).toThrow(
+  const read = [1, 2, 3];
+  it('refuses a first data row whose read cells are column names (a group heading above the real header)', () => {
+    expect(() => refuseSecondHeaderRow({ fields: ['', 'Kode Bank', 'Nomor Rekening', 'Nama Pemilik', 'Nominal'], line: 2 }, read)).toThrow(
       'the row at line 2 looks like a second header row ("Kode Bank", "Nomor Rekening", "Nama Pemilik" are column names)',
     );
   });
 
-  it('reads a first data row with at most one value that is also a column name', () => {
-    expect(() => refuseSecondHeaderRow({ fields: ['1', '014', '0012345678', 'Budi Santoso'], line: 2 })).not.toThrow();
-    expect(() => refuseSecondHeaderRow({ fields: ['1', 'bank', '0012345678', 'Nama'], line: 2 })).toThrow(UsageError);
-    expect(() => refuseSecondHeaderRow({ fields: ['1', 'BCA', '0012345678', 'Nama'], line: 2 })).not.toThrow();
-    expect(() => refuseSecondHeaderRow(undefined)).not.toThrow();
+  it('reads a first data row with at most one read value that is also a column name, whatever the columns passed through hold', () => {
+    expect(() => refuseSecondHeaderRow({ fields: ['1', '014', '0012345678', 'Budi Santoso'], line: 2 }, read)).not.toThrow();
+    expect(() => refuseSecondHeaderRow({ fields: ['1', 'bank', '0012345678', 'Nama'], line: 2 }, read)).toThrow(UsageError);
+    expect(() => refuseSecondHeaderRow({ fields: ['BANK', 'BANK', '0012345678', 'Budi', 'BANK'], line: 2 }, read)).not.toThrow();
+    expect(() => refuseSecondHeaderRow({ fields: ['Penerima', '014', '0012345678', 'Name'], line: 2 }, read)).not.toThrow();
+    expect(() => refuseSecondHeaderRow(undefined, read)).not.toThrow();
   });
 });
 
