@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { InputFileError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
-import { type PartEnd, readSharedStrings, readSheetRows, type SheetContext } from './sheet-xml.js';
+import { type PartEnd, readNumberFormats, readSharedStrings, readSheetRows, type SheetContext } from './sheet-xml.js';
 
 /** One data row of the first sheet as text cells, with its row number for messages. */
 export interface SheetRecord {
@@ -103,6 +103,8 @@ export async function* readXlsxRecords(
     await workbook._parseWorkbook(Readable.from(await required(PARTS.workbook)));
     const styles = await part(PARTS.styles);
     if (styles !== undefined) await workbook._parseStyles(Readable.from(styles));
+    // The custom formats as written (exceljs drops their backslashes: see readNumberFormats).
+    const customFormats = styles === undefined ? new Map<number, string>() : await readNumberFormats((await part(PARTS.styles))!);
     const stringsPart = await part(PARTS.sharedStrings);
     let strings: string[] | undefined;
     if (stringsPart !== undefined) {
@@ -118,7 +120,11 @@ export async function* readXlsxRecords(
     const sheetContext: SheetContext = {
       sharedStrings: strings,
       // Without a styles part every cell is General (exceljs' styles hold nothing then).
-      numFmtOf: styles === undefined ? () => undefined : (styleId) => workbook.styles.getStyleModel(styleId)?.numFmt,
+      numFmtOf:
+        styles === undefined
+          ? () => undefined
+          : (styleId) =>
+              customFormats.get(workbook.styles.model?.styles?.[styleId]?.numFmtId ?? -1) ?? workbook.styles.getStyleModel(styleId)?.numFmt,
       date1904: workbook.properties?.model?.date1904 === true,
     };
     for await (const row of readSheetRows(await required(firstSheetPath(workbook)), sheetContext, sheetEnd)) {
@@ -203,7 +209,11 @@ interface WorkbookParts {
   /** The workbook's relations (set by _parseRels). */
   workbookRels?: Array<{ Id: string; Type: string; Target: string }>;
   /** The cell styles (set by _parseStyles; Excel's defaults before). */
-  styles: { getStyleModel(styleId: number): { numFmt?: string } | undefined };
+  styles: {
+    getStyleModel(styleId: number): { numFmt?: string } | undefined;
+    /** The cell styles as the part lists them: each one's number format id. */
+    model?: { styles?: Array<{ numFmtId?: number } | undefined> };
+  };
 }
 
 /** First pass: the workbook reads to the end; rows counted, bytes hashed. */

@@ -111,6 +111,23 @@ export async function readSharedStrings(part: AsyncIterable<Buffer>, end: PartEn
   return { strings, declared };
 }
 
+/**
+ * The custom number formats of the styles part (`<numFmt numFmtId formatCode>`), by id, as written. Read
+ * here because exceljs' styles reader drops a format's backslashes (`\0\00` became `000`: 12345678
+ * shown as 0012345678 in Excel read 12345678, another account).
+ */
+export async function readNumberFormats(part: AsyncIterable<Buffer>): Promise<Map<number, string>> {
+  const formats = new Map<number, string>();
+  for await (const events of xmlEvents(part, { closed: false })) {
+    for (const event of events) {
+      if (event.kind !== 'open' || local(event.tag.name) !== 'numFmt') continue;
+      const { numFmtId, formatCode } = event.tag.attributes;
+      if (numFmtId !== undefined && formatCode !== undefined) formats.set(Number(numFmtId), formatCode);
+    }
+  }
+  return formats;
+}
+
 /** What a sheet's cells need from the rest of the workbook. */
 export interface SheetContext {
   /** Undefined when the workbook has no shared strings part. */

@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectXlsxFile, readXlsxRecords } from '../../src/xlsx/reader.js';
-import { sharedStringsXml, sheetXml, storedZip, workbookOf } from '../support/workbook-parts.js';
+import { sharedStringsXml, sheetXml, storedZip, stylesXml, workbookOf } from '../support/workbook-parts.js';
 
 /**
  * The workbook reader on files it did not write. exceljs' streaming pass lost the last entries of a zip now
@@ -171,6 +171,15 @@ describe('reading a workbook', () => {
         ['account_number', 'beneficiary_name'],
         ['0012345678', 'Budi Santoso'],
       ]);
+    });
+
+    // An outside tester: formats with sections or quoted zeros lost their zeros (0012345678 read 12345678, another account).
+    it('numbers are read in their format as Excel shows them: sections, quoted and escaped zeros, literals', async () => {
+      const formats = ['0000000000;-0000000000', '"00"0', '\\0\\00', '000-000-0000', '@'];
+      const cells = formats.map((_, index) => `<c r="A${index + 2}" s="${index + 1}"><v>${index === 3 ? 1234567890 : 12345678}</v></c>`);
+      const sheet = sheetXml(`${header}${cells.map((cell, index) => `<row r="${index + 2}">${cell}</row>`).join('')}`);
+      const rows = await read('formats.xlsx', workbookOf({ sheet, extra: [['xl/styles.xml', stylesXml(formats)]] }));
+      expect(rows.slice(1).map((row) => row[0])).toEqual(['0012345678', '0012345678', '0012345678', '123-456-7890', '12345678']);
     });
 
     it('a zip of other parts only is no workbook', async () => {

@@ -84,6 +84,19 @@ export const sharedStringsXml = (items: readonly string[]): string =>
   `${XML}<sst xmlns="${MAIN}" count="${items.length}" uniqueCount="${items.length}">${items.join('')}</sst>`;
 
 /**
+ * A styles part whose cell style `n` (the `s` of a cell) has the number format `formats[n - 1]`; style 0
+ * is General. Put it in a workbook with `extra: [['xl/styles.xml', stylesXml([...])]]`.
+ */
+export function stylesXml(formats: readonly string[]): string {
+  const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const numFmts = formats.map((code, index) => `<numFmt numFmtId="${164 + index}" formatCode="${attribute(code)}"/>`).join('');
+  const xfs = formats
+    .map((_, index) => `<xf numFmtId="${164 + index}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`)
+    .join('');
+  return `${XML}<styleSheet xmlns="${MAIN}"><numFmts count="${formats.length}">${numFmts}</numFmts><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="${formats.length + 1}"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>${xfs}</cellXfs></styleSheet>`;
+}
+
+/**
  * A workbook from its parts: `sheet` is the first tab's XML (sheet1.xml), `sharedStrings` optional;
  * `before` are tabs put ahead of it (a name, a relation type and the part's XML; hidden when asked),
  * `extra` any more zip entries, after the rest.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, numberText } from '../../src/xlsx/display.js';
+import { cellText, formattedText, numberText } from '../../src/xlsx/display.js';
 import { isCandidateName } from '../../src/watch/inbox.js';
 import { reportFormatOf } from '../../src/report/sink.js';
 
@@ -24,6 +24,54 @@ describe('workbook cells as Excel shows them', () => {
     [-5000, 'General', '-5000'],
   ])('number %d in format %j reads %j', (value, format, text) => {
     expect(numberText(value, format)).toBe(text);
+  });
+
+  // An outside tester: sections and quoted literals read 12345678 where Excel shows 0012345678, another account.
+  it.each([
+    [12345678, '0000000000;-0000000000', '0012345678'],
+    [-12345678, '0000000000;-0000000000', '-0012345678'],
+    [-12345678, '0000000000;(0000000000)', '(0012345678)'],
+    [-12345678, '0000000000', '-0012345678'],
+    [0, '0000000000;-0000000000;"none"', 'none'],
+    [0, '0;-0;;@', ''],
+    [12345678, '"00"0', '0012345678'],
+    [12345678, '\\0\\00', '0012345678'],
+    [14, '000', '014'],
+    [14, '"0"#', '014'],
+    [1234567890, '000-000-0000', '123-456-7890'],
+    [1234567890, '0000\\ 0000\\ 00', '1234 5678 90'],
+    [12345678, '[Red]0000000000', '0012345678'],
+    [12345678, '[$Rp-421]#,##0', 'Rp12,345,678'],
+    [12345678, '"Rp "General', 'Rp 12345678'],
+    [12345678, '@', '12345678'],
+    [0, '#', ''],
+    [5, '#', '5'],
+    [12, '??0', ' 12'],
+    [1234567, '#,##0', '1,234,567'],
+    [1234567.456, '#,##0.00', '1,234,567.46'],
+    [1.005, '0.00', '1.01'],
+    [0.5, '#.##', '.5'],
+    [0.5, '0%', '50%'],
+    [1234567, '#,##0,', '1,235'],
+    [1500000, '_(* #,##0_);_(* (#,##0);_(* "-"??_);_(@_)', ' 1,500,000 '],
+  ])('number %d in format %j reads %j (sections, literals, placeholders)', (value, format, text) => {
+    expect(numberText(value, format)).toBe(text);
+  });
+
+  it.each([
+    ['[>100]0;0', 'a condition'],
+    ['0.00E+00', 'scientific notation'],
+    ['# ?/?', 'a fraction'],
+    ['abc0', 'letters'],
+  ])('does not guess at a format it does not render: %j (%s)', (format) => {
+    expect(numberText(12345678, format)).toBeUndefined();
+  });
+
+  it("shows a text cell through its format's text section", () => {
+    expect(formattedText('123', '"ID-"@')).toBe('ID-123');
+    expect(formattedText('123', '0;-0;0;"x"@"y"')).toBe('x123y');
+    expect(formattedText('0012345678', '0000')).toBe('0012345678');
+    expect(formattedText('0012345678', '@')).toBe('0012345678');
   });
 
   it('never reads a number of 16 digits or more as digits: Excel already lost some', () => {
