@@ -1,3 +1,4 @@
+import { parseUnreadCell, unreadCellReason } from '../xlsx/unread-cell.js';
 import type { ColumnMapping } from './columns.js';
 
 /** What a row asks the provider, once it passed local validation. */
@@ -47,6 +48,11 @@ export function validateRow(fields: readonly string[], mapping: ColumnMapping, b
   const expectedName = mapping.expectedName === undefined ? undefined : (fields[mapping.expectedName] ?? '').trim() || undefined;
   const invalid = (reason: string): RowValidation => ({ valid: false, reason, expectedName });
 
+  const unusable =
+    cellProblem(writtenBank, 'bank code') ??
+    cellProblem(rawAccount, 'account number') ??
+    (expectedName === undefined ? undefined : cellProblem(expectedName, 'expected name'));
+  if (unusable !== undefined) return invalid(unusable);
   if (writtenBank === '') return invalid('bank code is empty');
   const bankCode = bankCodes.get(bankAliasKey(writtenBank)) ?? writtenBank;
   if (!isBankCode(bankCode)) {
@@ -57,6 +63,17 @@ export function validateRow(fields: readonly string[], mapping: ColumnMapping, b
   const accountNumber = cleanAccountNumber(rawAccount);
   if (typeof accountNumber !== 'string') return invalid(accountNumber.reason);
   return { valid: true, account: { bankCode, accountNumber }, expectedName };
+}
+
+/**
+ * Why a cell the check reads (bank code, account number, expected name) holds no value to check: a
+ * workbook cell the reader could not read as Excel shows it (its marker, see src/xlsx/unread-cell.ts: a
+ * formula never computed, an error cell, a number format not rendered). Checked before anything else: a
+ * formula never computed read as empty, and a name read empty made a named payee's row VERIFIED.
+ */
+function cellProblem(written: string, role: string): string | undefined {
+  const unread = parseUnreadCell(written);
+  return unread === undefined ? undefined : unreadCellReason(unread, role);
 }
 
 /** The digits to ask about, or why the written value cannot safely be read as one account number. */

@@ -1,6 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { cellText, type CellValue } from './display.js';
+import { cellText, type CellValue, formattedText, numberText } from './display.js';
+import { unreadCellText } from './unread-cell.js';
 
 /**
  * The two parts of a workbook that hold what a row says, read here rather than by exceljs' streaming
@@ -146,17 +147,21 @@ export interface SheetRow {
 }
 
 /**
- * A cell being read: its place, style, type, and the text of its value or inline string. A formula's text is
- * not read: its cached value is what Excel shows.
+ * A cell being read: its place, style, type, and the text of its value or inline string. A formula's cached
+ * value is what Excel shows; its text is kept for a formula without one (see shownText).
  */
 interface OpenCell {
   ref: string;
   column: number;
+  /** Where it is, as Excel names it (`D2`), for a cell that cannot be read. */
+  name: string;
   /** Its style (`s`), when it has one. */
   style: number | undefined;
   type: string;
   value?: string;
   inline?: StringItem;
+  /** The text of its formula (`<f>`), when it has one (empty for a shared formula's other cells). */
+  formula?: string;
 }
 
 /** A sheet's rows as text, one at a time, as Excel shows each cell (see display.ts); `end` tells whether the part was whole. */
@@ -166,6 +171,7 @@ export async function* readSheetRows(part: AsyncIterable<Buffer>, context: Sheet
   let lastColumn = -1;
   let cell: OpenCell | undefined;
   let inValue = false;
+  let inFormula = false;
   for await (const events of xmlEvents(part, end)) {
     const done: SheetRow[] = [];
     for (const event of events) {
@@ -183,6 +189,7 @@ export async function* readSheetRows(part: AsyncIterable<Buffer>, context: Sheet
           cell = {
             ref: ref || `row ${row.number}, column ${lastColumn + 1}`,
             column: lastColumn,
+            name: `${columnName(lastColumn)}${row.number}`,
             style: attributes.s === undefined ? undefined : Number(attributes.s),
             type: attributes.t ?? 'n',
           };
@@ -190,18 +197,22 @@ export async function* readSheetRows(part: AsyncIterable<Buffer>, context: Sheet
           if (name === 'v') {
             inValue = true;
             cell.value = '';
+          } else if (name === 'f') {
+            inFormula = true;
+            cell.formula = '';
           } else if (name === 'is') cell.inline = new StringItem();
           else cell.inline?.open(name);
         }
       } else if (event.kind === 'text') {
         if (inValue && cell !== undefined) cell.value += event.text;
+        else if (inFormula && cell !== undefined) cell.formula += event.text;
         else cell?.inline?.add(event.text);
       } else {
         const name = local(event.name);
         if (name === 'v') inValue = false;
+        else if (name === 'f') inFormula = false;
         else if (name === 'c' && cell !== undefined && row !== undefined) {
-          const numFmt = cell.style === undefined ? undefined : context.numFmtOf(cell.style);
-          row.cells[cell.column] = cellText(cellValue(cell, context, numFmt), numFmt);
+          row.cells[cell.column] = shownText(cell, context);
           cell = undefined;
         } else if (name === 'row' && row !== undefined) {
           done.push(row);
@@ -211,6 +222,30 @@ export async function* readSheetRows(part: AsyncIterable<Buffer>, context: Sheet
     }
     yield* done;
   }
+}
+
+/**
+ * A cell's text as Excel shows it, or, for a cell whose shown text the reader does not have, its marker
+ * (unread-cell.ts), which validation refuses in a column the check reads: a formula without a cached value
+ * (written by a program, left for Excel to compute on opening: read as empty it made a named payee's row
+ * VERIFIED), an error value, a number in a format not rendered (display.ts).
+ */
+function shownText(cell: OpenCell, context: SheetContext): string {
+  // No cached value: `<v>` left out, or empty where the type has no empty value (an empty `<v>` of a text
+  // formula, t="str", is a formula that computed to "", which Excel shows as nothing).
+  if (cell.formula !== undefined && (cell.value === undefined || (cell.value.trim() === '' && cell.type !== 'str')))
+    return unreadCellText({ kind: 'uncomputed', ref: cell.name, formula: cell.formula.trim() });
+  if (cell.type === 'e' && cell.value !== undefined && cell.value.trim() !== '')
+    return unreadCellText({ kind: 'error', ref: cell.name, error: cell.value.trim() });
+  const numFmt = cell.style === undefined ? undefined : context.numFmtOf(cell.style);
+  const value = cellValue(cell, context, numFmt);
+  if (typeof value === 'number') {
+    return (
+      numberText(value, numFmt) ?? unreadCellText({ kind: 'format', ref: cell.name, value: cellText(value), format: numFmt ?? 'General' })
+    );
+  }
+  if (typeof value === 'string') return formattedText(value, numFmt);
+  return cellText(value, numFmt);
 }
 
 /** A cell's value for cellText (display.ts), from what the sheet says. */
@@ -238,12 +273,19 @@ function cellValue(cell: OpenCell, context: SheetContext, numFmt: string | undef
     case 'd':
       return text === undefined ? null : new Date(text);
     default: {
-      // A formula whose result was never cached, or an empty cell with a style.
+      // An empty cell with a style (a formula without a cached value is read before: shownText).
       if (text === undefined || text.trim() === '') return null;
       const number = Number(text);
       return isDateFormat(numFmt) ? excelDate(number, context.date1904) : number;
     }
   }
+}
+
+/** 27 (0-based) -> `AB`. */
+function columnName(column: number): string {
+  let name = '';
+  for (let rest = column + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
+  return name;
 }
 
 /** `AB12` -> 27 (0-based). */

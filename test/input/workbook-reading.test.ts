@@ -173,13 +173,34 @@ describe('reading a workbook', () => {
       ]);
     });
 
-    // An outside tester: formats with sections or quoted zeros lost their zeros (0012345678 read 12345678, another account).
-    it('numbers are read in their format as Excel shows them: sections, quoted and escaped zeros, literals', async () => {
-      const formats = ['0000000000;-0000000000', '"00"0', '\\0\\00', '000-000-0000', '@'];
+    // An outside tester: formulas a program wrote without their values read as empty; formats with sections
+    // or quoted zeros lost their zeros (0012345678 read 12345678, another account).
+    it('a formula never computed is read as such, naming its cell; one with a cached value as that value', async () => {
+      const sheet = sheetXml(
+        `${header}<row r="2"><c r="A2" t="inlineStr"><is><t>0012345678</t></is></c><c r="B2" t="str"><f>D2&amp;" "&amp;E2</f></c></row>` +
+          '<row r="3"><c r="A3" t="inlineStr"><is><t>0881234567</t></is></c><c r="B3" t="str"><f>D3&amp;" "&amp;E3</f><v>Agus Wijaya</v></c></row>' +
+          '<row r="4"><c r="A4"><f>VALUE(D4)</f></c><c r="B4" t="e"><f>VLOOKUP(A4,X:Y,2,0)</f><v>#N/A</v></c></row>',
+      );
+      expect((await read('uncomputed.xlsx', workbookOf({ sheet }))).slice(1)).toEqual([
+        ['0012345678', '#CELL! B2 formula never computed: =D2&" "&E2'],
+        ['0881234567', 'Agus Wijaya'],
+        ['#CELL! A4 formula never computed: =VALUE(D4)', '#CELL! B4 Excel error: #N/A'],
+      ]);
+    });
+
+    it('numbers are read in their format as Excel shows them: sections, quoted and escaped zeros, literals; a format not rendered names the cell', async () => {
+      const formats = ['0000000000;-0000000000', '"00"0', '\\0\\00', '000-000-0000', '[>100]0000000000;0', '@'];
       const cells = formats.map((_, index) => `<c r="A${index + 2}" s="${index + 1}"><v>${index === 3 ? 1234567890 : 12345678}</v></c>`);
       const sheet = sheetXml(`${header}${cells.map((cell, index) => `<row r="${index + 2}">${cell}</row>`).join('')}`);
       const rows = await read('formats.xlsx', workbookOf({ sheet, extra: [['xl/styles.xml', stylesXml(formats)]] }));
-      expect(rows.slice(1).map((row) => row[0])).toEqual(['0012345678', '0012345678', '0012345678', '123-456-7890', '12345678']);
+      expect(rows.slice(1).map((row) => row[0])).toEqual([
+        '0012345678',
+        '0012345678',
+        '0012345678',
+        '123-456-7890',
+        '#CELL! A6 number 12345678 in format: [>100]0000000000;0',
+        '12345678',
+      ]);
     });
 
     it('a zip of other parts only is no workbook', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accountKey, parseAccountKey, validateRow } from '../../src/csv/validation.js';
+import { unreadCellText } from '../../src/xlsx/unread-cell.js';
 import { parseBankCodeMap } from '../../src/config/bank-code-map.js';
 import { headerLayout } from '../../src/csv/reader.js';
 import { sniffContent, windows1252Problem } from '../../src/csv/sniff.js';
@@ -97,6 +98,35 @@ describe('validateRow', () => {
     expect(validateRow(['014', '0012345678'], { ...mapping, expectedName: undefined })).toMatchObject({
       valid: true,
       expectedName: undefined,
+    });
+  });
+
+  it('refuses a workbook cell the reader could not read, naming the cell and what to do', () => {
+    const formula = unreadCellText({ kind: 'uncomputed', ref: 'D2', formula: 'B2&" "&C2' });
+    expect(validateRow(['014', '0012345678', formula], mapping)).toMatchObject({
+      valid: false,
+      reason:
+        'cell D2 (the expected name) holds a formula that was never computed (=B2&" "&C2): the program that wrote the workbook left its value for Excel to compute; open and save the workbook in Excel or LibreOffice, or export the sheet as CSV, and run that',
+    });
+    expect(validateRow(['014', unreadCellText({ kind: 'uncomputed', ref: 'B2', formula: 'X2' }), 'Budi'], mapping)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/^cell B2 \(the account number\) holds a formula that was never computed/),
+    });
+    expect(validateRow(['014', '0012345678', unreadCellText({ kind: 'error', ref: 'C2', error: '#N/A' })], mapping)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/^cell C2 \(the expected name\) holds the Excel error #N\/A: correct the cell/),
+    });
+    const format = unreadCellText({ kind: 'format', ref: 'B2', value: '12345678', format: '[>100]0;0' });
+    expect(validateRow(['014', format, 'Budi'], mapping)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(
+        /^cell B2 \(the account number\) holds the number 12345678 in the number format "\[>100\]0;0", which this reader does not render/,
+      ),
+    });
+    // A column not read holds what it holds: the row is checked.
+    expect(validateRow(['014', '0012345678', 'Budi', formula], mapping)).toMatchObject({ valid: true });
+    expect(validateRow(['014', '0012345678', formula], { bankCode: 0, accountNumber: 1, expectedName: undefined })).toMatchObject({
+      valid: true,
     });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cellText, formattedText, numberText } from '../../src/xlsx/display.js';
+import { parseUnreadCell, unreadCellText, type UnreadCell } from '../../src/xlsx/unread-cell.js';
 import { isCandidateName } from '../../src/watch/inbox.js';
 import { reportFormatOf } from '../../src/report/sink.js';
 
@@ -72,6 +73,18 @@ describe('workbook cells as Excel shows them', () => {
     expect(formattedText('123', '0;-0;0;"x"@"y"')).toBe('x123y');
     expect(formattedText('0012345678', '0000')).toBe('0012345678');
     expect(formattedText('0012345678', '@')).toBe('0012345678');
+  });
+
+  it('writes a cell it cannot read as a marker that reads back as the same cell', () => {
+    const cells: UnreadCell[] = [
+      { kind: 'uncomputed', ref: 'D2', formula: 'B2&" "&C2' },
+      { kind: 'uncomputed', ref: 'AB100', formula: '' },
+      { kind: 'error', ref: 'D2', error: '#N/A' },
+      { kind: 'format', ref: 'B7', value: '12345678', format: '[>100]0;0' },
+    ];
+    for (const cell of cells) expect(parseUnreadCell(unreadCellText(cell))).toEqual(cell);
+    expect(unreadCellText(cells[0]!)).toBe('#CELL! D2 formula never computed: =B2&" "&C2');
+    for (const text of ['#N/A', 'Budi', '#CELL!', '#CELL! D2 something else']) expect(parseUnreadCell(text)).toBeUndefined();
   });
 
   it('never reads a number of 16 digits or more as digits: Excel already lost some', () => {

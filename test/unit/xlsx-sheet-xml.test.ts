@@ -28,7 +28,7 @@ describe('the XML of a workbook part', () => {
     expect(end.closed).toBe(false);
   });
 
-  it('reads numbers as Excel shows them: a zero-padded format, a date, a boolean, an error, a formula result', async () => {
+  it('reads numbers as Excel shows them: a zero-padded format, a date, a boolean, an error (as a cell not read), a formula result', async () => {
     const end: PartEnd = { closed: false };
     const formats: Record<number, string> = { 1: '0000000000', 2: 'yyyy-mm-dd' };
     const context = { sharedStrings: [], numFmtOf: (style: number) => formats[style], date1904: false };
@@ -37,7 +37,45 @@ describe('the XML of a workbook part', () => {
       '<x:worksheet xmlns:x="main"><x:sheetData><x:row r="3"><x:c r="B3" s="1"><x:v>881234567</x:v></x:c><x:c r="C3" s="2"><x:v>46347</x:v></x:c>' +
       '<x:c r="D3" t="b"><x:v>1</x:v></x:c><x:c r="E3" t="e"><x:v>#N/A</x:v></x:c><x:c r="F3" t="str"><x:f>A1&amp;"x"</x:f><x:v>a&amp;b</x:v></x:c></x:row></x:sheetData></x:worksheet>';
     for await (const row of readSheetRows(chunks(xml), context, end)) rows.push(row);
-    expect(rows).toEqual([{ number: 3, cells: [undefined, '0881234567', '2026-11-21', 'TRUE', '#N/A', 'a&b'] }]);
+    expect(rows).toEqual([{ number: 3, cells: [undefined, '0881234567', '2026-11-21', 'TRUE', '#CELL! E3 Excel error: #N/A', 'a&b'] }]);
     expect(end.closed).toBe(true);
+  });
+
+  it('reads a formula without a cached value as a formula never computed, never as empty; one with a value as its value', async () => {
+    const end: PartEnd = { closed: false };
+    const formats: Record<number, string> = { 1: '0000000000' };
+    const context = { sharedStrings: [], numFmtOf: (style: number) => formats[style], date1904: false };
+    const rows = [];
+    const xml =
+      '<worksheet><sheetData><row r="2">' +
+      '<c r="A2"><f>B2*1</f></c>' + // exceljs, and programs like it: no <v>
+      '<c r="B2" s="1"><f>C2*1</f><v></v></c>' + // an empty <v>: a number has no empty value
+      '<c r="C2" t="str"><f>IF(E2="","",E2)</f><v></v></c>' + // a text formula that computed to "": Excel shows nothing
+      '<c r="D2" t="str"><f>E2&amp;" "&amp;F2</f></c>' +
+      '<c r="E2"><f t="shared" si="0"/></c>' + // a shared formula's other cell: no text of its own
+      '<c r="F2" s="1"><f>G2*1</f><v>12345678</v></c>' +
+      '<c r="G2" t="e"><f>VLOOKUP(A2,X:Y,2,0)</f><v>#REF!</v></c>' +
+      '</row></sheetData></worksheet>';
+    for await (const row of readSheetRows(chunks(xml), context, end)) rows.push(row);
+    expect(rows[0]!.cells).toEqual([
+      '#CELL! A2 formula never computed: =B2*1',
+      '#CELL! B2 formula never computed: =C2*1',
+      '',
+      '#CELL! D2 formula never computed: =E2&" "&F2',
+      '#CELL! E2 formula never computed: (shared formula)',
+      '0012345678',
+      '#CELL! G2 Excel error: #REF!',
+    ]);
+  });
+
+  it('reads a number in a format it does not render as a cell not read, naming the cell and the format', async () => {
+    const end: PartEnd = { closed: false };
+    const formats: Record<number, string> = { 1: '[>100]0000000000;0', 2: '0000000000;-0000000000', 3: '"00"0' };
+    const context = { sharedStrings: [], numFmtOf: (style: number) => formats[style], date1904: false };
+    const rows = [];
+    const xml =
+      '<worksheet><sheetData><row r="4"><c r="A4" s="1"><v>12345678</v></c><c r="B4" s="2"><v>12345678</v></c><c r="C4" s="3"><v>12345678</v></c></row></sheetData></worksheet>';
+    for await (const row of readSheetRows(chunks(xml), context, end)) rows.push(row);
+    expect(rows[0]!.cells).toEqual(['#CELL! A4 number 12345678 in format: [>100]0000000000;0', '0012345678', '0012345678']);
   });
 });
