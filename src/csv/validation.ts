@@ -51,7 +51,7 @@ export function validateRow(fields: readonly string[], mapping: ColumnMapping, b
   const unusable =
     cellProblem(writtenBank, 'bank code') ??
     cellProblem(rawAccount, 'account number') ??
-    (expectedName === undefined ? undefined : cellProblem(expectedName, 'expected name'));
+    (expectedName === undefined ? undefined : (cellProblem(expectedName, 'expected name') ?? nameProblem(expectedName)));
   if (unusable !== undefined) return invalid(unusable);
   if (writtenBank === '') return invalid('bank code is empty');
   const bankCode = bankCodes.get(bankAliasKey(writtenBank)) ?? writtenBank;
@@ -66,14 +66,57 @@ export function validateRow(fields: readonly string[], mapping: ColumnMapping, b
 }
 
 /**
+ * Excel's error values: a formula that failed (a lookup that found nothing, a reference to a deleted cell).
+ * In a CSV saved by Excel they are written as this text; in a workbook they are error cells.
+ */
+const EXCEL_ERRORS = new Set([
+  '#N/A',
+  '#REF!',
+  '#VALUE!',
+  '#DIV/0!',
+  '#NAME?',
+  '#NULL!',
+  '#NUM!',
+  '#SPILL!',
+  '#CALC!',
+  '#FIELD!',
+  '#BLOCKED!',
+  '#CONNECT!',
+  '#BUSY!',
+  '#UNKNOWN!',
+  '#GETTING_DATA',
+]);
+
+/**
  * Why a cell the check reads (bank code, account number, expected name) holds no value to check: a
  * workbook cell the reader could not read as Excel shows it (its marker, see src/xlsx/unread-cell.ts: a
- * formula never computed, an error cell, a number format not rendered). Checked before anything else: a
- * formula never computed read as empty, and a name read empty made a named payee's row VERIFIED.
+ * formula never computed, an error cell, a number format not rendered), or Excel's error value written as
+ * text (a CSV saved by Excel). Checked before anything else: `#N/A` as a name went to the name comparison
+ * (NO_MATCH, with a reason about joint accounts), as an account number it read as "characters other
+ * than digits", and neither says what is wrong.
  */
 function cellProblem(written: string, role: string): string | undefined {
   const unread = parseUnreadCell(written);
-  return unread === undefined ? undefined : unreadCellReason(unread, role);
+  if (unread !== undefined) return unreadCellReason(unread, role);
+  const error = written.toUpperCase();
+  if (EXCEL_ERRORS.has(error))
+    return `the ${role} is Excel's error value ${error}: a formula in the spreadsheet failed; correct it there and export the file again`;
+  return undefined;
+}
+
+/**
+ * An expected name that is no name: a spreadsheet's boolean (`TRUE`, `FALSE`: a workbook's boolean cell
+ * reads so, and so does Excel's CSV), or text with no letter at all (a date, `2026-11-21`, as a workbook's
+ * date cell reads; a number; `-`). Compared, it is NO_MATCH with a reason about the holder's name, when
+ * what is wrong is the file's column: INPUT_INVALID says so, as the provider's holder name of no letter is
+ * not taken as a name either.
+ */
+function nameProblem(name: string): string | undefined {
+  if (/^(?:TRUE|FALSE)$/i.test(name))
+    return `the expected name ${JSON.stringify(name)} is a spreadsheet's TRUE/FALSE value, not a name: check the name column`;
+  if (!/\p{L}/u.test(name))
+    return `the expected name ${JSON.stringify(name)} has no letter (a date, a number?), so it is not a name: check the name column`;
+  return undefined;
 }
 
 /** The digits to ask about, or why the written value cannot safely be read as one account number. */

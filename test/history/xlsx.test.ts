@@ -143,6 +143,74 @@ describe('Excel-native files', () => {
     );
   });
 
+  // An outside tester: a formula a program wrote without its value read as empty (a named payee's row came out
+  // VERIFIED), sections and quoted zeros lost an account's zeros, and #N/A, TRUE or a date as a name went to the
+  // name comparison.
+  it('reads formulas never computed, error cells, booleans and dates in a read column as INPUT_INVALID naming the cell; formats with sections and literals with their zeros', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Payees');
+    sheet.addRow(['beneficiary_id', 'bank_code', 'account_number', 'beneficiary_name', 'note']);
+    sheet.addRow(['P-1', '014', '0012345678', { formula: 'F2&" "&G2' }, 'name never computed']);
+    sheet.addRow(['P-2', '009', { formula: 'TEXT(F3,"0000000000")' }, 'Agus Wijaya', 'account never computed']);
+    sheet.addRow(['P-3', '014', 12345678, 'Budi Santoso', { formula: 'F4&"x"' }]).getCell(3).numFmt = '0000000000;-0000000000';
+    sheet.addRow(['P-4', '009', 881234567, 'Agus Wijaya', 'quoted zero']).getCell(3).numFmt = '"0"0';
+    sheet.addRow(['P-5', '014', '0012345678', { error: '#N/A' }, 'lookup failed']);
+    sheet.addRow(['P-6', '014', '0012345678', true, 'boolean']);
+    sheet.addRow(['P-7', '014', '0012345678', new Date(Date.UTC(2026, 10, 21)), 'date']);
+    sheet.addRow(['P-8', '014', '0012345678', { formula: 'F9', result: 'Budi Santoso' }, 'cached value']);
+    sheet.addRow(['P-9', '014', 12345678, 'Budi Santoso', 'condition']).getCell(3).numFmt = '[>100]0000000000;0';
+    const path = join(folder, 'formulas.xlsx');
+    await workbook.xlsx.writeFile(path);
+
+    const result = await runCli(['run', path], env);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = await readReport(join(folder, 'formulas.reconciled.csv'));
+    expect(rows.map((row) => [row.beneficiary_id, row.result])).toEqual([
+      ['P-1', 'INPUT_INVALID'],
+      ['P-2', 'INPUT_INVALID'],
+      ['P-3', 'MATCH'],
+      ['P-4', 'MATCH'],
+      ['P-5', 'INPUT_INVALID'],
+      ['P-6', 'INPUT_INVALID'],
+      ['P-7', 'INPUT_INVALID'],
+      ['P-8', 'MATCH'],
+      ['P-9', 'INPUT_INVALID'],
+    ]);
+    const reason = (id: string) => rows.find((row) => row.beneficiary_id === id)!.reason;
+    expect(reason('P-1')).toMatch(
+      /^cell D2 \(the expected name\) holds a formula that was never computed \(=F2&" "&G2\): .*open and save the workbook in Excel or LibreOffice, or export the sheet as CSV/,
+    );
+    expect(reason('P-2')).toMatch(/^cell C3 \(the account number\) holds a formula that was never computed/);
+    expect(reason('P-5')).toMatch(/^cell D6 \(the expected name\) holds the Excel error #N\/A/);
+    expect(reason('P-6')).toContain(`the expected name "TRUE" is a spreadsheet's TRUE/FALSE value`);
+    expect(reason('P-7')).toContain('the expected name "2026-11-21" has no letter');
+    expect(reason('P-9')).toMatch(/^cell C10 \(the account number\) holds the number 12345678 in the number format "\[>100\]0000000000;0"/);
+    // What the workbook held is what the report shows: the zeros the format shows, the formula never computed.
+    expect(rows.find((row) => row.beneficiary_id === 'P-3')).toMatchObject({
+      account_number: '0012345678',
+      account_number_checked: '0012345678',
+      note: '#CELL! E4 formula never computed: =F4&"x"',
+    });
+    expect(rows.find((row) => row.beneficiary_id === 'P-4')!.account_number_checked).toBe('0881234567');
+
+    // The same error value as a CSV saved by Excel writes it: the same rule.
+    await writeFile(
+      join(folder, 'errors.csv'),
+      stringify([
+        ['bank_code', 'account_number', 'beneficiary_name'],
+        ['014', '0012345678', '#N/A'],
+        ['#REF!', '0012345678', 'Budi Santoso'],
+      ]),
+    );
+    const csv = await runCli(['run', join(folder, 'errors.csv')], env);
+    expect(csv.code, csv.stderr).toBe(0);
+    const csvRows = await readReport(join(folder, 'errors.reconciled.csv'));
+    expect(csvRows.map((row) => [row.result, row.reason])).toEqual([
+      ['INPUT_INVALID', expect.stringMatching(/^the expected name is Excel's error value #N\/A: /)],
+      ['INPUT_INVALID', expect.stringMatching(/^the bank code is Excel's error value #REF!: /)],
+    ]);
+  });
+
   it('refuses a legacy .xls or a broken workbook as a usage error, naming it', async () => {
     await writeFile(
       join(folder, 'old.xls'),

@@ -101,6 +101,40 @@ describe('validateRow', () => {
     });
   });
 
+  // An outside tester: #N/A as a name was NO_MATCH with a reason about joint accounts; TRUE or a date went to the comparison too.
+  it.each(['#N/A', '#REF!', '#VALUE!', '#DIV/0!', '#NAME?', '#NULL!', '#NUM!', '#SPILL!', ' #n/a '])(
+    "refuses Excel's error value %j in any column the check reads, saying so",
+    (error) => {
+      expect(validateRow(['014', '0012345678', error], mapping)).toMatchObject({
+        valid: false,
+        reason: expect.stringMatching(/^the expected name is Excel's error value #[A-Z/0!?]+: a formula in the spreadsheet failed/),
+      });
+      expect(validateRow(['014', error, 'Budi'], mapping)).toMatchObject({
+        valid: false,
+        reason: expect.stringContaining("the account number is Excel's error value"),
+      });
+      expect(validateRow([error, '0012345678', 'Budi'], mapping)).toMatchObject({
+        valid: false,
+        reason: expect.stringContaining("the bank code is Excel's error value"),
+      });
+    },
+  );
+
+  it.each([
+    ['TRUE', "a spreadsheet's TRUE/FALSE value, not a name"],
+    ['false', "a spreadsheet's TRUE/FALSE value, not a name"],
+    ['2026-11-21', 'has no letter (a date, a number?)'],
+    ['21/11/2026', 'has no letter (a date, a number?)'],
+    ['12345', 'has no letter (a date, a number?)'],
+    ['-', 'has no letter (a date, a number?)'],
+  ])('refuses the expected name %j: %s', (name, reason) => {
+    expect(validateRow(['014', '0012345678', name], mapping)).toMatchObject({ valid: false, reason: expect.stringContaining(reason) });
+  });
+
+  it.each(['Budi Santoso', 'TRUE LOVE FOUNDATION', '王小明', 'PT. 3M Indonesia', '#1 Store'])('compares the name %j as a name', (name) => {
+    expect(validateRow(['014', '0012345678', name], mapping)).toMatchObject({ valid: true, expectedName: name });
+  });
+
   it('refuses a workbook cell the reader could not read, naming the cell and what to do', () => {
     const formula = unreadCellText({ kind: 'uncomputed', ref: 'D2', formula: 'B2&" "&C2' });
     expect(validateRow(['014', '0012345678', formula], mapping)).toMatchObject({
