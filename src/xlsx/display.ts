@@ -3,7 +3,8 @@
  * would write): values in, text out, no I/O.
  *
  * What matters is the account number column. A cell that holds text is read exactly. A number is read as
- * Excel displays it: a zero-padded format (`0000000000`) keeps its zeros, and General shows 12 digits or
+ * Excel displays it in its number format (`0000000000`, `0000000000;-0000000000` and `"00"0` keep its
+ * zeros; a format not rendered here is said to be, see numberText), and General shows 12 digits or
  * more in scientific notation (`1.23457E+11`), which validation then refuses, as it refuses the same text
  * in a CSV: the column must be text. A number of 16 digits or more has already lost digits in Excel (it
  * keeps 15), whatever its format: it is always read in scientific notation, never as digits that would name
@@ -27,6 +28,10 @@ const EXACT_DIGITS_LIMIT = 1e15;
 /** General format shows whole numbers of up to 11 digits as they are, larger ones in scientific notation. */
 const GENERAL_DIGITS_LIMIT = 1e11;
 
+/**
+ * A value's shown text. A number in a format numberText does not render falls back to General here: the
+ * sheet reader (sheet-xml.ts) reads numbers through numberText itself and never lets that happen to a cell.
+ */
 export function cellText(value: CellValue | unknown, numFmt?: string): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return formattedText(value, numFmt);
