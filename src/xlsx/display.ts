@@ -89,6 +89,18 @@ type Token =
 /** Characters Excel shows as they are without quotes. */
 const PLAIN_LITERALS = new Set([..."$-+/():!^&'~{}<>= "]);
 
+/** A workbook has a few formats and many cells: each format is split once (bounded, for a hostile file). */
+const splitFormats = new Map<string, string[]>();
+function sectionsOf(format: string): string[] {
+  let found = splitFormats.get(format);
+  if (found === undefined) {
+    if (splitFormats.size >= 1000) splitFormats.clear();
+    found = sections(format);
+    splitFormats.set(format, found);
+  }
+  return found;
+}
+
 /** Splits a format into its sections at `;` outside quotes, escapes and brackets. */
 function sections(format: string): string[] {
   const found: string[] = [];
@@ -174,7 +186,7 @@ function literalText(parsed: Token[] | undefined): string | undefined {
 function renderNumber(value: number, numFmt: string): string | undefined {
   const format = numFmt.trim();
   if (format === '' || /^general$/i.test(format)) return generalText(value);
-  const parts = sections(format);
+  const parts = sectionsOf(format);
   if (parts.length > 4) return undefined;
   // Which section: positive, negative (shown without its sign: the section writes one if it wants it), zero.
   let section = parts[0]!;
