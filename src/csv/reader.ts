@@ -17,7 +17,7 @@ export interface CsvRecord {
 
 /**
  * The last row of a file, when it may have been cut: no line end after it, or fewer fields than the header
- * (a tool or an editor that saved a cut file ended it with a line break). How many fields it was written
+ * and than the row before it (a tool or an editor that saved a cut file ended it with a line break). How many fields it was written
  * with (before padding); whether its last value may be cut depends on the columns read (`cutLastValue`).
  */
 export interface LastRowInDoubt {
@@ -216,6 +216,8 @@ export async function* readCsvRecords(
   let sepLineSkipped = !layout.sepLine;
   // One row is held back until the next one comes: only then is it known not to be the last.
   let held: { record: string[]; line: number } | undefined;
+  // How many fields the row before the held one had (the header's before the first): a last row shorter than it may be cut.
+  let before = 0;
   const pad = (record: string[], width: number): CsvRecord['fields'] =>
     record.length < width ? [...record, ...new Array<string>(width - record.length).fill('')] : record;
   try {
@@ -230,7 +232,10 @@ export async function* readCsvRecords(
         onHeader?.(header);
         continue;
       }
-      if (held !== undefined) yield { fields: pad(held.record, header.length), line: held.line };
+      if (held !== undefined) {
+        before = held.record.length;
+        yield { fields: pad(held.record, header.length), line: held.line };
+      } else before = header.length;
       held = { record, line: info.lines };
     }
     if (held !== undefined && header !== undefined) {
@@ -246,8 +251,9 @@ export async function* readCsvRecords(
           );
         }
         onLastRowInDoubt?.({ line: held.line, fieldCount: held.record.length, lineEnd: false });
-      } else if (held.record.length < header.length && held.record.some((value) => value.trim() !== '')) {
-        // A blank last line is a blank row, as anywhere in the file; one with values may end where a cut did.
+      } else if (held.record.length < Math.min(before, header.length) && held.record.some((value) => value.trim() !== '')) {
+        // Shorter than the header and than the row before it: it may end where a cut did (a file whose rows are
+        // all short alike is written so). A blank last line is a blank row, as anywhere in the file.
         onLastRowInDoubt?.({ line: held.line, fieldCount: held.record.length, lineEnd: true });
       }
       yield { fields: pad(held.record, header.length), line: held.line };
@@ -284,8 +290,8 @@ const cutFileError = (path: string, what: string, ifWhole = 'end the file with a
  * the cut are missing too, and a run must not end 0 without them. Any other last column (a note, an id the
  * check does not read) is passed through as it stands: a cut there changes no answer.
  *
- * A last row with a line end but fewer fields than the header is refused the same way when it ends in a
- * value the check reads and lacks another one (`014,12345678` under `bank_code,account_number,nama`: a cut
+ * A last row with a line end but fewer fields than the header and than the row before it is refused the
+ * same way when it ends in a value the check reads and lacks another one (`014,12345678` under `bank_code,account_number,nama`: a cut
  * file that a tool or an editor ended with a line break looks just so). One that lacks only columns the
  * check does not read is read, padded, as any short row (Excel leaves trailing empty cells out).
  */
