@@ -238,8 +238,8 @@ function refuseUnreadNames(header: readonly string[], mapped: readonly number[])
   );
 }
 
-/** Every alias of every role, compared as header names are (headerKey). */
-const ALIAS_KEYS = new Set(Object.values(ALIASES).flatMap((aliases) => aliases.map(headerKey)));
+/** Every alias of every role, compared as header names are (headerKey): what the delimiter's detection counts too. */
+export const ALIAS_KEYS = new Set(Object.values(ALIASES).flatMap((aliases) => aliases.map(headerKey)));
 
 /**
  * A first data row whose bank code and account number (or either and the expected name) are column names

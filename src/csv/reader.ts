@@ -6,6 +6,7 @@ import { parse, CsvError } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { InputFileError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
+import { ALIAS_KEYS, headerKey } from './columns.js';
 import { detectDelimiter, type Delimiter } from './delimiter.js';
 import { windows1252Problem, type TextEncoding } from './sniff.js';
 
@@ -94,7 +95,7 @@ export function headerLayout(text: string): Pick<CsvLayout, 'delimiter' | 'sepLi
       .split(/\r\n|\r|\n/)
       .find((line) => line.trim() !== '') ?? '';
   const sep = /^"?sep=(.)"?\s*$/i.exec(first);
-  if (sep === null) return { delimiter: detectDelimiter(first), sepLine: false };
+  if (sep === null) return { delimiter: detectDelimiter(first, (name) => ALIAS_KEYS.has(headerKey(name))), sepLine: false };
   const named = sep[1]!;
   if (named !== ',' && named !== ';' && named !== '\t') {
     throw new InputFileError(

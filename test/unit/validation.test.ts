@@ -182,6 +182,13 @@ describe('detectDelimiter', () => {
     ['"a\tb",c,d', ','],
     ['kode;bank\tnama\tno', '\t'],
   ])('%s -> %s', (line, delimiter) => expect(detectDelimiter(line)).toBe(delimiter));
+
+  it('prefers the delimiter that splits the header into known column names (a tie of counts: a cell holding the other)', () => {
+    const known = (name: string) => ['kodebank', 'norek', 'nama'].includes(name.toLowerCase().replace(/\s+/g, ''));
+    expect(detectDelimiter('Kode Bank\tNo Rek\tNama (Depan, Tengah, Belakang)', known)).toBe('\t');
+    expect(detectDelimiter('Kode Bank,No Rek,"Nama\tLengkap\tx"', known)).toBe(',');
+    expect(detectDelimiter('a,b\tc', known)).toBe(',');
+  });
 });
 
 describe('headerLayout', () => {
