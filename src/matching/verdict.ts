@@ -68,6 +68,8 @@ interface Pairing {
   articlesAlone: NameWord[];
   /** A one-word name the bank wrote twice (TUKIYEM TUKIYEM): the second time. */
   repeated: NameWord[];
+  /** Title letters written on both sides (keptTitleLetters): no name word. */
+  keptTitleLetters: Set<WordLink>;
   knowledge: NameKnowledge;
 }
 
@@ -89,6 +91,38 @@ const own = (list: readonly NameWord[]): number[] => {
   }
   return found;
 };
+
+/** A lone letter that is also a title or noble title before a name (H. Haji, R. Raden, A. Andi, T. Teuku, L. Lalu). */
+const isTitleLetter = (letters: string, knowledge: NameKnowledge): boolean =>
+  letters.length === 1 && (knowledge.titles.get(letters) !== undefined || knowledge.nobility.get(letters) !== undefined);
+
+/**
+ * The same title letter first on both sides and lined up with itself (H. Ahmad Yani / H HASAN AHMAD YANI): read as
+ * a name word, it would make the holder's HASAN a middle name; read as the title it most often is, it names nobody,
+ * and the name starts after it. Those links, from the start of both names.
+ */
+function keptTitleLetters(p: Pairing): Set<WordLink> {
+  const kept = new Set<WordLink>();
+  const ownE = own(p.E);
+  const ownH = own(p.H);
+  for (let k = 0; k < Math.min(ownE.length, ownH.length); k += 1) {
+    const e = p.E[ownE[k]!]!;
+    const h = p.H[ownH[k]!]!;
+    const link = p.linkOfE.get(ownE[k]!);
+    if (link === undefined || link !== p.linkOfH.get(ownH[k]!) || link.expected.length !== 1 || link.holder.length !== 1) break;
+    if (e.letters !== h.letters || !isTitleLetter(e.letters, p.knowledge)) break;
+    kept.add(link);
+  }
+  return kept;
+}
+
+/** The own name words, less a title letter kept on both sides (keptTitleLetters). */
+function named(p: Pairing, side: 'E' | 'H'): number[] {
+  const kept = p.keptTitleLetters;
+  const list = side === 'E' ? p.E : p.H;
+  const links = side === 'E' ? p.linkOfE : p.linkOfH;
+  return own(list).filter((index) => !kept.has(links.get(index)!));
+}
 
 /** A reading that leans on the other name (a one-letter title, "PT" as Putu, an undotted degree) holds only if it does. */
 function supported(name: ParsedName, other: ParsedName): boolean {
@@ -174,7 +208,9 @@ function pairNames(expected: ParsedName, holder: ParsedName, knowledge: NameKnow
     else if (word.kind === 'name') extra.push(index);
     else if (word.kind === 'article') articlesAlone.push(word);
   });
-  return { expected, holder, E, H, links, linkOfE, linkOfH, cut, missing, extra, articlesAlone, repeated, knowledge };
+  const pairing = { expected, holder, E, H, links, linkOfE, linkOfH, cut, missing, extra, articlesAlone, repeated, knowledge };
+  const withoutKept = { ...pairing, keptTitleLetters: new Set<WordLink>() };
+  return { ...pairing, keptTitleLetters: keptTitleLetters(withoutKept) };
 }
 
 const MAX_ACRONYM = 5;
@@ -277,8 +313,8 @@ function oneSidedWords(p: Pairing, outcome: Outcome): void {
   if (p.missing.length > 0 && p.extra.length > 0) return;
   const missing = words(p.missing, p.E);
   const extra = words(p.extra, p.H);
-  const ownE = own(p.E);
-  const ownH = own(p.H);
+  const ownE = named(p, 'E');
+  const ownH = named(p, 'H');
   // A one-word own name that identifies nobody (Muhammad, Siti, Nur) is no complete name for a father's name to follow.
   const ownWords = [...words(ownE, p.E), ...words(ownH, p.H)];
   const everydayMononym = (ownE.length === 1 || ownH.length === 1) && ownWords.length > 0 && ownWords.every((word) => word.everyday);
@@ -307,14 +343,16 @@ function oneSidedWords(p: Pairing, outcome: Outcome): void {
     } else if (isMiddleOnly(p)) {
       outcome.acceptUnlessStrict(`middle ${plural(extra.length, 'name')} ${quoteWords(extra)} only in holder name`);
     } else {
-      outcome.limit('CLOSE_MATCH', `holder name has extra ${plural(extra.length, 'word')} ${quoteWords(extra)}`);
+      const kept = [...p.keptTitleLetters].map((link) => quote(lettersAt(link.holder, p.H)));
+      const title = kept.length === 0 ? '' : ` after ${kept.join(' ')}, a title on both sides`;
+      outcome.limit('CLOSE_MATCH', `holder name has extra ${plural(extra.length, 'word')} ${quoteWords(extra)}${title}`);
     }
   }
 }
 
 /** Every extra holder word stands between the holder words of the expected first and last names, both in full. */
 function isMiddleOnly(p: Pairing): boolean {
-  const ownE = own(p.E);
+  const ownE = named(p, 'E');
   const first = p.linkOfE.get(ownE[0]!);
   const last = p.linkOfE.get(ownE[ownE.length - 1]!);
   if (first === undefined || last === undefined || first === last) return false;
@@ -386,24 +424,27 @@ function pairQuality(p: Pairing, outcome: Outcome): void {
 }
 
 /**
- * What a lone letter conventionally stands for besides an initial: a title (H. Haji), a noble title (R. Raden,
- * A. Andi, T. Teuku) or a name abbreviation (M. Muhammad, Y. Yohanes), from the knowledge files.
+ * What a lone first letter stands for when it is not an initial, where that reading is the usual one: a title the
+ * reader takes without the other name's support (H. Haji) or a name abbreviation that is (M. Muhammad). Letters
+ * whose other reading the reader takes only when the other name writes it out (R. Raden, A. Andi, T. Teuku, L. Lalu,
+ * Y. Yohanes) are, first in a name, far more often a given name's initial (A. Abdul or Ahmad, R. Rudi, T. Tri, Y.
+ * Yudi): an initial there (A. Rahman Hakim / ABDUL RAHMAN HAKIM). Their title reading still counts when both names
+ * keep the letter (keptTitleLetters).
  */
-function conventionalReading(letter: string, knowledge: NameKnowledge): string | null {
+function conventionalReading(letter: string, knowledge: NameKnowledge): { means: string; word: string | null } | null {
   const title = knowledge.titles.get(letter);
-  if (title !== undefined) return title.means;
-  const noble = knowledge.nobility.get(letter);
-  if (noble !== undefined) return noble.means;
+  if (title !== undefined) return { means: title.means, word: null };
   const abbreviation = knowledge.abbreviations.get(letter);
-  if (abbreviation !== undefined) return abbreviation.means.map((word) => word.charAt(0) + word.slice(1).toLowerCase()).join(' / ');
+  if (abbreviation !== undefined && !abbreviation.needsOtherSide && abbreviation.means.length === 1)
+    return { means: abbreviation.means[0]!.charAt(0) + abbreviation.means[0]!.slice(1).toLowerCase(), word: abbreviation.means[0]! };
   return null;
 }
 
 /**
  * An initial stands for its word beside two words matching in full, as a first or middle name ("J EKO PRABOWO").
- * Not a first initial whose letter is also a title or a name abbreviation (H. Haji, R. Raden, M. Muhammad): read
- * so, the name without it is the rest ("H. Ahmad Yani" is Ahmad Yani), and the other side's first word is a given
- * name in front of it, a son carrying his father's name, say. Nothing but the letter supports that word.
+ * Not a first initial whose letter is usually a title or a name abbreviation (H. Haji, M. Muhammad): read so, the
+ * name without it is the rest ("H. Ahmad Yani" is Ahmad Yani), and the other side's first word is a given name in
+ * front of it, a son carrying his father's name, say. Nothing but the letter supports that word.
  */
 function initials(p: Pairing, outcome: Outcome): void {
   const { E, H, links } = p;
@@ -414,14 +455,22 @@ function initials(p: Pairing, outcome: Outcome): void {
     const e = E[link.expected[0]!]!;
     const h = H[link.holder[0]!]!;
     const [short, long, side] = e.initial && e.letters.length < h.letters.length ? [e, h, E] : [h, e, H];
-    const ownSide = own(side);
+    const ownSide = named(p, side === E ? 'E' : 'H');
     const last = short === side[ownSide[ownSide.length - 1]!];
     const first = short === side[ownSide[0]!];
     const conventional = first && short.letters.length === 1 ? conventionalReading(short.letters, p.knowledge) : null;
-    if (conventional !== null) {
+    // The letter's title written out as a word of the other name (H / HAJI in a shop's name, "Toko Haji Ahmad
+    // Dahlan"): the same word, a title on one side and a word of a business name on the other.
+    const writtenOut = conventional !== null && p.knowledge.titles.get(long.letters)?.means === conventional.means;
+    if (writtenOut) {
       outcome.limit(
         'CLOSE_MATCH',
-        `initial ${quote(short.letters)} may stand for ${quote(long.letters)}, or for ${conventional}: then ${quote(long.letters)} is a word on one side only`,
+        `${quote(short.letters)} and ${quote(long.letters)} are the same title, ${conventional.means}: a word of the name on one side only`,
+      );
+    } else if (conventional !== null) {
+      outcome.limit(
+        'CLOSE_MATCH',
+        `initial ${quote(short.letters)} may stand for ${quote(long.letters)}, or for ${conventional.means}: then ${quote(long.letters)} is a word on one side only`,
       );
     } else if (found.length === 1 && full >= MIN_FULL_WORDS_BESIDE_INITIAL && !last) {
       outcome.acceptUnlessStrict(`initial ${quote(short.letters)} read as ${quote(long.letters)}`);

@@ -495,23 +495,34 @@ describe('review: another kind of business under the same name words', () => {
   });
 });
 
-describe('review: a first initial that is also a title or an abbreviation', () => {
+describe('review: a first initial that is usually a title or an abbreviation (H. Haji, M. Muhammad)', () => {
   it.each(
     cases('CLOSE_MATCH', [
       ['H. Ahmad Yani', 'HASAN AHMAD YANI'],
-      ['R. Budi Santoso', 'RUDI BUDI SANTOSO'],
-      ['Y. Budi Santoso', 'YUSUF BUDI SANTOSO'],
       ['M. Yusuf Hasan', 'MARYAM YUSUF HASAN'],
-      ['A. Hasan Basri', 'AGUS HASAN BASRI'],
-      ['T. Rizki Maulana', 'TAUFIK RIZKI MAULANA'],
       ['Hasan Ahmad Yani', 'H AHMAD YANI'],
-      ['Rudi Budi Santoso', 'R BUDI SANTOSO'],
+      ['Hasan Ahmad Yani', 'H.AHMAD YANI'],
+      ['Mahmud Nur Hasan', 'M NUR HASAN'],
+      ['Toko Haji Ahmad Dahlan', 'H AHMAD DAHLAN'],
     ]),
   )('%s / %s: %s', check);
+
+  it('reads a first R., A., T., L. or Y. as a given name initial beside two full words (A. is Abdul or Ahmad far more often than Andi)', () => {
+    check('A. Rahman Hakim', 'ABDUL RAHMAN HAKIM', 'MATCH');
+    check('Ahmad Rahman Hakim', 'A RAHMAN HAKIM', 'MATCH');
+    check('Rudi Suprapto Wibowo', 'R SUPRAPTO WIBOWO', 'MATCH');
+    check('R. Budi Santoso', 'RUDI BUDI SANTOSO', 'MATCH');
+    check('T. Rizki Maulana', 'TAUFIK RIZKI MAULANA', 'MATCH');
+    check('Y. Budi Santoso', 'YUSUF BUDI SANTOSO', 'MATCH');
+    // beside one full word an initial is still a doubt, whatever the letter
+    check('R. Hidayat', 'RAHMAT HIDAYAT', 'CLOSE_MATCH');
+    check('A. Hakim', 'ABDUL HAKIM', 'CLOSE_MATCH');
+  });
 
   it('still reads the title, the abbreviation, a plain first initial or a middle initial', () => {
     check('H. Ahmad Yani', 'AHMAD YANI', 'MATCH');
     check('H. Ahmad Yani', 'H AHMAD YANI', 'MATCH');
+    check('H. Ahmad Yani', 'HAJI AHMAD YANI', 'MATCH');
     check('R. Budi Santoso', 'RADEN BUDI SANTOSO', 'MATCH');
     check('M. Yusuf Hasan', 'MUHAMMAD YUSUF HASAN', 'MATCH');
     check('Y. Paulus Sitanggang', 'YOHANES PAULUS SITANGGANG', 'MATCH');
@@ -525,6 +536,44 @@ describe('review: a first initial that is also a title or an abbreviation', () =
     expect(notes('M. Yusuf Hasan', 'MARYAM YUSUF HASAN')).toBe(
       "initial 'M' may stand for 'MARYAM', or for Muhammad: then 'MARYAM' is a word on one side only",
     );
+    expect(notes('Toko Haji Ahmad Dahlan', 'H AHMAD DAHLAN')).toMatch(
+      /^'H' and 'HAJI' are the same title, Haji \(man who made the pilgrimage\): a word of the name on one side only/,
+    );
+  });
+});
+
+describe('review: a title letter kept on both sides, and an extra first word after it', () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['H. M. Yusuf Hasan', 'H MARYAM YUSUF HASAN'],
+      ['H. M. Yusuf', 'H MARDIANA YUSUF'],
+      ['H.M. Nur Hasan', 'H MAHMUD NUR HASAN'],
+      ['H. Ahmad Yani', 'H HASAN AHMAD YANI'],
+      ['H. Ahmad Yani', 'HAJI HASAN AHMAD YANI'],
+      ['Drs. H. Ahmad Yani, M.Si.', 'DRS H HASAN AHMAD YANI'],
+      ['H Sulaiman Lubis', 'H HARUN SULAIMAN LUBIS'],
+      ['R. Ahmad Yani', 'R RUDI AHMAD YANI'],
+      ['T. Iskandar Muda', 'T TAUFIK ISKANDAR MUDA'],
+      ['A. Baso Amiruddin', 'A ARIF BASO AMIRUDDIN'],
+      ['H. Muhammad', 'H MUHAMMAD BIN YUSUF'],
+      ['H Ahmad Hasan Yani', 'H AHMAD YANI'],
+    ]),
+  )('%s / %s: %s', check);
+
+  it('the same name under the same title letter, a middle name after the first name, or an initial after the title still MATCH', () => {
+    check('H. M. Yusuf Hasan', 'H M YUSUF HASAN', 'MATCH');
+    check('H. M. Yusuf Hasan', 'H MUHAMMAD YUSUF HASAN', 'MATCH');
+    check('H. Ahmad Yani', 'H AHMAD YANI', 'MATCH');
+    check('H. Ahmad Yani', 'H AHMAD HASAN YANI', 'MATCH');
+    check('R. Ahmad Yani', 'R AHMAD YANI', 'MATCH');
+    check('A. Baso Amiruddin', 'A BASO AMIRUDDIN', 'MATCH');
+    check('H. S. Yusuf Hasan', 'H SUPARMAN YUSUF HASAN', 'MATCH');
+    check('H. Rusdi', 'H RUSDI BIN YUSUF', 'MATCH');
+  });
+
+  it('names the extra first word', () => {
+    expect(notes('R. Ahmad Yani', 'R RUDI AHMAD YANI')).toMatch(/^holder name has extra word 'RUDI'/);
+    expect(notes('H. Ahmad Yani', 'H HASAN AHMAD YANI')).toMatch(/^initial 'H' may stand for 'HASAN', or for Haji/);
   });
 });
 
