@@ -82,6 +82,11 @@ export interface LegalFormEntry {
   position: 'before' | 'after' | 'either';
   /** Forms this one is a kind of (TB is a Toko, KSP a Koperasi): the two never differ. */
   covers?: string[];
+  /**
+   * A form whose name is the name of the organisation its members work or study at (Koperasi Karyawan PT X, the
+   * cooperative of PT X's employees): with it on one side only, the two names are the cooperative and that organisation.
+   */
+  ofMembersOf?: boolean;
   source?: string;
 }
 
@@ -247,6 +252,7 @@ const SCHEMA: Record<Concept, Record<string, FieldSpec>> = {
     kind: req(['form', 'qualifier', 'trade']),
     position: req(['before', 'after', 'either']),
     covers: opt('letters[]'),
+    ofMembersOf: opt('boolean'),
     source,
   },
   organisationWords: { word: req('letters'), kind: req('text'), source },

@@ -238,6 +238,8 @@ export interface LegalFormInfo {
   position: LegalFormEntry['position'];
   covers: string[];
   means: string;
+  /** Named after the organisation whose employees, civil servants or students are its members (KOPKAR, KPRI, KOPMA). */
+  ofMembersOf: boolean;
 }
 export interface AbbreviationInfo {
   means: string[];
@@ -343,6 +345,7 @@ export class NameKnowledge {
         position: entry.position,
         covers: (entry.covers ?? []).map(letters),
         means: entry.means,
+        ofMembersOf: entry.ofMembersOf === true,
       };
       for (const written of entry.written) {
         this.legalForms.add(written, info);

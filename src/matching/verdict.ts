@@ -728,6 +728,7 @@ function legalForms(p: Pairing, outcome: Outcome): void {
       `kind of business or legal form differs: ${quoteWords(ours)} in the expected name, ${quoteWords(theirs)} in the holder name`,
     );
   }
+  if (!differs) anotherOrganisationInFront(p, ours, theirs, compatible, outcome);
   if (p.expected.company !== p.holder.company) {
     const person = p.expected.company ? p.holder : p.expected;
     const personMarked = person.words.some((word) =>
@@ -740,6 +741,58 @@ function legalForms(p: Pairing, outcome: Outcome): void {
   const onlyTheirs = theirs.filter((word) => !ours.some((other) => compatible(word, other)));
   if (onlyOurs.length > 0 && theirs.length === 0) outcome.note(`legal form ${quoteWords(onlyOurs)} only in expected name`);
   if (onlyTheirs.length > 0 && ours.length === 0) outcome.note(`legal form ${quoteWords(onlyTheirs)} only in holder name`);
+}
+
+/** Families of organisations set up by or for the people of another (a cooperative, a foundation, an association). */
+const ORGANISATION_OF_OTHERS = new Set(['cooperative', 'foundation', 'association', 'village']);
+
+/**
+ * Another organisation's form in front of the name on one side only: KOPERASI KARYAWAN PT SINAR JAYA ABADI is the
+ * cooperative of PT Sinar Jaya Abadi's employees, YAYASAN PT ... a foundation of the firm, PT YAYASAN ... no
+ * foundation at all: another legal entity under the same name words, for a person to look at. A form in front of a
+ * kind of business that is no entity (PT BPR, CV TOKO) is that business's legal form, and no difference; a members'
+ * form (Koperasi Karyawan, KPRI, Kopma) alone on one side is named after the organisation whose people it serves.
+ */
+function anotherOrganisationInFront(
+  p: Pairing,
+  ours: NameWord[],
+  theirs: NameWord[],
+  compatible: (a: NameWord, b: NameWord) => boolean,
+  outcome: Outcome,
+): void {
+  const sides: Array<[ParsedName, NameWord[], string]> = [
+    [p.holder, ours, 'holder'],
+    [p.expected, theirs, 'expected'],
+  ];
+  for (const [name, otherForms, side] of sides) {
+    const leading: NameWord[] = [];
+    for (const word of name.words) {
+      if (word.kind !== 'legal-form') break;
+      if (word.legal!.kind !== 'qualifier') leading.push(word);
+    }
+    const front = leading[0];
+    if (front === undefined || otherForms.some((other) => compatible(front, other))) continue;
+    const behind = leading[1];
+    const family = front.legal!.family;
+    const stacked =
+      behind !== undefined &&
+      ENTITY_FAMILIES.has(family) &&
+      (ORGANISATION_OF_OTHERS.has(family) || ENTITY_FAMILIES.has(behind.legal!.family));
+    if (stacked) {
+      outcome.limit(
+        'CLOSE_MATCH',
+        `${quote(front.letters)} in front of ${quote(behind.letters)} in the ${side} name only: another organisation under the same name words`,
+      );
+      return;
+    }
+    if (front.legal!.ofMembersOf) {
+      outcome.limit(
+        'CLOSE_MATCH',
+        `${quote(front.letters)} in the ${side} name only: a members' cooperative, named after the organisation whose people it serves`,
+      );
+      return;
+    }
+  }
 }
 
 /** Starts with a listed given name and has no organisation or everyday business word (Jaya, Abadi, Mandiri). */

@@ -495,6 +495,45 @@ describe('review: another kind of business under the same name words', () => {
   });
 });
 
+describe("review: another organisation's form in front of the name", () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['PT Sinar Jaya Abadi', 'KOPERASI KARYAWAN PT SINAR JAYA ABADI'],
+      ['PT Sinar Jaya Abadi', 'KSP PT SINAR JAYA ABADI'],
+      ['PT Sinar Jaya Abadi', 'YAYASAN PT SINAR JAYA ABADI'],
+      ['PT Sinar Jaya Abadi', 'CV PT SINAR JAYA ABADI'],
+      ['Sinar Jaya Abadi', 'KOPKAR PT SINAR JAYA ABADI'],
+      ['CV Sinar Jaya', 'KOPKAR CV SINAR JAYA'],
+      ['Yayasan Sinar Husada', 'KOPERASI YAYASAN SINAR HUSADA'],
+      ['Yayasan Al Ikhlas', 'BMT YAYASAN AL IKHLAS'],
+      ['Yayasan Sinar Jaya', 'PT YAYASAN SINAR JAYA'],
+      ['Rumah Sakit Sinar Husada', 'KOPERASI KARYAWAN RUMAH SAKIT SINAR HUSADA'],
+      ['Dinas Pendidikan Kabupaten Sleman', 'KPRI DINAS PENDIDIKAN KABUPATEN SLEMAN'],
+      ['KOPERASI KARYAWAN PT Sinar Jaya Abadi', 'PT SINAR JAYA ABADI'],
+      ['Koperasi Karyawan Rumah Sakit Sinar Husada', 'RUMAH SAKIT SINAR HUSADA'],
+    ]),
+  )('%s / %s: %s', check);
+
+  it("the same forms, a form on one side only, or a firm's form in front of a kind of business is the same organisation", () => {
+    check('Koperasi Karyawan PT Sinar Jaya Abadi', 'KOPKAR PT SINAR JAYA ABADI', 'MATCH');
+    check('Kopkar Sinar Jaya', 'KOPERASI KARYAWAN SINAR JAYA', 'MATCH');
+    check('PT Sinar Jaya Abadi', 'SINAR JAYA ABADI', 'MATCH');
+    check('Yayasan Sinar Husada', 'YYS SINAR HUSADA', 'MATCH');
+    check('KSP Sinar Jaya', 'KOPERASI SINAR JAYA', 'MATCH');
+    check('BPR Sinar Jaya', 'PT BPR SINAR JAYA', 'MATCH');
+    check('PT Sinar Jaya Abadi', 'PT SINAR JAYA ABADI TBK', 'MATCH');
+  });
+
+  it('says which form stands in front', () => {
+    expect(notes('PT Sinar Jaya Abadi', 'KOPERASI KARYAWAN PT SINAR JAYA ABADI')).toMatch(
+      /^'KOPERASI KARYAWAN' in front of 'PT' in the holder name only: another organisation/,
+    );
+    expect(notes('Rumah Sakit Sinar Husada', 'KOPERASI KARYAWAN RUMAH SAKIT SINAR HUSADA')).toMatch(
+      /^'KOPERASI KARYAWAN' in the holder name only: a members' cooperative/,
+    );
+  });
+});
+
 describe('review: a first initial that is usually a title or an abbreviation (H. Haji, M. Muhammad)', () => {
   it.each(
     cases('CLOSE_MATCH', [
