@@ -27,7 +27,7 @@ export type AccountName =
 const sameChunk = (tokens: readonly Token[]) => (from: number, to: number) => tokens[from]!.chunk === tokens[to]!.chunk;
 
 interface Marker {
-  kind: 'joint' | 'on-behalf-of' | 'alias';
+  kind: 'joint' | 'on-behalf-of' | 'alias' | 'role';
   start: number;
   length: number;
 }

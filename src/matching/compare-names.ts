@@ -68,12 +68,21 @@ function compareParties(expected: Party, holder: Party, shown: number, policy: N
             ...(holderAlias > 0 ? [`holder's other name ${quoteName(holderName)} compared`] : []),
           ];
           const otherPerson =
-            otherGender(expected, expectedGenders, expectedAlias, 'payee') ?? otherGender(holder, holderGenders, holderAlias, 'holder');
+            besideTheName(expected, expectedAlias, 'payee', knowledge) ??
+            besideTheName(holder, holderAlias, 'holder', knowledge) ??
+            otherGender(expected, expectedGenders, expectedAlias, 'payee') ??
+            otherGender(holder, holderGenders, holderAlias, 'holder') ??
+            (holderAlias === 0 ? besideTheHolder(holder, holderGenders) : null);
           const limited =
             otherPerson === null || judged.verdict === 'NO_MATCH'
               ? judged
               : { verdict: 'CLOSE_MATCH' as const, score: closeScore(judged.score), notes: [otherPerson, ...judged.notes] };
-          const comparison = { ...limited, notes: [...limited.notes, ...aliasNotes] };
+          // A plain other name of the holder beside the name that matched is said, not silently dropped.
+          const holderAside =
+            holderAlias === 0 && holder.length > 1 && otherPerson === null
+              ? [`holder's other name ${holder.slice(1).map(quoteName).join(', ')} set aside, the main name matches`]
+              : [];
+          const comparison = { ...limited, notes: [...limited.notes, ...aliasNotes, ...holderAside] };
           best = best === null ? comparison : better(best, comparison);
         }
       }
@@ -103,6 +112,58 @@ function otherGender(party: Party, genders: ReadonlyArray<Gender | null>, alias:
   const other = genders[alias] ?? null;
   if (alias === 0 || main === null || other === null || main === other) return null;
   return `${quoteName(party[alias]!)} is ${whose(other)} name, ${quoteName(party[0]!)} ${whose(main)}: someone else named beside the ${who}, not an other name`;
+}
+
+/**
+ * What an other name (in brackets, after alias) says when it is no name: the holder marked deceased ("(WAFAT)",
+ * "(MENINGGAL DUNIA)"), a role or relation ("(AHLI WARIS)", "(WALI)", "(ISTRI)", "(Ayah Budi Santoso)"), or
+ * someone addressed by a courtesy title ("(Bapak Budi Santoso)", "(Ibu Budi Santoso)"): someone else than the
+ * name's owner. Null for a plain other name.
+ */
+function asideOf(name: Party[number], side: string, knowledge: NameKnowledge): { note: string; deceased: boolean } | null {
+  const words = name.map((token) => token.letters);
+  const sameChunk = (from: number, to: number) => name[from]!.chunk === name[to]!.chunk;
+  const title = knowledge.titles.match(words, 0, sameChunk);
+  if (title !== null && title.value.kind === 'deceased' && title.length === words.length)
+    return {
+      note: `${side} name marked deceased (${quoteName(name)}): paying the account of someone who died needs a person`,
+      deceased: true,
+    };
+  const role = knowledge.accountMarkers.match(words, 0, sameChunk);
+  if (role !== null && role.value.kind === 'role')
+    return {
+      note: `${quoteName(name)} beside the ${side} name is a role, ${role.value.means}, not a name: someone else may be paid`,
+      deceased: false,
+    };
+  if (title !== null && title.value.kind === 'courtesy' && title.length < words.length)
+    return {
+      note: `${quoteName(name)} beside the ${side} name addresses someone by a courtesy title ('${words.slice(0, title.length).join(' ')}'): someone else named beside the name, not an other name`,
+      deceased: false,
+    };
+  return null;
+}
+
+/**
+ * An other name that is no name (asideOf) makes the account someone else's to look at: on the holder side
+ * whichever name matched ("BUDI SANTOSO (AHLI WARIS)"); on the payee side the one that matched ("Andi Pratama
+ * (Bapak Budi Santoso)" / BUDI SANTOSO pays the father), or a deceased mark anywhere.
+ */
+function besideTheName(party: Party, compared: number, who: 'payee' | 'holder', knowledge: NameKnowledge): string | null {
+  const side = who === 'payee' ? 'expected' : 'holder';
+  for (let alias = 1; alias < party.length; alias += 1) {
+    const aside = asideOf(party[alias]!, side, knowledge);
+    if (aside !== null && (who === 'holder' || alias === compared || aside.deceased)) return aside.note;
+  }
+  return null;
+}
+
+/** The holder's main name matched, and an other name of the other gender stands beside it ("BAMBANG SUTRISNO ALS SITI"). */
+function besideTheHolder(holder: Party, genders: ReadonlyArray<Gender | null>): string | null {
+  for (let alias = 1; alias < holder.length; alias += 1) {
+    const named = otherGender(holder, genders, alias, 'holder');
+    if (named !== null) return named;
+  }
+  return null;
 }
 
 /** Every order of `count` parties (joint accounts name two or three). */

@@ -142,7 +142,7 @@ export interface SpellingRuleEntry {
 export interface AccountMarkerEntry {
   written: string[];
   means: string;
-  kind: 'joint' | 'on-behalf-of' | 'alias';
+  kind: 'joint' | 'on-behalf-of' | 'alias' | 'role';
   source?: string;
 }
 
@@ -274,7 +274,7 @@ const SCHEMA: Record<Concept, Record<string, FieldSpec>> = {
     examples: req('text[]'),
     source,
   },
-  accountMarkers: { written: req('letters[]'), means: req('text'), kind: req(['joint', 'on-behalf-of', 'alias']), source },
+  accountMarkers: { written: req('letters[]'), means: req('text'), kind: req(['joint', 'on-behalf-of', 'alias', 'role']), source },
   bankFieldWidths: { width: req('width'), kind: req('text'), source },
 };
 

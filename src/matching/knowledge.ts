@@ -247,7 +247,7 @@ export interface AbbreviationInfo {
   kind: string;
 }
 export interface MarkerInfo {
-  kind: 'joint' | 'on-behalf-of' | 'alias';
+  kind: 'joint' | 'on-behalf-of' | 'alias' | 'role';
   means: string;
 }
 

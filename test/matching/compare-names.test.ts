@@ -534,6 +534,53 @@ describe("review: another organisation's form in front of the name", () => {
   });
 });
 
+describe('review: brackets or an alias beside the holder name that are no other name of the same person', () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['Budi Santoso', 'BUDI SANTOSO (WAFAT)'],
+      ['Budi Santoso', 'BUDI SANTOSO (MENINGGAL DUNIA)'],
+      ['Budi Santoso', 'BUDI SANTOSO (DECEASED)'],
+      ['Budi Santoso', 'BUDI SANTOSO (ALMRH)'],
+      ['Budi Santoso', 'BUDI SANTOSO (ALMR)'],
+      ['Budi Santoso', 'BUDI SANTOSO (AHLI WARIS)'],
+      ['Budi Santoso', 'BUDI SANTOSO (WALI)'],
+      ['Budi Santoso', 'BUDI SANTOSO (ISTRI)'],
+      ['Budi Santoso', 'BUDI SANTOSO ALS AHLI WARIS'],
+      ['Budi Santoso', 'BUDI SANTOSO (SITI AMINAH)'],
+      ['Budi Santoso', 'BUDI SANTOSO (IBU SITI)'],
+      ['Bambang Sutrisno Wijaya', 'BAMBANG SUTRISNO WIJAYA ALS SITI'],
+      ['Bambang Sutrisno Wijaya', 'BAMBANG SUTRISNO WIJAYA (SITI'],
+      ['Budi Santoso (Meninggal Dunia)', 'BUDI SANTOSO'],
+      ['Andi Pratama (Bapak Budi Santoso)', 'BUDI SANTOSO'],
+      ['Andi Pratama (Ayah Budi Santoso)', 'BUDI SANTOSO'],
+      ['Siti Aminah (Ibu Budi Santoso)', 'BUDI SANTOSO'],
+    ]),
+  )('%s / %s: %s', check);
+
+  it("a holder's other name of the same person still MATCH, and is said", () => {
+    check('Hendrawan Salim', 'HENDRAWAN SALIM (LIEM HEN DJIE)', 'MATCH');
+    check('Hendrawan Salim', 'HENDRAWAN SALIM ALS LIEM HEN DJIE', 'MATCH');
+    check('Hendrawan Salim (Liem Hen Djie)', 'LIEM HEN DJIE', 'MATCH');
+    check('Budi Santoso', 'BUDI SANTOSO (PURN)', 'MATCH');
+    check('Andi Pratama (Bapak Budi Santoso)', 'ANDI PRATAMA', 'MATCH');
+    expect(notes('Hendrawan Salim', 'HENDRAWAN SALIM (LIEM HEN DJIE)')).toBe(
+      "holder's other name 'LIEM HEN DJIE' set aside, the main name matches",
+    );
+  });
+
+  it('says what it set aside', () => {
+    expect(notes('Budi Santoso', 'BUDI SANTOSO (MENINGGAL DUNIA)')).toMatch(/^holder name marked deceased \('MENINGGAL DUNIA'\)/);
+    expect(notes('Budi Santoso', 'BUDI SANTOSO (WAFAT)')).toMatch(/^holder name marked deceased \('WAFAT'\)/);
+    expect(notes('Budi Santoso', 'BUDI SANTOSO (AHLI WARIS)')).toMatch(/^'AHLI WARIS' beside the holder name is a role, ahli waris/);
+    expect(notes('Bambang Sutrisno Wijaya', 'BAMBANG SUTRISNO WIJAYA ALS SITI')).toMatch(
+      /^'SITI' is a woman's name, 'BAMBANG SUTRISNO WIJAYA' a man's: someone else named beside the holder/,
+    );
+    expect(notes('Siti Aminah (Ibu Budi Santoso)', 'BUDI SANTOSO')).toMatch(
+      /^'IBU BUDI SANTOSO' beside the expected name addresses someone by a courtesy title \('IBU'\)/,
+    );
+  });
+});
+
 describe('review: a first initial that is usually a title or an abbreviation (H. Haji, M. Muhammad)', () => {
   it.each(
     cases('CLOSE_MATCH', [
