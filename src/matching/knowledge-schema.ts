@@ -12,6 +12,11 @@ export interface TitleEntry {
   gender?: Gender;
   /** Before a man's name the title means his wife (Ny. Sugeng: the wife of Sugeng). */
   wifeOf?: boolean;
+  /**
+   * A woman's form of address (Ibu, Bu) that before a man's name, by custom, names his wife ("Bu Budi" is Budi's
+   * wife); less sure than Ny., which says a married woman: CLOSE_MATCH before a man's name, never NO_MATCH.
+   */
+  wifeOfByAddress?: boolean;
   /** Also an everyday given name (Habib): on one side only it is a missing name word, not a dropped title. */
   alsoGivenName?: boolean;
   source?: string;
@@ -208,6 +213,7 @@ const SCHEMA: Record<Concept, Record<string, FieldSpec>> = {
     kind: req(['religious', 'academic', 'professional', 'courtesy', 'deceased']),
     gender: opt('gender'),
     wifeOf: opt('boolean'),
+    wifeOfByAddress: opt('boolean'),
     alsoGivenName: opt('boolean'),
     source,
   },

@@ -203,6 +203,7 @@ export interface TitleInfo {
   means: string;
   gender: Gender | null;
   wifeOf: boolean;
+  wifeOfByAddress: boolean;
   alsoGivenName: boolean;
 }
 export interface RankInfo {
@@ -302,6 +303,7 @@ export class NameKnowledge {
           means: entry.means,
           gender: entry.gender ?? null,
           wifeOf: entry.wifeOf === true,
+          wifeOfByAddress: entry.wifeOfByAddress === true,
           alsoGivenName: entry.alsoGivenName === true,
         });
       }

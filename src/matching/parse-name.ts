@@ -56,6 +56,8 @@ export interface NameWord {
   gender: Gender | null;
   /** A title that before a man's name means his wife (Ny.). */
   wifeOf: boolean;
+  /** A woman's form of address (Ibu, Bu) that before a man's name probably means his wife. */
+  wifeOfByAddress: boolean;
   birthOrder: number | null;
   legal: LegalFormInfo | null;
   /** Also an everyday given name (Andi): on one side only it is a missing name word. */
@@ -167,6 +169,7 @@ class Reader {
       token: from,
       gender: null,
       wifeOf: false,
+      wifeOfByAddress: false,
       birthOrder: null,
       legal: null,
       alsoGivenName: false,
@@ -237,6 +240,7 @@ class Reader {
           const word = this.add('title', at, found.length, found.title!.means);
           word.gender = found.title!.gender;
           word.wifeOf = found.title!.wifeOf;
+          word.wifeOfByAddress = found.title!.wifeOfByAddress;
           word.alsoGivenName = found.title!.alsoGivenName;
           break;
         }
@@ -349,6 +353,7 @@ class Reader {
         const word = this.add('title', at, found.length, found.title!.means);
         word.gender = found.title!.gender;
         word.wifeOf = found.title!.wifeOf;
+        word.wifeOfByAddress = found.title!.wifeOfByAddress;
       } else {
         this.add('rank', at, found.length, found.rank!.means);
       }

@@ -546,8 +546,8 @@ function wifeOf(p: Pairing, outcome: Outcome): void {
     [p.holder, p.expected, 'holder'],
   ];
   for (const [name, other, side] of sides) {
-    const title = name.words.find((word) => word.wifeOf);
-    if (title === undefined || other.words.some((word) => word.wifeOf)) continue;
+    const title = name.words.find((word) => word.wifeOf) ?? name.words.find((word) => word.wifeOfByAddress);
+    if (title === undefined || other.words.some((word) => word.wifeOf || word.wifeOfByAddress)) continue;
     const given = name.words.filter((word) => word.kind === 'name' && word.part === 'own' && !word.everyday);
     const first = given[0] ?? name.words.find((word) => word.kind === 'name');
     if (first === undefined) continue;
@@ -558,6 +558,15 @@ function wifeOf(p: Pairing, outcome: Outcome): void {
     const gender = herTitle === undefined ? byName : 'female';
     // Only a listed man's name says NO_MATCH; a man's ending (Wagiman) says "probably": a person looks.
     const listedMale = gender === 'male' && p.knowledge.isGivenName(first.keys);
+    if (!title.wifeOf) {
+      // Ibu, Bu: a courtesy word before her own name or one that does not say, the wife by address before a man's.
+      if (gender === 'male')
+        outcome.limit(
+          'CLOSE_MATCH',
+          `${quote(title.letters)} (a woman's form of address) before ${quote(first.letters)}, a man's name, in the ${side} name: probably the wife of ${quote(first.letters)}`,
+        );
+      continue;
+    }
     if (herTitle !== undefined)
       outcome.note(`${quote(title.letters)} read as the woman's own title (beside her title ${quote(herTitle.letters)})`);
     else if (gender === 'female')

@@ -581,6 +581,32 @@ describe('review: brackets or an alias beside the holder name that are no other 
   });
 });
 
+describe("review: Ibu or Bu before a man's name (his wife, by address)", () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['Ibu Budi Santoso', 'BUDI SANTOSO'],
+      ['Bu Budi Santoso', 'BUDI SANTOSO'],
+      ['Budi Santoso', 'IBU BUDI SANTOSO'],
+      ['Ibu Wagiman', 'WAGIMAN'],
+    ]),
+  )('%s / %s: %s', check);
+
+  it("before her own name, or the same address on both sides, Ibu is a courtesy word; Ny. before a man's name is still his wife", () => {
+    check('Ibu Siti Aminah', 'SITI AMINAH', 'MATCH');
+    check('Bu Retno Palupi', 'RETNO PALUPI', 'MATCH');
+    check('Siti Aminah', 'IBU SITI AMINAH', 'MATCH');
+    check('Ibu Budi Santoso', 'IBU BUDI SANTOSO', 'MATCH');
+    check('Bapak Budi Santoso', 'BUDI SANTOSO', 'MATCH');
+    check('Ny. Budi Santoso', 'BUDI SANTOSO', 'NO_MATCH');
+  });
+
+  it('says why', () => {
+    expect(notes('Ibu Budi Santoso', 'BUDI SANTOSO')).toMatch(
+      /^'IBU' \(a woman's form of address\) before 'BUDI', a man's name, in the expected name: probably the wife of 'BUDI'/,
+    );
+  });
+});
+
 describe('review: a first initial that is usually a title or an abbreviation (H. Haji, M. Muhammad)', () => {
   it.each(
     cases('CLOSE_MATCH', [

@@ -97,7 +97,7 @@ describe('NAME_RULES_FILE: a site adds entries', () => {
       'titles[0].means: missing',
       'titles[0].kind: must be one of "religious", "academic", "professional", "courtesy", "deceased" (found "doctor")',
       'titles[0].gender: must be "male" or "female" (found "m")',
-      'titles[0].colour: unknown field (known: written, means, kind, gender, wifeOf, alsoGivenName, source)',
+      'titles[0].colour: unknown field (known: written, means, kind, gender, wifeOf, wifeOfByAddress, alsoGivenName, source)',
     ]);
     expect(problems({ birthOrder: [{ written: ['WYN'], means: 'Wayan', kind: 'balinese', position: 5 }] })).toEqual([
       'birthOrder[0].position: must be 1, 2, 3 or 4 (found 5)',
