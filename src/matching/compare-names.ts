@@ -261,18 +261,20 @@ export function compareNames(
       notes: each.flatMap((comparison, index) => comparison.notes.map((note) => `${display(expectedParties[index]!)}: ${note}`)),
     };
   }
+  // What a name of several parties is, for the note ("qq account of A held for B", "account of A with B named after 'U/P'").
+  const severalOf = (name: Exclude<typeof expected, { kind: 'single' }>): string =>
+    name.kind === 'qq'
+      ? QQ_MARKERS.has(name.marker.replace(/ /g, ''))
+        ? `qq account of ${quoteName(name.owner[0] ?? [])} held for ${quoteName(name.beneficiary[0] ?? [])}`
+        : `account of ${quoteName(name.owner[0] ?? [])} with ${quoteName(name.beneficiary[0] ?? [])} named after '${name.marker}'`
+      : `joint account of ${name.parties.map((party) => quoteName(party[0] ?? [])).join(' and ')}`;
   if (holder.kind !== 'single' && expected.kind === 'single') {
-    const describe =
-      holder.kind === 'qq'
-        ? QQ_MARKERS.has(holder.marker.replace(/ /g, ''))
-          ? `qq account of ${quoteName(holder.owner[0] ?? [])} held for ${quoteName(holder.beneficiary[0] ?? [])}`
-          : `account of ${quoteName(holder.owner[0] ?? [])} with ${quoteName(holder.beneficiary[0] ?? [])} named after '${holder.marker}'`
-        : `joint account of ${holderParties.map((party) => quoteName(party[0] ?? [])).join(' and ')}`;
+    const describe = severalOf(holder);
     return oneOfSeveral(expected.party, holderParties, describe, (single, party, index) =>
       compare(single, party, index === holderParties.length - 1),
     );
   }
   const single = holder.kind === 'single' ? holder.party : [];
-  const describe = expected.kind === 'qq' ? 'the expected name is a qq name' : 'the expected name is a joint account';
+  const describe = expected.kind === 'single' ? 'the expected name' : `the expected name is the ${severalOf(expected)}`;
   return oneOfSeveral(single, expectedParties, describe, (holderParty, party) => compare(party, holderParty, true));
 }

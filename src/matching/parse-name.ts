@@ -638,6 +638,20 @@ function expandAbbreviations(tokens: readonly Token[], knowledge: NameKnowledge)
   return out;
 }
 
+/**
+ * A trade word written as dotted initials that also spell a person's title ("R.M." Raden Mas, "T.B." Tubagus): a
+ * person's name. Shops write RM and TB without dots; people write their titles with them. (P.T. is a legal form,
+ * not a trade word: a company either way.)
+ */
+function dottedPersonTitle(tokens: readonly Token[], knowledge: NameKnowledge): boolean {
+  const words = tokens.map((token) => token.letters);
+  const sameChunk = (from: number, to: number) => tokens[from]!.chunk === tokens[to]!.chunk;
+  const form = knowledge.legalForms.match(words, 0, sameChunk);
+  if (form === null || form.value.kind !== 'trade' || form.length < 2) return false;
+  const initials = tokens.slice(0, form.length).every((token) => token.dotted && token.letters.length === 1);
+  return initials && knowledge.nobility.match(words, 0, sameChunk)?.length === form.length;
+}
+
 interface Prepared {
   tokens: readonly Token[];
   words: string[];
@@ -647,7 +661,7 @@ interface Prepared {
 }
 
 function prepare(tokensAsWritten: readonly Token[], knowledge: NameKnowledge): Prepared {
-  const companyName = isCompanyName(tokensAsWritten, knowledge);
+  const companyName = isCompanyName(tokensAsWritten, knowledge) && !dottedPersonTitle(tokensAsWritten, knowledge);
   const tokens = companyName ? tokensAsWritten : expandAbbreviations(tokensAsWritten, knowledge);
   const words = tokens.map((token) => token.letters);
   const sameChunk = (from: number, to: number) => tokens[from]!.chunk === tokens[to]!.chunk;

@@ -607,6 +607,35 @@ describe("review: Ibu or Bu before a man's name (his wife, by address)", () => {
   });
 });
 
+describe('review: a person written with a dotted title that is also a trade word (R.M. Raden Mas, not Rumah Makan)', () => {
+  it.each(
+    cases('CLOSE_MATCH', [
+      ['R.M. Suryo Wibowo', 'RUMAH MAKAN SURYO WIBOWO'],
+      ['T.B. Hasanuddin Saleh', 'TOKO BANGUNAN HASANUDDIN SALEH'],
+    ]),
+  )('%s / %s: %s', check);
+
+  it('an undotted trade word, the title written out or left out, and a dotted legal form still MATCH', () => {
+    check('RM Suryo Wibowo', 'RUMAH MAKAN SURYO WIBOWO', 'MATCH');
+    check('R.M. Suryo Wibowo', 'RADEN MAS SURYO WIBOWO', 'MATCH');
+    check('R.M. Suryo Wibowo', 'RM SURYO WIBOWO', 'MATCH');
+    check('R.M. Suryo Wibowo', 'SURYO WIBOWO', 'MATCH');
+    check('P.T. Sinar Jaya Abadi', 'PT SINAR JAYA ABADI', 'MATCH');
+  });
+});
+
+describe('notes name what a name of several parties is', () => {
+  it('on the expected side too', () => {
+    expect(notes('PT Sinar Jaya Attn. Budi Santoso', 'PT SINAR JAYA')).toMatch(
+      /^the expected name is the account of 'PT SINAR JAYA' with 'BUDI SANTOSO' named after 'ATTN'/,
+    );
+    expect(notes('PT Sinar Jaya qq Budi Santoso', 'PT SINAR JAYA')).toMatch(
+      /^the expected name is the qq account of 'PT SINAR JAYA' held for 'BUDI SANTOSO'/,
+    );
+    check('PT Sinar Jaya Attn. Budi Santoso', 'PT SINAR JAYA', 'CLOSE_MATCH');
+  });
+});
+
 describe('review: a first initial that is usually a title or an abbreviation (H. Haji, M. Muhammad)', () => {
   it.each(
     cases('CLOSE_MATCH', [
