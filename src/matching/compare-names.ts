@@ -120,25 +120,26 @@ function otherGender(party: Party, genders: ReadonlyArray<Gender | null>, alias:
  * someone addressed by a courtesy title ("(Bapak Budi Santoso)", "(Ibu Budi Santoso)"): someone else than the
  * name's owner. Null for a plain other name.
  */
-function asideOf(name: Party[number], side: string, knowledge: NameKnowledge): { note: string; deceased: boolean } | null {
+function asideOf(name: Party[number], side: string, knowledge: NameKnowledge): { note: string; always: boolean } | null {
   const words = name.map((token) => token.letters);
   const sameChunk = (from: number, to: number) => name[from]!.chunk === name[to]!.chunk;
   const title = knowledge.titles.match(words, 0, sameChunk);
   if (title !== null && title.value.kind === 'deceased' && title.length === words.length)
     return {
       note: `${side} name marked deceased (${quoteName(name)}): paying the account of someone who died needs a person`,
-      deceased: true,
+      always: true,
     };
   const role = knowledge.accountMarkers.match(words, 0, sameChunk);
   if (role !== null && role.value.kind === 'role')
     return {
       note: `${quoteName(name)} beside the ${side} name is a role, ${role.value.means}, not a name: someone else may be paid`,
-      deceased: false,
+      // On the payee side a role alone ("Budi Santoso (Ayah)", "(Wali)") says who the payee is: no one else.
+      always: false,
     };
   if (title !== null && title.value.kind === 'courtesy' && title.length < words.length)
     return {
       note: `${quoteName(name)} beside the ${side} name addresses someone by a courtesy title ('${words.slice(0, title.length).join(' ')}'): someone else named beside the name, not an other name`,
-      deceased: false,
+      always: false,
     };
   return null;
 }
@@ -152,7 +153,7 @@ function besideTheName(party: Party, compared: number, who: 'payee' | 'holder', 
   const side = who === 'payee' ? 'expected' : 'holder';
   for (let alias = 1; alias < party.length; alias += 1) {
     const aside = asideOf(party[alias]!, side, knowledge);
-    if (aside !== null && (who === 'holder' || alias === compared || aside.deceased)) return aside.note;
+    if (aside !== null && (who === 'holder' || alias === compared || aside.always)) return aside.note;
   }
   return null;
 }

@@ -649,7 +649,9 @@ function dottedPersonTitle(tokens: readonly Token[], knowledge: NameKnowledge): 
   const form = knowledge.legalForms.match(words, 0, sameChunk);
   if (form === null || form.value.kind !== 'trade' || form.length < 2) return false;
   const initials = tokens.slice(0, form.length).every((token) => token.dotted && token.letters.length === 1);
-  return initials && knowledge.nobility.match(words, 0, sameChunk)?.length === form.length;
+  // "R.M. Padang Jaya": business words after it say a business, dots or not.
+  const businessWords = words.slice(form.length).some((word) => knowledge.isOrganisationWord(knowledge.spelling.keys(word)));
+  return initials && !businessWords && knowledge.nobility.match(words, 0, sameChunk)?.length === form.length;
 }
 
 interface Prepared {

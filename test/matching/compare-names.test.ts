@@ -563,6 +563,8 @@ describe('review: brackets or an alias beside the holder name that are no other 
     check('Hendrawan Salim (Liem Hen Djie)', 'LIEM HEN DJIE', 'MATCH');
     check('Budi Santoso', 'BUDI SANTOSO (PURN)', 'MATCH');
     check('Andi Pratama (Bapak Budi Santoso)', 'ANDI PRATAMA', 'MATCH');
+    // on the payee side a role alone says who the payee is
+    check('Budi Santoso (Wali)', 'BUDI SANTOSO', 'MATCH');
     expect(notes('Hendrawan Salim', 'HENDRAWAN SALIM (LIEM HEN DJIE)')).toBe(
       "holder's other name 'LIEM HEN DJIE' set aside, the main name matches",
     );
@@ -621,6 +623,7 @@ describe('review: a person written with a dotted title that is also a trade word
     check('R.M. Suryo Wibowo', 'RM SURYO WIBOWO', 'MATCH');
     check('R.M. Suryo Wibowo', 'SURYO WIBOWO', 'MATCH');
     check('P.T. Sinar Jaya Abadi', 'PT SINAR JAYA ABADI', 'MATCH');
+    check('R.M. Padang Jaya', 'RUMAH MAKAN PADANG JAYA', 'MATCH');
   });
 });
 
