@@ -124,7 +124,9 @@ function asideOf(name: Party[number], side: string, knowledge: NameKnowledge): {
   const words = name.map((token) => token.letters);
   const sameChunk = (from: number, to: number) => name[from]!.chunk === name[to]!.chunk;
   const title = knowledge.titles.match(words, 0, sameChunk);
-  if (title !== null && title.value.kind === 'deceased' && title.length === words.length)
+  // A deceased mark anywhere in it ("ALS LIEM HEN DJIE (ALM)": the bracket joins the other name).
+  const deceased = words.some((_, at) => knowledge.titles.match(words, at, sameChunk)?.value.kind === 'deceased');
+  if (deceased)
     return {
       note: `${side} name marked deceased (${quoteName(name)}): paying the account of someone who died needs a person`,
       always: true,

@@ -551,6 +551,7 @@ describe('review: brackets or an alias beside the holder name that are no other 
       ['Bambang Sutrisno Wijaya', 'BAMBANG SUTRISNO WIJAYA ALS SITI'],
       ['Bambang Sutrisno Wijaya', 'BAMBANG SUTRISNO WIJAYA (SITI'],
       ['Budi Santoso (Meninggal Dunia)', 'BUDI SANTOSO'],
+      ['Hendrawan Salim', 'HENDRAWAN SALIM ALS LIEM HEN DJIE (ALM)'],
       ['Andi Pratama (Bapak Budi Santoso)', 'BUDI SANTOSO'],
       ['Andi Pratama (Ayah Budi Santoso)', 'BUDI SANTOSO'],
       ['Siti Aminah (Ibu Budi Santoso)', 'BUDI SANTOSO'],
