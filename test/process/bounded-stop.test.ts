@@ -48,6 +48,21 @@ afterAll(async () => {
   redis.disconnect();
 });
 
+/** `watch` on `folder`, once it has made its folders. */
+async function startWatch(folder: string) {
+  const watch = startCli(['watch', folder], { ...environment(), WATCH_STABLE: '1s', WATCH_POLL: '100ms' });
+  await waitFor(
+    async () =>
+      readdir(folder).then(
+        (names) => names.includes('inbox'),
+        () => false,
+      ),
+    30_000,
+    'the watched folders',
+  );
+  return watch;
+}
+
 describe('a stop with calls hanging at the provider', () => {
   it('run: SIGTERM exits 143 within SHUTDOWN_TIMEOUT, not after the request timeout', async () => {
     const file = join(workDir, 'hanging.csv');
@@ -88,16 +103,7 @@ describe('a stop with calls hanging at the provider', () => {
     it('watch: SIGTERM with a file waiting on the login exits within SHUTDOWN_TIMEOUT; the file stays for the next start', async () => {
       const folder = join(workDir, 'watched');
       const before = provider.counts.logins;
-      const watch = startCli(['watch', folder], { ...environment(), WATCH_STABLE: '1s', WATCH_POLL: '100ms' });
-      await waitFor(
-        async () =>
-          readdir(folder).then(
-            (names) => names.includes('inbox'),
-            () => false,
-          ),
-        30_000,
-        'the watched folders',
-      );
+      const watch = await startWatch(folder);
       await writeFile(join(folder, 'inbox', 'payouts.csv.part'), CSV);
       await rename(join(folder, 'inbox', 'payouts.csv.part'), join(folder, 'inbox', 'payouts.csv'));
       await waitFor(() => provider.counts.logins > before, 30_000, 'a hanging login');
@@ -134,16 +140,7 @@ describe('a stop with calls hanging at the provider', () => {
     it('watch: a stop that spends SHUTDOWN_TIMEOUT on the held file names no inquiry in flight: none is', async () => {
       const folder = join(workDir, 'held');
       const before = provider.counts.inquiries;
-      const watch = startCli(['watch', folder], { ...environment(), WATCH_STABLE: '1s', WATCH_POLL: '100ms' });
-      await waitFor(
-        async () =>
-          readdir(folder).then(
-            (names) => names.includes('inbox'),
-            () => false,
-          ),
-        30_000,
-        'the watched folders',
-      );
+      const watch = await startWatch(folder);
       await writeFile(join(folder, 'inbox', 'payouts.csv'), CSV);
       await waitFor(() => provider.counts.inquiries > before, 30_000, 'a call answered 429');
       watch.kill('SIGTERM');
