@@ -58,11 +58,18 @@ export function numberText(value: number, numFmt = 'General'): string | undefine
   return renderNumber(value, numFmt);
 }
 
-/** General: whole numbers of up to 11 digits as they are, larger ones in scientific notation; fractions to ten significant digits. */
+/**
+ * General: whole numbers of up to 11 digits as they are, larger ones in scientific notation; a fraction in at
+ * most 11 characters, its digits before the point kept whole: `12345678901.000002` (arithmetic's rounding
+ * error on an account number) shows `12345678901`, as in Excel, never `12345678900`; 12 digits or more before
+ * the point are scientific notation (refused as an account number), as for whole numbers.
+ */
 export function generalText(value: number): string {
   if (Number.isInteger(value)) return Math.abs(value) < GENERAL_DIGITS_LIMIT ? String(value) : scientific(value);
-  // Fractions: General shows at most 11 characters; ten significant digits keeps amounts and scores as written.
-  return String(Number(value.toPrecision(10)));
+  const wholeDigits = String(Math.trunc(Math.abs(value))).length;
+  // The digits before the point, the point, and as many decimals as the 11 characters leave.
+  const rounded = Number(value.toFixed(Math.max(0, Math.min(10, 10 - wholeDigits))));
+  return Math.abs(rounded) < GENERAL_DIGITS_LIMIT ? String(rounded) : scientific(value);
 }
 
 /*

@@ -119,9 +119,19 @@ export async function readSharedStrings(part: AsyncIterable<Buffer>, end: PartEn
  */
 export async function readNumberFormats(part: AsyncIterable<Buffer>): Promise<Map<number, string>> {
   const formats = new Map<number, string>();
+  // Only the cell formats of `<numFmts>`: a `<numFmt>` of a conditional format (`<dxfs>`) applies where its
+  // condition holds, and may reuse a cell format's id with another code (`0` for `0000000000`: another account).
+  let inNumFmts = false;
   for await (const events of xmlEvents(part, { closed: false })) {
     for (const event of events) {
-      if (event.kind !== 'open' || local(event.tag.name) !== 'numFmt') continue;
+      if (event.kind === 'close') {
+        if (local(event.name) === 'numFmts') inNumFmts = false;
+        continue;
+      }
+      if (event.kind !== 'open') continue;
+      const name = local(event.tag.name);
+      if (name === 'numFmts') inNumFmts = true;
+      if (name !== 'numFmt' || !inNumFmts) continue;
       const { numFmtId, formatCode } = event.tag.attributes;
       if (numFmtId !== undefined && formatCode !== undefined) formats.set(Number(numFmtId), formatCode);
     }
@@ -276,7 +286,9 @@ function cellValue(cell: OpenCell, context: SheetContext, numFmt: string | undef
       // An empty cell with a style (a formula without a cached value is read before: shownText).
       if (text === undefined || text.trim() === '') return null;
       const number = Number(text);
-      return isDateFormat(numFmt) ? excelDate(number, context.date1904) : number;
+      // A serial outside Excel's dates (before 1900, after 9999) Excel shows as ####: no date to read, the
+      // number goes on to its format, which is not rendered (the cell is reported as not read).
+      return isDateFormat(numFmt) && number >= 0 && number < LAST_DATE_SERIAL ? excelDate(number, context.date1904) : number;
     }
   }
 }
@@ -299,11 +311,14 @@ function columnOf(ref: string): number {
   return column - 1;
 }
 
-/** A number format that shows dates or times: any of y m d h s outside quoted text and [...] sections. */
+/** A number format that shows dates or times: any of y m d h s outside quoted text, escaped characters (`\N\o\m\o\r`) and [...] sections. */
 function isDateFormat(numFmt: string | undefined): boolean {
   if (numFmt === undefined) return false;
-  return /[ymdhs]/i.test(numFmt.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
+  return /[ymdhs]/i.test(numFmt.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, '').replace(/\\./g, ''));
 }
+
+/** 10000-01-01 as an Excel serial: past Excel's last date. */
+const LAST_DATE_SERIAL = 2_958_466;
 
 /** An Excel serial date as a Date (UTC: a workbook's dates carry no zone). */
 function excelDate(serial: number, date1904: boolean): Date {

@@ -21,8 +21,14 @@ describe('workbook cells as Excel shows them', () => {
     [881234567, '0000000000', '0881234567'],
     [12345678, '@', '12345678'],
     [0.5, 'General', '0.5'],
-    [1 / 3, 'General', '0.3333333333'],
+    [1 / 3, 'General', '0.333333333'],
     [-5000, 'General', '-5000'],
+    [1500000.5, 'General', '1500000.5'],
+    // Arithmetic's rounding error on an account number: the digits Excel shows, never zeros for the last ones.
+    [12345678901.000002, 'General', '12345678901'],
+    [12345678901.000002, '@', '12345678901'],
+    [1234567890123.0002, 'General', '1.23457E+12'],
+    [99999999999.6, 'General', '1E+11'],
   ])('number %d in format %j reads %j', (value, format, text) => {
     expect(numberText(value, format)).toBe(text);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PartEnd, readSharedStrings, readSheetRows } from '../../src/xlsx/sheet-xml.js';
+import { type PartEnd, readNumberFormats, readSharedStrings, readSheetRows } from '../../src/xlsx/sheet-xml.js';
 
 /** A part as a zip entry streams it: in the chunks given. */
 async function* chunks(...parts: Array<string | number[]>): AsyncGenerator<Buffer> {
@@ -39,6 +39,25 @@ describe('the XML of a workbook part', () => {
     for await (const row of readSheetRows(chunks(xml), context, end)) rows.push(row);
     expect(rows).toEqual([{ number: 3, cells: [undefined, '0881234567', '2026-11-21', 'TRUE', '#CELL! E3 Excel error: #N/A', 'a&b'] }]);
     expect(end.closed).toBe(true);
+  });
+
+  it("reads the cell formats of <numFmts>, not a conditional format's of the same id (an outside review: 0 for 0000000000)", async () => {
+    const styles =
+      '<styleSheet><numFmts count="1"><numFmt numFmtId="166" formatCode="0000000000"/></numFmts>' +
+      '<dxfs count="1"><dxf><numFmt numFmtId="166" formatCode="0"/></dxf></dxfs></styleSheet>';
+    expect(await readNumberFormats(chunks(styles))).toEqual(new Map([[166, '0000000000']]));
+  });
+
+  it('reads a date format with a serial past its dates as a cell not read, and escaped letters as no date', async () => {
+    const formats: Record<number, string> = { 1: 'yyyy-mm-dd', 2: '\\N\\o\\m\\o\\r\\ 0000000000' };
+    const context = { sharedStrings: [], numFmtOf: (style: number) => formats[style], date1904: false };
+    const rows = [];
+    const xml =
+      '<worksheet><sheetData><row r="2"><c r="A2" s="1"><v>5000000000</v></c><c r="B2" s="1"><v>-3</v></c><c r="C2" s="2"><v>12345678</v></c></row></sheetData></worksheet>';
+    for await (const row of readSheetRows(chunks(xml), context, { closed: false })) rows.push(row);
+    expect(rows[0]!.cells[0]).toMatch(/^#CELL! A2 number 5000000000 in format: yyyy-mm-dd$/);
+    expect(rows[0]!.cells[1]).toMatch(/^#CELL! B2 number -3 in format/);
+    expect(rows[0]!.cells[2]).toBe('Nomor 0012345678');
   });
 
   it('reads a formula without a cached value as a formula never computed, never as empty; one with a value as its value', async () => {
