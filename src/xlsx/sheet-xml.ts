@@ -314,7 +314,12 @@ function columnOf(ref: string): number {
 /** A number format that shows dates or times: any of y m d h s outside quoted text, escaped characters (`\N\o\m\o\r`) and [...] sections. */
 function isDateFormat(numFmt: string | undefined): boolean {
   if (numFmt === undefined) return false;
-  return /[ymdhs]/i.test(numFmt.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, '').replace(/\\./g, ''));
+  return /[ymdhs]/i.test(
+    numFmt
+      .replace(/\[[^\]]*]/g, '')
+      .replace(/"[^"]*"/g, '')
+      .replace(/\\./g, ''),
+  );
 }
 
 /** 10000-01-01 as an Excel serial: past Excel's last date. */
