@@ -119,6 +119,16 @@ function nameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * `2023-03-15`, as a workbook's date cell reads (display.ts): its dashes would otherwise be taken for
+ * separators between digit groups and `20230315` asked. No account number is written as a year, a month
+ * and a day.
+ */
+function isDate(written: string): boolean {
+  const [, month, day] = /^\d{4}-(\d{2})-(\d{2})$/.exec(written) ?? [];
+  return month !== undefined && day !== undefined && Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= 31;
+}
+
 /** The digits to ask about, or why the written value cannot safely be read as one account number. */
 function cleanAccountNumber(written: string): string | { reason: string } {
   const quoted = JSON.stringify(written);
@@ -134,6 +144,11 @@ function cleanAccountNumber(written: string): string | { reason: string } {
   if (/[.,]0+$/.test(written) || /^\d+[.,]\d{1,2}$/.test(written) || written.includes(',')) {
     return {
       reason: `account number ${quoted} looks like a decimal number (a spreadsheet wrote it as a number): export the column as text`,
+    };
+  }
+  if (isDate(written)) {
+    return {
+      reason: `account number ${quoted} reads as a date (a workbook's date cell reads so; a spreadsheet may have taken the value for a date): export the column as text`,
     };
   }
   if (!SEPARATED_DIGITS.test(written)) {

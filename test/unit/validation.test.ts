@@ -87,10 +87,15 @@ describe('validateRow', () => {
     [['014', '1234', 'A'], 'has 4 digits'],
     [['014', '123456789012345678901', 'A'], 'has 21 digits'],
     [['014', '0000000', 'A'], 'all zeros'],
+    [['014', '2023-03-15', 'A'], 'reads as a date'],
   ])('refuses %j: %s', (fields, reason) => {
     const result = validateRow(fields, mapping);
     expect(result.valid).toBe(false);
     expect(!result.valid && result.reason).toContain(reason);
+  });
+
+  it('reads digit groups that are no date as an account number (no month 13)', () => {
+    expect(validateRow(['014', '1234-13-45', 'A'], mapping)).toMatchObject({ valid: true, account: { accountNumber: '12341345' } });
   });
 
   it('treats a blank expected name as no name', () => {
