@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { InputFileError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
-import { type PartEnd, readNumberFormats, readSharedStrings, readSheetRows, type SheetContext } from './sheet-xml.js';
+import { type PartEnd, readNumberFormats, readRecomputesOnLoad, readSharedStrings, readSheetRows, type SheetContext } from './sheet-xml.js';
 
 /** One data row of the first sheet as text cells, with its row number for messages. */
 export interface SheetRecord {
@@ -126,6 +126,8 @@ export async function* readXlsxRecords(
           : (styleId) =>
               customFormats.get(workbook.styles.model?.styles?.[styleId]?.numFmtId ?? -1) ?? workbook.styles.getStyleModel(styleId)?.numFmt,
       date1904: workbook.properties?.model?.date1904 === true,
+      // exceljs does not read calcPr's attributes.
+      recomputesOnLoad: await readRecomputesOnLoad(await required(PARTS.workbook)),
     };
     for await (const row of readSheetRows(await required(firstSheetPath(workbook)), sheetContext, sheetEnd)) {
       const fields = Array.from({ length: Math.max(row.cells.length, header?.length ?? 0) }, (_, index) => row.cells[index] ?? '');

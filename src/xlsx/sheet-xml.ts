@@ -139,6 +139,23 @@ export async function readNumberFormats(part: AsyncIterable<Buffer>): Promise<Ma
   return formats;
 }
 
+/**
+ * Whether the workbook asks Excel to compute every formula again when it opens it (`<calcPr
+ * fullCalcOnLoad="1"/>` in workbook.xml): programs that write formulas (XlsxWriter with 0 as every result,
+ * openpyxl) set it, and the values they stored, if any, are not what Excel shows.
+ */
+export async function readRecomputesOnLoad(part: AsyncIterable<Buffer>): Promise<boolean> {
+  let recomputes = false;
+  for await (const events of xmlEvents(part, { closed: false })) {
+    for (const event of events) {
+      if (event.kind !== 'open' || local(event.tag.name) !== 'calcPr') continue;
+      const value = event.tag.attributes.fullCalcOnLoad;
+      recomputes = value === '1' || value === 'true';
+    }
+  }
+  return recomputes;
+}
+
 /** What a sheet's cells need from the rest of the workbook. */
 export interface SheetContext {
   /** Undefined when the workbook has no shared strings part. */
@@ -147,6 +164,8 @@ export interface SheetContext {
   numFmtOf(styleId: number): string | undefined;
   /** The workbook counts dates from 1904 (old Mac workbooks). */
   date1904: boolean;
+  /** Excel computes every formula again on opening (readRecomputesOnLoad): no formula's stored value is what it shows. */
+  recomputesOnLoad?: boolean;
 }
 
 export interface SheetRow {
@@ -243,7 +262,10 @@ export async function* readSheetRows(part: AsyncIterable<Buffer>, context: Sheet
 function shownText(cell: OpenCell, context: SheetContext): string {
   // No cached value: `<v>` left out, or empty where the type has no empty value (an empty `<v>` of a text
   // formula, t="str", is a formula that computed to "", which Excel shows as nothing).
-  if (cell.formula !== undefined && (cell.value === undefined || (cell.value.trim() === '' && cell.type !== 'str')))
+  if (
+    cell.formula !== undefined &&
+    (context.recomputesOnLoad === true || cell.value === undefined || (cell.value.trim() === '' && cell.type !== 'str'))
+  )
     return unreadCellText({ kind: 'uncomputed', ref: cell.name, formula: cell.formula.trim() });
   if (cell.type === 'e' && cell.value !== undefined && cell.value.trim() !== '')
     return unreadCellText({ kind: 'error', ref: cell.name, error: cell.value.trim() });

@@ -15,7 +15,11 @@
  * cell written that way is refused as such too: refusing is the safe side.
  */
 export type UnreadCell =
-  /** A formula without a cached value; `formula` is its text (a shared formula's other cells have none). */
+  /**
+   * A formula without a cached value, or any formula of a workbook that asks Excel to compute them all again
+   * on opening (its stored values are a program's, not Excel's); `formula` is its text (a shared formula's
+   * other cells have none).
+   */
   | { kind: 'uncomputed'; ref: string; formula: string }
   /** An error cell (`t="e"`): `#N/A`, `#REF!`, ... */
   | { kind: 'error'; ref: string; error: string }

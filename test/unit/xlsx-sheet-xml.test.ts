@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PartEnd, readNumberFormats, readSharedStrings, readSheetRows } from '../../src/xlsx/sheet-xml.js';
+import { type PartEnd, readNumberFormats, readRecomputesOnLoad, readSharedStrings, readSheetRows } from '../../src/xlsx/sheet-xml.js';
 
 /** A part as a zip entry streams it: in the chunks given. */
 async function* chunks(...parts: Array<string | number[]>): AsyncGenerator<Buffer> {
@@ -46,6 +46,17 @@ describe('the XML of a workbook part', () => {
       '<styleSheet><numFmts count="1"><numFmt numFmtId="166" formatCode="0000000000"/></numFmts>' +
       '<dxfs count="1"><dxf><numFmt numFmtId="166" formatCode="0"/></dxf></dxfs></styleSheet>';
     expect(await readNumberFormats(chunks(styles))).toEqual(new Map([[166, '0000000000']]));
+  });
+
+  it("reads every formula of a workbook Excel computes again on opening as never computed: its stored values are a program's", async () => {
+    expect(await readRecomputesOnLoad(chunks('<workbook><calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>'))).toBe(true);
+    expect(await readRecomputesOnLoad(chunks('<workbook><calcPr calcId="191029"/></workbook>'))).toBe(false);
+    const context = { sharedStrings: [], numFmtOf: () => undefined, date1904: false, recomputesOnLoad: true };
+    const rows = [];
+    const xml =
+      '<worksheet><sheetData><row r="2"><c r="A2" t="str"><f>"0099999999"</f><v>0012345678</v></c><c r="B2"><v>5</v></c></row></sheetData></worksheet>';
+    for await (const row of readSheetRows(chunks(xml), context, { closed: false })) rows.push(row);
+    expect(rows[0]!.cells).toEqual(['#CELL! A2 formula never computed: ="0099999999"', '5']);
   });
 
   it('reads a date format with a serial past its dates as a cell not read, and escaped letters as no date', async () => {
