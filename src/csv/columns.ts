@@ -179,10 +179,17 @@ export const describeRoles = (roles: RoleColumns): string =>
  */
 export function mapColumns(header: readonly string[], overrides: ColumnOverrides = {}): ColumnMapping {
   const keys = header.map(headerKey);
+  const byAlias = (field: keyof typeof ALIASES): number | undefined => {
+    for (const alias of ALIASES[field]) {
+      const index = keys.indexOf(headerKey(alias));
+      if (index >= 0) return index;
+    }
+    return undefined;
+  };
   const find = (field: keyof typeof ALIASES): number | undefined => {
     const override = overrides[field];
     if (field === 'expectedName' && override !== undefined && headerKey(override) === NO_NAME_COLUMN) {
-      const found = ALIASES.expectedName.map((alias) => keys.indexOf(headerKey(alias))).find((index) => index >= 0);
+      const found = byAlias('expectedName');
       if (found === undefined) return undefined;
       throw new UsageError(
         `--name-column ${NO_NAME_COLUMN} was given, but the file has the expected-name column ${describeHeader([header[found]!])}: its names would be left uncompared (every row VERIFIED). Leave the option out to compare them`,
@@ -197,11 +204,7 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
       }
       return index;
     }
-    for (const alias of ALIASES[field]) {
-      const index = keys.indexOf(headerKey(alias));
-      if (index >= 0) return index;
-    }
-    return undefined;
+    return byAlias(field);
   };
   const bankCode = find('bankCode');
   const accountNumber = find('accountNumber');

@@ -249,6 +249,12 @@ function placeDigits(magnitude: number, parsed: Token[]): string | undefined {
   let out = '';
   let next = integerDigits.length - 1;
   let placed = 0;
+  // One more character of the integer part, after a thousands comma when it starts a new group.
+  const place = (character: string) => {
+    if (grouping && placed > 0 && placed % 3 === 0) out = `,${out}`;
+    out = character + out;
+    placed += 1;
+  };
   const digitPlaceholders = integerTokens.filter((token) => token.kind === 'digit').length;
   let seen = 0;
   for (let index = integerTokens.length - 1; index >= 0; index -= 1) {
@@ -259,16 +265,10 @@ function placeDigits(magnitude: number, parsed: Token[]): string | undefined {
       seen += 1;
       const take = seen === digitPlaceholders ? next + 1 : Math.min(1, next + 1);
       for (let taken = 0; taken < take; taken += 1) {
-        if (grouping && placed > 0 && placed % 3 === 0) out = `,${out}`;
-        out = integerDigits[next]! + out;
+        place(integerDigits[next]!);
         next -= 1;
-        placed += 1;
       }
-      if (take === 0 && token.char !== '#') {
-        if (grouping && placed > 0 && placed % 3 === 0) out = `,${out}`;
-        out = (token.char === '0' ? '0' : ' ') + out;
-        placed += 1;
-      }
+      if (take === 0 && token.char !== '#') place(token.char === '0' ? '0' : ' ');
     }
   }
   if (point < 0) return out;
@@ -336,7 +336,7 @@ function increment(digits: string): string {
  */
 export function formattedText(text: string, numFmt: string | undefined): string {
   if (numFmt === undefined) return text;
-  const parts = sections(numFmt.trim());
+  const parts = sectionsOf(numFmt.trim());
   const section =
     parts.length === 4 ? parts[3]! : parts.length === 1 && /@/.test(parts[0]!.replace(/"[^"]*"|\\./g, '')) ? parts[0]! : undefined;
   if (section === undefined) return text;

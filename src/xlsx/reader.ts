@@ -97,14 +97,23 @@ export async function* readXlsxRecords(
       return found;
     };
 
+    // The workbook and the styles are read by exceljs and by this reader (what exceljs leaves out of them):
+    // unzipped and checked once, each held whole (a few kilobytes), and given to both as streams.
+    const held = async (found: AsyncIterable<Buffer>): Promise<Buffer[]> => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of found) chunks.push(chunk);
+      return chunks;
+    };
     const workbook = new ExcelJS.stream.xlsx.WorkbookReader(path, { styles: 'cache' }) as unknown as WorkbookParts;
     // exceljs reads these parts as streams.
     await workbook._parseRels(Readable.from(await required(PARTS.relations)));
-    await workbook._parseWorkbook(Readable.from(await required(PARTS.workbook)));
-    const styles = await part(PARTS.styles);
-    if (styles !== undefined) await workbook._parseStyles(Readable.from(styles));
+    const workbookXml = await held(await required(PARTS.workbook));
+    await workbook._parseWorkbook(Readable.from(workbookXml));
+    const stylesPart = await part(PARTS.styles);
+    const stylesXml = stylesPart === undefined ? undefined : await held(stylesPart);
+    if (stylesXml !== undefined) await workbook._parseStyles(Readable.from(stylesXml));
     // The custom formats as written (exceljs drops their backslashes: see readNumberFormats).
-    const customFormats = styles === undefined ? new Map<number, string>() : await readNumberFormats((await part(PARTS.styles))!);
+    const customFormats = stylesXml === undefined ? new Map<number, string>() : await readNumberFormats(Readable.from(stylesXml));
     const stringsPart = await part(PARTS.sharedStrings);
     let strings: string[] | undefined;
     if (stringsPart !== undefined) {
@@ -121,13 +130,13 @@ export async function* readXlsxRecords(
       sharedStrings: strings,
       // Without a styles part every cell is General (exceljs' styles hold nothing then).
       numFmtOf:
-        styles === undefined
+        stylesXml === undefined
           ? () => undefined
           : (styleId) =>
               customFormats.get(workbook.styles.model?.styles?.[styleId]?.numFmtId ?? -1) ?? workbook.styles.getStyleModel(styleId)?.numFmt,
       date1904: workbook.properties?.model?.date1904 === true,
       // exceljs does not read calcPr's attributes.
-      recomputesOnLoad: await readRecomputesOnLoad(await required(PARTS.workbook)),
+      recomputesOnLoad: await readRecomputesOnLoad(Readable.from(workbookXml)),
     };
     for await (const row of readSheetRows(await required(firstSheetPath(workbook)), sheetContext, sheetEnd)) {
       const fields = Array.from({ length: Math.max(row.cells.length, header?.length ?? 0) }, (_, index) => row.cells[index] ?? '');
