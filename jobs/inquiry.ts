@@ -11,8 +11,8 @@ import { CallNoLongerNeeded, type PreCall, type SendTicket } from '../src/queue/
 
 /** What an inquiry job is given: narrow functions, not the world. */
 export interface InquiryJobDependencies {
-  /** The account key a job carries sealed (see job-seal.ts); undefined when its batch, and with it the key, is gone. */
-  openAccount(data: InquiryJobData): Promise<string | undefined>;
+  /** The account keys a job carries sealed (see job-seal.ts), one or a group's; undefined when its batch, and with it the key, is gone. */
+  openAccounts(data: InquiryJobData): Promise<string[] | undefined>;
   /**
    * Whether the job is to call (not when the account already has an answer in the batch: a job that runs
    * twice asks once; nor when the batch asks it again in a later round than `round`, the job's) and, when
@@ -99,9 +99,15 @@ function describeRetryAfter(classification: Extract<ClientClassification, { kind
 }
 
 /**
- * Asks the provider about one account of one batch and stores the outcome. The outcome is written once
- * and checked before calling, so a job that runs twice neither asks twice nor answers twice.
+ * Asks the provider about the account of a job of one batch (or, one after the other, the accounts of its
+ * group: see accountsPerJob) and stores each outcome. An outcome is written once and checked before
+ * calling, so a job that runs twice neither asks twice nor answers twice.
  *
+ * - Each account of a group gets its own verdict and its own attempts: an attempt asks every account of the
+ *   job still unanswered once; a transient failure of one lets the others be asked, then retries the job,
+ *   whose next attempt skips the accounts answered; only the last attempt writes the ones still failing
+ *   FAILED. A bug in one account ends that one FAILED and the others are asked. A hold or a stop hands the
+ *   whole job back without spending an attempt.
  * - Login and token trouble is nobody's row: every worker is held, with a backoff that grows with the
  *   length of the trouble; the circuit breaker does not see it (the provider is not down). A fresh token
  *   refused for one account puts that job behind the others: one batch's bad row never blocks another.
@@ -263,20 +269,30 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
 
   /** BullMQ's processor: `lockToken` and `stop` (aborted by Worker.cancelAllJobs when the worker stops) are its own arguments. */
   return async function processInquiry(job: Job<InquiryJobData>, lockToken?: string, stop?: AbortSignal): Promise<void> {
-    const accountKey = await deps.openAccount(job.data);
-    if (accountKey === undefined) {
+    const accountKeys = await deps.openAccounts(job.data);
+    if (accountKeys === undefined) {
       // Its batch expired, was lost or deleted: nothing to ask for, nothing to store; the job completes and goes.
       logger.debug({ jobId: job.id, batchId: job.data.batchId }, 'inquiry job of a batch that is gone: dropped');
       return;
     }
-    try {
-      await ask(job, accountKey, lockToken, stop);
-    } catch (error) {
-      // BullMQ's own control flow (the rate-limit hand-back, a delay) and retries pass through; Redis failures are retried.
-      if (error instanceof TransientInquiryError || (error instanceof Error && HANDED_BACK.has(error.name)) || isRedisFailure(error))
-        throw error;
-      await reportBug(job, accountKey, error);
+    let transient: TransientInquiryError | undefined;
+    for (const [index, accountKey] of accountKeys.entries()) {
+      // A group's next account waits for the next run of the job: the stop waits only for calls on their way.
+      if (index > 0 && stop?.aborted === true) return deps.handBack(job, lockToken);
+      try {
+        await ask(job, accountKey, lockToken, stop);
+      } catch (error) {
+        // The job is retried once every account of this attempt was asked (see above).
+        if (error instanceof TransientInquiryError) {
+          transient ??= error;
+          continue;
+        }
+        // BullMQ's own control flow (the rate-limit hand-back, a delay) passes through; Redis failures are retried.
+        if ((error instanceof Error && HANDED_BACK.has(error.name)) || isRedisFailure(error)) throw error;
+        await reportBug(job, accountKey, error);
+      }
     }
+    if (transient !== undefined) throw transient;
   };
 }
 

@@ -22,7 +22,14 @@ import { createHttpClient } from '../provider/http.js';
 import { login } from '../provider/login.js';
 import { SharedTokenSession } from '../provider/token.js';
 import { AnswerLanding } from '../queue/answer-landing.js';
-import { inquiryJobCounts, inquiryQueueName, jobsPerAdd, openInquiryQueue, type InquiryJobData } from '../queue/inquiry-queue.js';
+import {
+  accountsPerJob,
+  inquiryJobCounts,
+  inquiryQueueName,
+  jobsPerAdd,
+  openInquiryQueue,
+  type InquiryJobData,
+} from '../queue/inquiry-queue.js';
 import { holdAfterRateLimit } from '../queue/inquiry-worker.js';
 import { JobAccounts } from '../queue/job-accounts.js';
 import { dropInquiryJobs, findLostInquiryJobs, heldJobsOfEarlierRounds } from '../queue/lost-jobs.js';
@@ -128,16 +135,16 @@ export function openApp(
 
   const settleDependencies: SettleDependencies = {
     progress: (batchId) => store.progress(batchId),
-    unansweredAccounts: (batchId) => store.unansweredAccounts(batchId),
+    unansweredInquiries: (batchId) => store.unansweredInquiries(batchId),
     recordAnswer,
     providerOutage: () => outages.read(),
     providerAnswers: () => outages.answers(),
     lastLoginFailure: () => session.lastLoginFailure(),
     queueCounts: () => inquiryJobCounts(queue),
-    findLostJobs: async (batchId, accountKeys) => findLostInquiryJobs(queue, batchId, (await store.get(batchId)).round, accountKeys),
+    findLostJobs: async (batchId, inquiries) => findLostInquiryJobs(queue, batchId, (await store.get(batchId)).round, inquiries),
     requeue: async (batchId) => void (await producer.requeueUnanswered(batchId)),
     markGivenUp: (batchId, round, accountKeys, outcome) => store.markGivenUp(batchId, round, accountKeys, outcome),
-    dropJobs: (batchId, round, accountKeys) => dropInquiryJobs(queue, batchId, round, accountKeys),
+    dropJobs: (batchId, round, inquiries) => dropInquiryJobs(queue, batchId, round, inquiries),
     answersLanded: (batchId, count, signal) => arrivals.wait(batchId, count, signal),
     waiting: () => metrics.batchRunning(),
     clock,
@@ -175,6 +182,7 @@ export function openApp(
     queueName,
     endpoint: endpointOf(provider),
     throwAwayQueue: provider.builtinEmulator === true,
+    accountsPerJob: (rowCount) => accountsPerJob(rowCount, config.inquiry.rate),
     clock,
     logger,
   });

@@ -11,6 +11,7 @@ import { BatchNotFoundError } from '../errors.js';
 import type { CallCounts } from '../queue/call-tally.js';
 import { runCommand } from '../redis/commands/define.js';
 import { newJobSealKey } from '../queue/job-seal.js';
+import { inquiryGroups, singleInquiries, type InquiryGroup } from '../queue/inquiry-queue.js';
 import {
   BATCH_APPEND_ROWS,
   BATCH_COMMIT_REVIEW_ROWS,
@@ -74,6 +75,8 @@ export interface BatchRecord {
   generation: number;
   /** Bumped each time FAILED answers are forgotten to be asked again: part of the job ids of that round. */
   round: number;
+  /** How many accounts each of its inquiry jobs asks (accountsPerJob), fixed when it is made; 1 for a batch made before. */
+  accountsPerJob: number;
   /** Set when a report was written with every row answered: the batch is finished. */
   reportedAt: number | undefined;
   /** The last report written for it. */
@@ -96,7 +99,13 @@ export type NewBatch = Pick<
   | 'rowCount'
   | 'createdAt'
 > &
-  Partial<Pick<BatchRecord, 'throwAwayQueue'>> & { endpoint: Endpoint };
+  Partial<Pick<BatchRecord, 'throwAwayQueue' | 'accountsPerJob'>> & { endpoint: Endpoint };
+
+/** The accounts a slice of rows registered first (BatchStore.appendRows), in the order seen, and the first one's place in the batch's account order. */
+export interface FirstSeen {
+  accountKeys: string[];
+  firstOrdinal: number;
+}
 
 /** A row as stored: its input fields, its account key when valid, its INPUT_INVALID reason when not. */
 export interface StoredRow {
@@ -174,6 +183,7 @@ export class BatchStore {
         rateLimited: 0,
         generation: 0,
         round: 0,
+        ...(record.accountsPerJob !== undefined && record.accountsPerJob > 1 && { accountsPerJob: record.accountsPerJob }),
       })
       .pexpire(this.keys.batch(record.batchId), this.retentionMs)
       .exec();
@@ -209,6 +219,7 @@ export class BatchStore {
       usableAnswers: Number(fields.usableAnswers ?? 0),
       generation: Number(fields.generation ?? 0),
       round: Number(fields.round ?? 0),
+      accountsPerJob: Number(fields.accountsPerJob ?? 1),
       reportedAt: optionalNumber(fields.reportedAt),
       lastReport: fields.lastReport,
       reportCounts: fields.reportCounts === undefined ? undefined : (JSON.parse(fields.reportCounts) as Record<string, number>),
@@ -269,13 +280,14 @@ export class BatchStore {
 
   /**
    * Appends rows in file order and registers their accounts; returns the account keys seen for the
-   * first time in this batch, which are the only ones to ask. Throws ProductionFencedError when a newer
+   * first time in this batch, which are the only ones to ask, in the order seen, and the first one's
+   * ordinal in the batch's account order (see InquiryGroup). Throws ProductionFencedError when a newer
    * generation took production over.
    */
-  async appendRows(batchId: string, generation: number, rows: StoredRow[]): Promise<string[]> {
-    if (rows.length === 0) return [];
+  async appendRows(batchId: string, generation: number, rows: StoredRow[]): Promise<FirstSeen> {
+    if (rows.length === 0) return { accountKeys: [], firstOrdinal: 0 };
     if (rows.length > ROWS_PER_BLOCK) throw new Error(`at most ${ROWS_PER_BLOCK} rows are appended at a time, not ${rows.length}`);
-    const reply = await runCommand<[number, string[]?]>(this.redis, BATCH_APPEND_ROWS, this.batchKeys(batchId), [
+    const reply = await runCommand<[number, string[]?, number?]>(this.redis, BATCH_APPEND_ROWS, this.batchKeys(batchId), [
       generation,
       this.retentionMs,
       await encodeBlock(rows),
@@ -284,7 +296,7 @@ export class BatchStore {
     ]);
     if (reply[0] === GONE) throw new BatchNotFoundError(batchId);
     if (reply[0] !== 1) throw new ProductionFencedError(`batch ${batchId} is being produced by another process`);
-    return reply[1] ?? [];
+    return { accountKeys: reply[1] ?? [], firstOrdinal: reply[2] ?? 0 };
   }
 
   async markProduced(batchId: string, generation: number, invalidCount: number): Promise<void> {
@@ -353,6 +365,7 @@ export class BatchStore {
       this.keys.rows(batchId),
       this.keys.accounts(batchId),
       this.keys.lateAnswers(batchId),
+      this.keys.accountOrder(batchId),
     ];
     return stored(
       batchId,
@@ -392,6 +405,7 @@ export class BatchStore {
           this.keys.rows(batchId),
           this.keys.accounts(batchId),
           this.keys.lateAnswers(batchId),
+          this.keys.accountOrder(batchId),
         ],
         [
           accountKey,
@@ -496,17 +510,40 @@ export class BatchStore {
     };
   }
 
-  /** Account keys of the batch that have no outcome yet, streamed in slices. */
-  async *unansweredAccounts(batchId: string, sliceSize = 500): AsyncGenerator<string[]> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.sscan(this.keys.accounts(batchId), cursor, 'COUNT', sliceSize);
-      cursor = next;
-      if (keys.length === 0) continue;
-      const answered = await this.redis.hmget(this.keys.outcomes(batchId), ...keys);
-      const missing = keys.filter((_, index) => answered[index] === null);
-      if (missing.length > 0) yield missing;
-    } while (cursor !== '0');
+  /**
+   * Account keys of the batch that have no outcome yet, streamed in slices, by the job that asks them
+   * (InquiryGroup): every unanswered account of a group comes in the same slice, so that a group is queued
+   * with all of them (its job's id takes one add; a second add of the group is a no-op).
+   */
+  async *unansweredInquiries(batchId: string, sliceSize = 512): AsyncGenerator<InquiryGroup[]> {
+    const perJob = Number((await this.redis.hget(this.keys.batch(batchId), 'accountsPerJob')) ?? 1);
+    if (perJob === 1) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.redis.sscan(this.keys.accounts(batchId), cursor, 'COUNT', sliceSize);
+        cursor = next;
+        if (keys.length === 0) continue;
+        const missing = await this.withoutOutcome(batchId, keys);
+        if (missing.length > 0) yield singleInquiries(missing);
+      } while (cursor !== '0');
+      return;
+    }
+    // In the account order, whole groups a slice.
+    const perSlice = perJob * Math.max(1, Math.floor(sliceSize / perJob));
+    for (let start = 0; ; start += perSlice) {
+      const keys = await this.redis.lrange(this.keys.accountOrder(batchId), start, start + perSlice - 1);
+      if (keys.length === 0) return;
+      const missing = new Set(await this.withoutOutcome(batchId, keys));
+      const groups = inquiryGroups(keys, start, perJob)
+        .map((inquiry) => ({ ...inquiry, accountKeys: inquiry.accountKeys.filter((accountKey) => missing.has(accountKey)) }))
+        .filter((inquiry) => inquiry.accountKeys.length > 0);
+      if (groups.length > 0) yield groups;
+    }
+  }
+
+  private async withoutOutcome(batchId: string, accountKeys: string[]): Promise<string[]> {
+    const answered = await this.redis.hmget(this.keys.outcomes(batchId), ...accountKeys);
+    return accountKeys.filter((_, index) => answered[index] === null);
   }
 
   /** Account keys whose outcome is FAILED, streamed in slices. */
@@ -539,7 +576,13 @@ export class BatchStore {
     const reply = await runCommand<number>(
       this.redis,
       BATCH_MARK_GIVEN_UP,
-      [this.keys.outcomes(batchId), this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)],
+      [
+        this.keys.outcomes(batchId),
+        this.keys.batch(batchId),
+        this.keys.rows(batchId),
+        this.keys.accounts(batchId),
+        this.keys.accountOrder(batchId),
+      ],
       [round, this.retentionMs, encodeAnswer({ outcome }), ...accountKeys],
     );
     if (reply === GONE) throw new BatchNotFoundError(batchId);
@@ -586,7 +629,7 @@ export class BatchStore {
   }
 
   private batchKeys(batchId: string): string[] {
-    return [this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId)];
+    return [this.keys.batch(batchId), this.keys.rows(batchId), this.keys.accounts(batchId), this.keys.accountOrder(batchId)];
   }
 }
 
@@ -613,6 +656,7 @@ export const batchKeyNames = (keys: RedisKeys, batchId: string): string[] => [
   keys.batch(batchId),
   keys.rows(batchId),
   keys.accounts(batchId),
+  keys.accountOrder(batchId),
   keys.outcomes(batchId),
   keys.lateAnswers(batchId),
   keys.reviewRows(batchId),

@@ -84,6 +84,8 @@ export interface LifecycleDependencies {
   endpoint: Endpoint;
   /** The queue is the built-in emulator's of this process (see BatchRecord.throwAwayQueue). */
   throwAwayQueue?: boolean;
+  /** How many accounts each inquiry job of a new batch of `rowCount` rows asks (accountsPerJob); one when not given. */
+  accountsPerJob?(rowCount: number): number;
   clock: Clock;
   logger: Logger;
 }
@@ -542,6 +544,7 @@ export class BatchLifecycle {
       replacedColumns: inspected.replaced,
       rowCount: inspected.file.rowCount,
       createdAt: this.deps.clock.now(),
+      accountsPerJob: this.deps.accountsPerJob?.(inspected.file.rowCount) ?? 1,
     });
     return batchId;
   }

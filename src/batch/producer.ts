@@ -6,7 +6,7 @@ import { cutLastValue } from '../csv/reader.js';
 import { readInputColumns, refuseSecondHeaderRow, type ColumnOverrides, type InputColumns } from '../csv/columns.js';
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { BatchNotFoundError, InputFileError } from '../errors.js';
-import { addInquiryJobs, UNPACED_JOBS_PER_ADD, type InquiryJobData } from '../queue/inquiry-queue.js';
+import { addInquiryJobs, inquiryGroups, UNPACED_JOBS_PER_ADD, type InquiryGroup, type InquiryJobData } from '../queue/inquiry-queue.js';
 import { ROWS_PER_BLOCK, type BatchStore, type StoredRow } from './batch-store.js';
 import { DEFAULT_BACKLOG, type Backlog } from './backlog.js';
 import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
@@ -42,8 +42,8 @@ export async function inspectFile(path: string, columns: ColumnOverrides): Promi
 }
 
 /**
- * The producer: streams the rows of a file into its batch in file order and queues one job per distinct
- * account that has no answer yet. Only the holder of the content lease calls `produce`; the generation
+ * The producer: streams the rows of a file into its batch in file order and queues a job per distinct
+ * account that has no answer yet, or per group of them (see accountsPerJob). Only the holder of the content lease calls `produce`; the generation
  * fence in the store makes a producer that lost its lease unable to write anything more.
  */
 export class Producer {
@@ -68,17 +68,27 @@ export class Producer {
   async produce(batchId: string, inspected: InspectedFile, signal?: AbortSignal, backlog = this.backlog): Promise<void> {
     const { file, mapping, positions } = inspected;
     const generation = await this.store.startGeneration(batchId);
-    const { round } = await this.store.get(batchId);
+    const { round, accountsPerJob: perJob } = await this.store.get(batchId);
     const hash = createHash('sha256');
     let slice: StoredRow[] = [];
     let invalidCount = 0;
     const sealKey = await this.sealKey(batchId);
-    const flush = async () => {
-      await this.waitForRoom(backlog, signal);
+    // Accounts first seen whose group is not whole yet: a group is queued once, with all its accounts
+    // (a second add of its job is a no-op), so its last accounts wait for the next slice or the file's end.
+    let waiting: string[] = [];
+    let waitingFrom = 0;
+    const flush = async (last: boolean) => {
+      await this.waitForRoom(backlog, signal, perJob);
       const firstSeen = await this.store.appendRows(batchId, generation, slice);
-      const outcomes = await this.store.getOutcomes(batchId, firstSeen);
-      const unanswered = firstSeen.filter((key) => !outcomes.has(key));
-      await addInquiryJobs(this.queue, batchId, round, await this.reuse(batchId, unanswered), this.attempts, sealKey, this.perAdd);
+      if (waiting.length === 0) waitingFrom = firstSeen.firstOrdinal;
+      waiting.push(...firstSeen.accountKeys);
+      const whole = last ? waiting.length : Math.max(0, Math.floor((waitingFrom + waiting.length) / perJob) * perJob - waitingFrom);
+      const ready = waiting.slice(0, whole);
+      const outcomes = await this.store.getOutcomes(batchId, ready);
+      const unanswered = (inquiry: InquiryGroup) => ({ ...inquiry, accountKeys: inquiry.accountKeys.filter((key) => !outcomes.has(key)) });
+      await this.queueInquiries(batchId, round, inquiryGroups(ready, waitingFrom, perJob).map(unanswered), sealKey);
+      waiting = waiting.slice(whole);
+      waitingFrom += whole;
       slice = [];
     };
     for await (const record of readInputRecords(file, (chunk) => hash.update(chunk))) {
@@ -94,9 +104,9 @@ export class Producer {
             : validation.reason;
       if (invalidReason !== null) invalidCount += 1;
       slice.push({ fields, accountKey: invalidReason === null && validation.valid ? accountKey(validation.account) : null, invalidReason });
-      if (slice.length >= SLICE_ROWS) await flush();
+      if (slice.length >= SLICE_ROWS) await flush(false);
     }
-    await flush();
+    await flush(true);
     // The batch stands for one content: a file changed between the two passes must not become its rows.
     if (hash.digest('hex') !== file.contentHash) {
       throw new InputFileError(`${file.path} changed while it was being read; write the file completely, then run it again`);
@@ -109,16 +119,28 @@ export class Producer {
    * many. `signal` stops it while it waits for room in the queue (a stop, the wait's rules while queueing).
    */
   async requeueUnanswered(batchId: string, backlog = this.backlog, signal?: AbortSignal): Promise<number> {
-    const { round } = await this.store.get(batchId);
+    const { round, accountsPerJob: perJob } = await this.store.get(batchId);
     const sealKey = await this.sealKey(batchId);
     let queued = 0;
-    for await (const missing of this.store.unansweredAccounts(batchId)) {
-      await this.waitForRoom(backlog, signal);
-      const toAsk = await this.reuse(batchId, missing);
-      await addInquiryJobs(this.queue, batchId, round, toAsk, this.attempts, sealKey, this.perAdd);
-      queued += toAsk.length;
+    for await (const missing of this.store.unansweredInquiries(batchId)) {
+      await this.waitForRoom(backlog, signal, perJob);
+      queued += await this.queueInquiries(batchId, round, missing, sealKey);
     }
     return queued;
+  }
+
+  /** Queues the jobs of these inquiries for the accounts answer reuse leaves to ask; returns how many accounts that is. */
+  private async queueInquiries(batchId: string, round: number, inquiries: InquiryGroup[], sealKey: string): Promise<number> {
+    const toAsk = new Set(
+      await this.reuse(
+        batchId,
+        inquiries.flatMap((inquiry) => inquiry.accountKeys),
+      ),
+    );
+    if (toAsk.size === 0) return 0;
+    const asked = inquiries.map((inquiry) => ({ ...inquiry, accountKeys: inquiry.accountKeys.filter((key) => toAsk.has(key)) }));
+    await addInquiryJobs(this.queue, batchId, round, asked, this.attempts, sealKey, this.perAdd);
+    return toAsk.size;
   }
 
   /** The batch's key for its jobs' account numbers (see job-seal.ts). */
@@ -128,12 +150,16 @@ export class Producer {
     return key;
   }
 
-  /** Backpressure (see Backlog); `signal` ends the wait (a lost lease, a stop) with its reason. */
-  private async waitForRoom(backlog: Backlog, signal?: AbortSignal): Promise<void> {
+  /**
+   * Backpressure (see Backlog), in calls: the queue's jobs ask `perJob` accounts each (the batch's
+   * accountsPerJob). `signal` ends the wait (a lost lease, a stop) with its reason.
+   */
+  private async waitForRoom(backlog: Backlog, signal: AbortSignal | undefined, perJob: number): Promise<void> {
     signal?.throwIfAborted();
+    const jobs = Math.ceil(backlog.limit / perJob);
     for (;;) {
       const counts = await this.queue.getJobCounts('waiting', 'delayed', 'prioritized');
-      if ((counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) <= backlog.limit) return;
+      if ((counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) <= jobs) return;
       await delay(backlog.pollMs, undefined, signal === undefined ? {} : { signal }).catch((error: unknown) => {
         signal?.throwIfAborted();
         throw error;

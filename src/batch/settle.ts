@@ -3,6 +3,7 @@ import { LoginUnavailableError, SystemicError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import type { InquiryOutcome } from '../provider/outcome.js';
 import type { LoginFailureRecord } from '../provider/token.js';
+import type { InquiryGroup } from '../queue/inquiry-queue.js';
 import type { Outage } from '../queue/outage-board.js';
 import type { BatchProgress } from './batch-store.js';
 
@@ -52,7 +53,8 @@ export interface LostJobs {
 /** What the settle loop reads and does, as narrow functions (the app wires them to Redis and the queue). */
 export interface SettleDependencies {
   progress(batchId: string): Promise<BatchProgress>;
-  unansweredAccounts(batchId: string): AsyncIterable<string[]>;
+  /** The accounts without an answer, by the job that asks them (BatchStore.unansweredInquiries). */
+  unansweredInquiries(batchId: string): AsyncIterable<InquiryGroup[]>;
   /** Records an answer with its history (src/history/answers.ts): the FAILED row of a job the audit found failed. */
   recordAnswer(batchId: string, accountKey: string, outcome: InquiryOutcome): Promise<unknown>;
   /** The provider failing, as posted by the workers' circuit breakers. */
@@ -64,7 +66,7 @@ export interface SettleDependencies {
   providerAnswers(): Promise<number | undefined>;
   lastLoginFailure(): Promise<LoginFailureRecord | undefined>;
   queueCounts(): Promise<{ active: number; waiting: number; delayed: number }>;
-  findLostJobs(batchId: string, accountKeys: string[]): Promise<LostJobs>;
+  findLostJobs(batchId: string, inquiries: InquiryGroup[]): Promise<LostJobs>;
   requeue(batchId: string, accountKeys: string[]): Promise<void>;
   /**
    * The FAILED outcome of a wait that gave up, for accounts without one, while the batch is in `round`
@@ -72,7 +74,7 @@ export interface SettleDependencies {
    */
   markGivenUp(batchId: string, round: number, accountKeys: string[], outcome: InquiryOutcome): Promise<boolean>;
   /** Removes the batch's queued jobs of `round` for these accounts (dropInquiryJobs): the wait gave up on them. Returns how many. */
-  dropJobs(batchId: string, round: number, accountKeys: string[]): Promise<number>;
+  dropJobs(batchId: string, round: number, inquiries: InquiryGroup[]): Promise<number>;
   /** Resolves once `count` more answers of the batch were stored by this process, or when `signal` aborts (AnswerArrivals). */
   answersLanded?(batchId: string, count: number, signal: AbortSignal): Promise<void>;
   /** The wait on a batch begins (a metric: batches this process waits on); the function it returns is called when it ends. */
@@ -278,8 +280,8 @@ async function describeTrouble(
 async function markUnansweredFailed(deps: SettleDependencies, batchId: string, round: number, reason: string): Promise<void> {
   const outcome: InquiryOutcome = { verdict: 'FAILED', reason };
   let dropped = 0;
-  for await (const missing of deps.unansweredAccounts(batchId)) {
-    if (!(await deps.markGivenUp(batchId, round, missing, outcome))) {
+  for await (const missing of deps.unansweredInquiries(batchId)) {
+    if (!(await deps.markGivenUp(batchId, round, accountsOf(missing), outcome))) {
       deps.logger.warn({ batchId }, `batch ${batchId} was taken up by another run while this one gave up: its accounts are asked there`);
       break;
     }
@@ -289,10 +291,15 @@ async function markUnansweredFailed(deps: SettleDependencies, batchId: string, r
 }
 
 async function auditLostJobs(deps: SettleDependencies, batchId: string): Promise<void> {
-  const sample: string[] = [];
-  for await (const missing of deps.unansweredAccounts(batchId)) {
-    sample.push(...missing.slice(0, AUDIT_ACCOUNTS - sample.length));
-    if (sample.length >= AUDIT_ACCOUNTS) break;
+  const sample: InquiryGroup[] = [];
+  let accounts = 0;
+  for await (const missing of deps.unansweredInquiries(batchId)) {
+    for (const inquiry of missing) {
+      if (accounts >= AUDIT_ACCOUNTS) break;
+      sample.push(inquiry);
+      accounts += inquiry.accountKeys.length;
+    }
+    if (accounts >= AUDIT_ACCOUNTS) break;
   }
   const lost = await deps.findLostJobs(batchId, sample);
   for (const { accountKey, reason } of lost.failed) {
@@ -308,6 +315,8 @@ async function auditLostJobs(deps: SettleDependencies, batchId: string): Promise
     await deps.requeue(batchId, lost.missing);
   }
 }
+
+const accountsOf = (inquiries: InquiryGroup[]): string[] => inquiries.flatMap((inquiry) => inquiry.accountKeys);
 
 /** `count` over `ms`, per second (0 over no time). */
 export const perSecond = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : 0);

@@ -10,12 +10,41 @@ import { redisErrors } from '../redis/supervisor.js';
 export const INQUIRY_JOB = 'inquiry';
 
 /**
- * One job asks the provider about one bank account for one batch: the account sealed with the batch's key
- * (see job-seal.ts), never in clear (a job hash has no expiry).
+ * One job asks the provider about one bank account for one batch, or about a group of its accounts, one
+ * after the other (see accountsPerJob): each account sealed with the batch's key (see job-seal.ts), never
+ * in clear (a job hash has no expiry).
  */
-export interface InquiryJobData {
-  batchId: string;
-  sealedAccount: string;
+export type InquiryJobData = { batchId: string; sealedAccount: string } | { batchId: string; sealedAccounts: string[] };
+
+/**
+ * The accounts one inquiry job asks: one account (`group` undefined), or, in a batch of several accounts
+ * per job, those of one group: the accounts first seen n * accountsPerJob to (n + 1) * accountsPerJob - 1
+ * (the batch's account order), `group` n. An account is in one group for good, so that its job's id is the
+ * same whoever queues it (the producer, a re-read, `resume`, the audit of lost jobs).
+ */
+export interface InquiryGroup {
+  accountKeys: string[];
+  group: number | undefined;
+}
+
+/** The most accounts one job asks (see accountsPerJob). */
+export const MOST_ACCOUNTS_PER_JOB = 8;
+/** A batch gets one more account per job for every this many rows (see accountsPerJob). */
+const ROWS_PER_ACCOUNT_PER_JOB = 4_096;
+
+/**
+ * How many accounts each job of a new batch asks, fixed for the batch when it is made (its groups must be
+ * the same at every re-read). BullMQ's add, fetch and completion of a job cost as much client and Redis
+ * work as the call itself (docs/performance.md): when calls go out unpaced, the work per call is what
+ * bounds a run, and a job that asks eight accounts one after the other pays them once for eight. When
+ * calls are paced, the rate bounds a run, and every account keeps its own job: a group's accounts wait for
+ * their slots one after the other in one worker slot. A small file keeps its own jobs too, so that all its
+ * calls go out at once (a 28-row file in groups of eight would be three calls at a time): one more
+ * account per job for every 4,096 rows, up to eight from 32,768 rows.
+ */
+export function accountsPerJob(rowCount: number, rate: Rate): number {
+  if (!sendsUnpaced(ratePerSecond(rate))) return 1;
+  return Math.min(MOST_ACCOUNTS_PER_JOB, Math.max(1, Math.floor(rowCount / ROWS_PER_ACCOUNT_PER_JOB)));
 }
 
 /**
@@ -36,6 +65,12 @@ export const environmentOfQueue = (queueName: string): string => /^inquiries-([a
  */
 export const inquiryJobId = (batchId: string, accountKey: string, round: number): string =>
   `${batchId}.${shortDigest(accountKey)}${round > 0 ? `.r${round}` : ''}`;
+
+/** The id of the job that asks `inquiry` in `round`: per account (inquiryJobId), or `${batchId}.g<group>` and the round. */
+export const inquiryGroupJobId = (batchId: string, inquiry: InquiryGroup, round: number): string =>
+  inquiry.group === undefined
+    ? inquiryJobId(batchId, inquiry.accountKeys[0]!, round)
+    : `${batchId}.g${inquiry.group}${round > 0 ? `.r${round}` : ''}`;
 
 /** The round a job was queued in, read from its id (inquiryJobId): 0 without the `.rN` suffix. */
 export const inquiryJobRound = (jobId: string | undefined): number => Number(/\.r(\d+)$/.exec(jobId ?? '')?.[1] ?? 0);
@@ -67,9 +102,9 @@ export async function inquiryJobCounts(queue: Queue<InquiryJobData>): Promise<{ 
 /** Failed jobs are kept for people to look at (bull-board, `status`), bounded so that Redis does not grow. */
 export const FAILED_JOBS_KEPT = { count: 5_000, age: 7 * 24 * 3600 };
 
-export function inquiryJobOptions(batchId: string, accountKey: string, round: number, attempts: number): JobsOptions {
+export function inquiryJobOptions(batchId: string, inquiry: InquiryGroup, round: number, attempts: number): JobsOptions {
   return {
-    jobId: inquiryJobId(batchId, accountKey, round),
+    jobId: inquiryGroupJobId(batchId, inquiry, round),
     attempts,
     backoff: { type: 'jittered' },
     // The outcome lives in the batch; keeping completed jobs would only grow Redis.
@@ -96,26 +131,53 @@ export function jobsPerAdd(rate: Rate): number {
   return sendsUnpaced(ratePerSecond(rate)) ? UNPACED_JOBS_PER_ADD : 10;
 }
 
-/** `sealKey`: the batch's key for its jobs' account numbers (BatchStore.jobSeal); `perAdd`: jobs per addBulk (jobsPerAdd). */
+/**
+ * One job per inquiry group (a group with no account left to ask is not queued). `sealKey`: the batch's key
+ * for its jobs' account numbers (BatchStore.jobSeal); `perAdd`: jobs per addBulk (jobsPerAdd).
+ */
 export async function addInquiryJobs(
   queue: Queue<InquiryJobData>,
   batchId: string,
   round: number,
-  accountKeys: string[],
+  inquiries: InquiryGroup[],
   attempts: number,
   sealKey: string,
   perAdd: number,
 ): Promise<void> {
-  for (let start = 0; start < accountKeys.length; start += perAdd) {
+  const asked = inquiries.filter((inquiry) => inquiry.accountKeys.length > 0);
+  const seal = (accountKey: string) => sealAccount(sealKey, batchId, accountKey);
+  for (let start = 0; start < asked.length; start += perAdd) {
     await queue.addBulk(
-      accountKeys.slice(start, start + perAdd).map((accountKey) => ({
+      asked.slice(start, start + perAdd).map((inquiry) => ({
         name: INQUIRY_JOB,
-        data: { batchId, sealedAccount: sealAccount(sealKey, batchId, accountKey) },
-        opts: inquiryJobOptions(batchId, accountKey, round, attempts),
+        data:
+          inquiry.group === undefined
+            ? { batchId, sealedAccount: seal(inquiry.accountKeys[0]!) }
+            : { batchId, sealedAccounts: inquiry.accountKeys.map(seal) },
+        opts: inquiryJobOptions(batchId, inquiry, round, attempts),
       })),
     );
   }
 }
+
+/**
+ * The inquiry groups of accounts that follow one another in a batch's account order from `firstOrdinal`
+ * on, `perJob` accounts a group (InquiryGroup); each its own job when `perJob` is 1.
+ */
+export function inquiryGroups(accountKeys: string[], firstOrdinal: number, perJob: number): InquiryGroup[] {
+  if (perJob === 1) return singleInquiries(accountKeys);
+  const groups: InquiryGroup[] = [];
+  for (const [index, accountKey] of accountKeys.entries()) {
+    const group = Math.floor((firstOrdinal + index) / perJob);
+    if (groups.at(-1)?.group !== group) groups.push({ accountKeys: [], group });
+    groups.at(-1)!.accountKeys.push(accountKey);
+  }
+  return groups;
+}
+
+/** Each account its own job (a batch of one account per job). */
+export const singleInquiries = (accountKeys: string[]): InquiryGroup[] =>
+  accountKeys.map((accountKey) => ({ accountKeys: [accountKey], group: undefined }));
 
 /**
  * BullMQ's global limiter: the outer ceiling on jobs started, in the rate's own window, and the switch

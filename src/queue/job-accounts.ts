@@ -14,11 +14,15 @@ export class JobAccounts {
     private readonly kept = SEAL_KEYS_KEPT,
   ) {}
 
-  /** The job's account key; undefined when its batch, and with it the key, is gone (or the value was altered). */
-  async open(data: InquiryJobData): Promise<string | undefined> {
+  /**
+   * The job's account keys (one, or its group's: see InquiryGroup); undefined when its batch, and with it
+   * the key, is gone, or a value was altered (the job is then dropped, and the audit of lost jobs queues
+   * its unanswered accounts again).
+   */
+  async open(data: InquiryJobData): Promise<string[] | undefined> {
     // A job queued before jobs were sealed carries its account in clear.
     const legacy = (data as { accountKey?: unknown }).accountKey;
-    if (typeof legacy === 'string') return legacy;
+    if (typeof legacy === 'string') return [legacy];
     let key = this.sealKeys.get(data.batchId);
     if (key === undefined) {
       key = await this.sealKeyOf(data.batchId);
@@ -26,6 +30,13 @@ export class JobAccounts {
       if (this.sealKeys.size >= this.kept) this.sealKeys.delete(this.sealKeys.keys().next().value!);
       this.sealKeys.set(data.batchId, key);
     }
-    return openAccount(key, data.batchId, data.sealedAccount);
+    const sealed = 'sealedAccounts' in data ? data.sealedAccounts : [data.sealedAccount];
+    const accountKeys: string[] = [];
+    for (const value of sealed) {
+      const accountKey = openAccount(key, data.batchId, value);
+      if (accountKey === undefined) return undefined;
+      accountKeys.push(accountKey);
+    }
+    return accountKeys;
   }
 }

@@ -22,7 +22,7 @@ import { RateCeiling } from './rate-ceiling.js';
  * that belongs to this process's workers. The composition root adds the provider's and the pacer's.
  */
 export interface WorkerPart {
-  openAccount(data: InquiryJobData): Promise<string | undefined>;
+  openAccounts(data: InquiryJobData): Promise<string[] | undefined>;
   landAnswer: AnswerLanding['land'];
   countCall: AnswerLanding['countCall'];
   observeWork(ms: number): void;
@@ -96,7 +96,7 @@ export class InquiryWorkerPool {
     const concurrency = new AdaptiveConcurrency(this.settings.rate, this.settings.concurrency);
     this.concurrency = concurrency;
     const processJob = this.settings.processor({
-      openAccount: (data) => accounts.open(data),
+      openAccounts: (data) => accounts.open(data),
       landAnswer: (batchId, accountKey, outcome) => answers.land(batchId, accountKey, outcome),
       countCall: (batchId, field) => answers.countCall(batchId, field),
       observeWork: adaptTo(concurrency, () => this.workers),

@@ -14,6 +14,12 @@ export function redisKeys(prefix: string) {
     /** Set: the distinct account keys of the batch, each asked once. */
     accounts: (batchId: string) => `${batch(batchId)}:accounts`,
     /**
+     * List: the same account keys in the order they were first seen, for a batch whose jobs ask several
+     * accounts each (BatchRecord.accountsPerJob): the n-th account is asked by the job of group
+     * n / accountsPerJob (see InquiryGroup). Not written for a batch of one account per job.
+     */
+    accountOrder: (batchId: string) => `${batch(batchId)}:order`,
+    /**
      * Hash: account key -> the outcome, with what the account's history said before it (see
      * BatchStore.writeAnswer). Written once per account (HSETNX), but for a FAILED one that a late answer
      * replaces when it is forgotten (see lateAnswers).

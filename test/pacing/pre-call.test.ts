@@ -103,7 +103,7 @@ describe('the pre-call command against Redis', () => {
     const asked: string[] = [];
     const { logger } = recordingLogger();
     const deps: InquiryJobDependencies = {
-      openAccount: async (data) => openAccount(SEAL_KEY, data.batchId, data.sealedAccount),
+      openAccounts: async (data) => [openAccount(SEAL_KEY, data.batchId, 'sealedAccount' in data ? data.sealedAccount : '')!],
       preCall: (batchId, accountKey, round) =>
         w.pacer.preCall({ outcomesKey: w.keys.outcomes(batchId), batchKey: w.keys.batch(batchId), round }, accountKey),
       landAnswer: async (batchId, accountKey) => redis.hsetnx(w.keys.outcomes(batchId), accountKey, 'VERIFIED'),

@@ -49,7 +49,7 @@ describe('rows stored in deflated blocks', () => {
     const rows = Array.from({ length: total }, (_, index) => row(index));
     const firstSeen: string[] = [];
     for (let start = 0; start < total; start += ROWS_PER_BLOCK)
-      firstSeen.push(...(await store.appendRows('b-blocks', generation, rows.slice(start, start + ROWS_PER_BLOCK))));
+      firstSeen.push(...(await store.appendRows('b-blocks', generation, rows.slice(start, start + ROWS_PER_BLOCK))).accountKeys);
     expect(new Set(firstSeen).size).toBe(firstSeen.length);
     expect(firstSeen).toHaveLength(new Set(rows.flatMap((r) => (r.accountKey === null ? [] : [r.accountKey]))).size);
     await store.markProduced('b-blocks', generation, 0);

@@ -74,9 +74,17 @@ describe('JobAccounts: the accounts queued jobs carry sealed', () => {
       return key;
     });
     const job = (accountKey: string): InquiryJobData => ({ batchId: 'b1', sealedAccount: sealAccount(key, 'b1', accountKey) });
-    expect(await accounts.open(job('014:001'))).toBe('014:001');
-    expect(await accounts.open(job('014:002'))).toBe('014:002');
+    expect(await accounts.open(job('014:001'))).toEqual(['014:001']);
+    expect(await accounts.open(job('014:002'))).toEqual(['014:002']);
     expect(reads).toEqual(['b1']);
+  });
+
+  it("opens a group's accounts in order; a group with one value altered opens nothing (its job is dropped, the audit queues it again)", async () => {
+    const key = newJobSealKey();
+    const accounts = new JobAccounts(async () => key);
+    const sealed = ['014:001', '014:002', '014:003'].map((accountKey) => sealAccount(key, 'b1', accountKey));
+    expect(await accounts.open({ batchId: 'b1', sealedAccounts: sealed })).toEqual(['014:001', '014:002', '014:003']);
+    expect(await accounts.open({ batchId: 'b1', sealedAccounts: [sealed[0]!, `${sealed[1]!.slice(0, -2)}xx`] })).toBeUndefined();
   });
 
   it('opens nothing once the batch and its key are gone, nor under another batch', async () => {
@@ -106,6 +114,6 @@ describe('JobAccounts: the accounts queued jobs carry sealed', () => {
 
   it('reads an account a job queued before sealing carries in clear', async () => {
     const accounts = new JobAccounts(async () => undefined);
-    expect(await accounts.open({ batchId: 'b1', accountKey: '014:001' } as unknown as InquiryJobData)).toBe('014:001');
+    expect(await accounts.open({ batchId: 'b1', accountKey: '014:001' } as unknown as InquiryJobData)).toEqual(['014:001']);
   });
 });

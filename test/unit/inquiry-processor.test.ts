@@ -33,6 +33,16 @@ function job(accountKey = '014:0012345678', attemptsMade = 0, attempts = 3): Job
   } as unknown as Job<InquiryJobData>;
 }
 
+/** A group's inquiry job (several accounts per job: see accountsPerJob), on its `attemptsMade + 1`-th attempt of `attempts`. */
+function groupJob(accountKeys: string[], attemptsMade = 0, attempts = 3): Job<InquiryJobData> {
+  return {
+    id: 'b1.g0',
+    data: { batchId: 'b1', sealedAccounts: accountKeys.map((accountKey) => sealAccount(SEAL_KEY, 'b1', accountKey)) },
+    opts: { attempts },
+    attemptsMade,
+  } as unknown as Job<InquiryJobData>;
+}
+
 /**
  * The processor over fakes: `provider` answers each call (a decision, or an error thrown by the client:
  * login trouble, a bug); the breaker is a real one with a small window so a test can open it.
@@ -53,7 +63,8 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
   const answeredNotes: number[] = [];
   let onClear = () => undefined as unknown;
   const deps: InquiryJobDependencies = {
-    openAccount: async (data) => openAccount(SEAL_KEY, data.batchId, data.sealedAccount),
+    openAccounts: async (data) =>
+      ('sealedAccounts' in data ? data.sealedAccounts : [data.sealedAccount]).map((sealed) => openAccount(SEAL_KEY, data.batchId, sealed)!),
     // Each slot says what it was paced with; a 429 hands the pacer the ticket of the call it answered.
     preCall: async (_, accountKey) => {
       preCalls.push(accountKey);
@@ -308,5 +319,61 @@ describe('the inquiry processor (jobs/inquiry.ts)', () => {
     down = false;
     await w.process(job('014:0000000003'));
     expect(breaker.outageSince).toBeUndefined();
+  });
+});
+
+describe('a job of several accounts (jobs/inquiry.ts, accountsPerJob)', () => {
+  const GROUP = ['014:0000000001', '014:0000000002', '014:0000000003'];
+
+  it('asks each account once, in order, each its own answer; the job run again asks nothing', async () => {
+    const w = processorWorld((account) => answer({ ...VERIFIED, holderName: `HOLDER ${account.slice(-1)}` }));
+    await w.process(groupJob(GROUP));
+    await w.process(groupJob(GROUP));
+    expect(w.asked).toEqual(GROUP);
+    expect(GROUP.map((account) => w.outcomes.get(account)?.holderName)).toEqual(['HOLDER 1', 'HOLDER 2', 'HOLDER 3']);
+    expect(w.slotsTaken()).toBe(3);
+  });
+
+  it('each account its own attempts: a transient failure lets the others be asked, the retry asks only it, the last attempt writes it FAILED', async () => {
+    const w = processorWorld((account) => (account === GROUP[1] ? transient : answer()));
+    await expect(w.process(groupJob(GROUP, 0, 3))).rejects.toBeInstanceOf(TransientInquiryError);
+    expect(w.asked).toEqual(GROUP);
+    expect([...w.outcomes.keys()].sort()).toEqual([GROUP[0], GROUP[2]]);
+    await expect(w.process(groupJob(GROUP, 1, 3))).rejects.toBeInstanceOf(TransientInquiryError);
+    await w.process(groupJob(GROUP, 2, 3));
+    expect(w.asked).toEqual([...GROUP, GROUP[1], GROUP[1]]);
+    expect(w.outcomes.get(GROUP[1]!)).toEqual({ verdict: 'FAILED', reason: 'no answer after 3 attempt(s): provider answered HTTP 503' });
+    expect(w.outcomes.get(GROUP[0]!)).toEqual(VERIFIED);
+  });
+
+  it('a 429 hands the whole job back: the accounts answered stay answered, the rest are asked when it runs again', async () => {
+    let limited = true;
+    const w = processorWorld((account) => (account === GROUP[1] && limited ? { kind: 'rate_limited', retryAfterMs: 1_000 } : answer()));
+    await expect(w.process(groupJob(GROUP))).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.asked).toEqual(GROUP.slice(0, 2));
+    expect([...w.outcomes.keys()]).toEqual([GROUP[0]]);
+    limited = false;
+    await w.process(groupJob(GROUP));
+    expect(w.asked).toEqual([...GROUP.slice(0, 2), ...GROUP.slice(1)]);
+    expect(w.outcomes.size).toBe(3);
+  });
+
+  it('a bug in one account ends that one FAILED saying so; the others are answered', async () => {
+    const w = processorWorld((account) => (account === GROUP[0] ? new TypeError('boom') : answer()));
+    await w.process(groupJob(GROUP));
+    expect(w.outcomes.get(GROUP[0]!)?.verdict).toBe('FAILED');
+    expect(w.outcomes.get(GROUP[0]!)?.reason).toContain('internal error: boom');
+    expect([GROUP[1], GROUP[2]].map((account) => w.outcomes.get(account!))).toEqual([VERIFIED, VERIFIED]);
+  });
+
+  it('a stop after an answer hands the job back before its next account is asked', async () => {
+    const stop = new AbortController();
+    const w = processorWorld(() => {
+      stop.abort();
+      return answer();
+    });
+    await expect(w.process(groupJob(GROUP), 'lock', stop.signal)).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.asked).toEqual([GROUP[0]]);
+    expect(w.outcomes.size).toBe(1);
   });
 });

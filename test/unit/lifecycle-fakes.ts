@@ -87,6 +87,7 @@ export class FakeStore {
       record: {
         ...record,
         throwAwayQueue: record.throwAwayQueue ?? false,
+        accountsPerJob: record.accountsPerJob ?? 1,
         producedAt: undefined,
         accountCount: 0,
         invalidCount: 0,

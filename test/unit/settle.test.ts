@@ -13,6 +13,7 @@ import {
 import { LoginUnavailableError } from '../../src/errors.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
 import type { LoginFailureRecord } from '../../src/provider/token.js';
+import { singleInquiries } from '../../src/queue/inquiry-queue.js';
 import type { Outage } from '../../src/queue/outage-board.js';
 import { systemClock } from '../../src/clock/clock.js';
 import { FakeClock, recordingLogger, T0 } from './lifecycle-fakes.js';
@@ -50,8 +51,8 @@ function batchWorld(options: { produced?: boolean } = {}) {
       reported: false,
       round: state.round,
     }),
-    unansweredAccounts: async function* () {
-      yield ACCOUNTS.filter((account) => !outcomes.has(account));
+    unansweredInquiries: async function* () {
+      yield singleInquiries(ACCOUNTS.filter((account) => !outcomes.has(account)));
     },
     recordAnswer: async (_, accountKey, outcome) => {
       if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
@@ -71,7 +72,7 @@ function batchWorld(options: { produced?: boolean } = {}) {
       for (const accountKey of accountKeys) if (!outcomes.has(accountKey)) outcomes.set(accountKey, outcome);
       return true;
     },
-    dropJobs: async (_, round, accountKeys) => state.dropped.push(...accountKeys.map((account) => `${account}@${round}`)),
+    dropJobs: async (_, round, inquiries) => state.dropped.push(...inquiries.map(({ accountKeys: [account] }) => `${account}@${round}`)),
     clock,
     logger,
   };

@@ -48,12 +48,12 @@ end
  * generation, or -1 when the batch is gone.
  */
 export const BATCH_START_GENERATION: LuaCommand = {
-  name: 'bcBatchStartGenerationV3',
-  numberOfKeys: 3,
+  name: 'bcBatchStartGenerationV4',
+  numberOfKeys: 4,
   lua: `${BATCH_GONE}${KEEP_BATCH}
 if batchGone(KEYS[1]) then return -1 end
 local generation = redis.call('HINCRBY', KEYS[1], 'generation', 1)
-redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('HDEL', KEYS[1], 'producedAt', 'storedRows')
 redis.call('HSET', KEYS[1], 'rowsPerBlock', ARGV[1])
 keepBatch(1, 1, ARGV[2])
@@ -63,13 +63,15 @@ return generation`,
 /**
  * Appends one block of rows in file order and registers their accounts, if the generation is still
  * current. Only the last block of a production may hold fewer than rowsPerBlock rows: a block after a
- * partial one would break the row -> block arithmetic of the readers, so it is refused.
- * ARGV: generation, retention ms, the encoded block, its row count, then the account keys of its valid rows.
- * Returns {1, first-seen account keys}, {0} when fenced out, {-1} when the batch is gone.
+ * partial one would break the row -> block arithmetic of the readers, so it is refused. A batch of several
+ * accounts per job also lists its accounts in the order first seen (KEYS[4]: the order that makes its groups).
+ * KEYS: the batch hash, its rows, its accounts, its account order. ARGV: generation, retention ms, the
+ * encoded block, its row count, then the account keys of its valid rows.
+ * Returns {1, first-seen account keys, the first one's ordinal}, {0} when fenced out, {-1} when the batch is gone.
  */
 export const BATCH_APPEND_ROWS: LuaCommand = {
-  name: 'bcBatchAppendRowBlockV2',
-  numberOfKeys: 3,
+  name: 'bcBatchAppendRowBlockV3',
+  numberOfKeys: 4,
   lua: `${BATCH_GONE}${KEEP_BATCH}
 if batchGone(KEYS[1]) then return {-1} end
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return {0} end
@@ -77,12 +79,17 @@ local stored = tonumber(redis.call('HGET', KEYS[1], 'storedRows') or '0')
 if stored % tonumber(redis.call('HGET', KEYS[1], 'rowsPerBlock')) ~= 0 then return redis.error_reply('rows appended after a partial block') end
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('HINCRBY', KEYS[1], 'storedRows', ARGV[4])
+local ordered = tonumber(redis.call('HGET', KEYS[1], 'accountsPerJob') or '1') > 1
+local ordinal = redis.call('SCARD', KEYS[3])
 local firstSeen = {}
 for i = 5, #ARGV do
-  if redis.call('SADD', KEYS[3], ARGV[i]) == 1 then firstSeen[#firstSeen + 1] = ARGV[i] end
+  if redis.call('SADD', KEYS[3], ARGV[i]) == 1 then
+    firstSeen[#firstSeen + 1] = ARGV[i]
+    if ordered then redis.call('RPUSH', KEYS[4], ARGV[i]) end
+  end
 end
-keepBatch(1, 3, ARGV[2])
-return {1, firstSeen}`,
+keepBatch(1, 4, ARGV[2])
+return {1, firstSeen, ordinal}`,
 };
 
 /**
@@ -91,8 +98,8 @@ return {1, firstSeen}`,
  * -1 when the batch is gone. (A field written into an existing hash keeps its expiry.)
  */
 export const BATCH_MARK_PRODUCED: LuaCommand = {
-  name: 'bcBatchMarkProducedV2',
-  numberOfKeys: 3,
+  name: 'bcBatchMarkProducedV3',
+  numberOfKeys: 4,
   lua: `${BATCH_GONE}
 if batchGone(KEYS[1]) then return -1 end
 if redis.call('HGET', KEYS[1], 'generation') ~= ARGV[1] then return 0 end
@@ -112,18 +119,18 @@ return redis.call('HINCRBY', KEYS[1], 'round', 1)`,
 /**
  * The FAILED outcome of a wait that gave up, for a slice of its unanswered accounts, while the batch is
  * still in the wait's round (a rerun that moved it on asks those accounts again: writing FAILED into its
- * round would end them unasked). KEYS: the outcomes hash, the batch hash, its rows, its accounts. ARGV:
+ * round would end them unasked). KEYS: the outcomes hash, the batch hash, its rows, its accounts, its account order. ARGV:
  * the round, retention ms, the encoded outcome, then the account keys. An account with an outcome keeps
  * it. Returns 1, 0 when the round moved (nothing written), -1 when the batch is gone.
  */
 export const BATCH_MARK_GIVEN_UP: LuaCommand = {
-  name: 'bcBatchMarkGivenUp',
-  numberOfKeys: 4,
+  name: 'bcBatchMarkGivenUpV2',
+  numberOfKeys: 5,
   lua: `${BATCH_GONE}${KEEP_BATCH}
 if batchGone(KEYS[2]) then return -1 end
 if (redis.call('HGET', KEYS[2], 'round') or '0') ~= ARGV[1] then return 0 end
 for i = 4, #ARGV do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[3]) end
-keepBatch(1, 4, ARGV[2])
+keepBatch(1, 5, ARGV[2])
 return 1`,
 };
 
@@ -182,18 +189,18 @@ return redis.call('HGET', KEYS[1], 'jobSeal')`,
 
 /**
  * The batch is finished: a report with every row answered was written (KEYS: the batch hash, its rows,
- * accounts, outcomes, late answers and the rows a person decides: batchKeyNames). ARGV: now, the report path, its counts
+ * accounts, account order, outcomes, late answers and the rows a person decides: batchKeyNames). ARGV: now, the report path, its counts
  * (JSON), retention ms. Every key of the batch expires after the retention, counted from this report.
  * Returns 1 when this call finished it, 0 when it was finished already, -1 when the batch is gone.
  */
 export const BATCH_MARK_REPORTED: LuaCommand = {
-  name: 'bcBatchMarkReportedV3',
-  numberOfKeys: 6,
+  name: 'bcBatchMarkReportedV4',
+  numberOfKeys: 7,
   lua: `${BATCH_GONE}${KEEP_BATCH}
 if batchGone(KEYS[1]) then return -1 end
 local finished = redis.call('HSETNX', KEYS[1], 'reportedAt', ARGV[1])
 redis.call('HSET', KEYS[1], 'lastReport', ARGV[2], 'reportCounts', ARGV[3])
-keepBatch(1, 6, ARGV[4])
+keepBatch(1, 7, ARGV[4])
 return finished`,
 };
 
@@ -262,14 +269,14 @@ local function addCounts(record, from) for j = from, #ARGV - 1, 2 do redis.call(
  * snapshot it was decided against, and a job that runs twice keeps the first of both. A reused answer is
  * counted on the batch. A definitive answer, not reused, that finds the outcome FAILED is kept as a late answer
  * (LATE_ANSWERS).
- * KEYS: the outcomes hash, the batch hash, its rows, its accounts, its late answers. ARGV: account key,
+ * KEYS: the outcomes hash, the batch hash, its rows, its accounts, its late answers, its account order. ARGV: account key,
  * value, reused (1/0), retention ms, then the call counts of the process to add (field, by pairs; added
  * whether or not the outcome is stored: the calls were made). Returns 1 when stored, 2 when kept as a late
  * answer, 0 when the account had an outcome, -1 when the batch is gone (nothing written).
  */
 export const BATCH_SAVE_OUTCOME: LuaCommand = {
-  name: 'bcBatchSaveOutcomeV4',
-  numberOfKeys: 5,
+  name: 'bcBatchSaveOutcomeV5',
+  numberOfKeys: 6,
   lua: `${BATCH_GONE}${KEEP_BATCH}${ADD_COUNTS}${LATE_ANSWERS}
 if batchGone(KEYS[2]) then return -1 end
 addCounts(KEYS[2], 5)
@@ -280,6 +287,7 @@ if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then
 end
 if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[2], 'reusedAnswers', 1) end
 keepBatch(1, 4, ARGV[4])
+keepBatch(6, 6, ARGV[4])
 return 1`,
 };
 
@@ -291,14 +299,14 @@ return 1`,
  * history's life), then records the answer as the new entry (RECORD_ENTRY). One script: the outcome, its
  * snapshot and the history move together, with no crash between them. An outcome FAILED takes the answer
  * as a late answer instead (LATE_ANSWERS; returns 2), and the history records it too: it is the provider's.
- * KEYS: the outcomes hash, the history bucket, the batch hash, its rows, its accounts, its late answers.
+ * KEYS: the outcomes hash, the history bucket, the batch hash, its rows, its accounts, its late answers, its account order.
  * ARGV: account key, the outcome's values as a JSON array (the script appends the snapshot and the reused
  * flag 0 as its last two elements, as encodeAnswer does), history field, answeredAt, life ms, the new
  * entry, retention ms, then the call counts to add (as BATCH_SAVE_OUTCOME). Returns 1 when stored.
  */
 export const BATCH_SAVE_ANSWER: LuaCommand = {
-  name: 'bcBatchSaveAnswerV5',
-  numberOfKeys: 6,
+  name: 'bcBatchSaveAnswerV6',
+  numberOfKeys: 7,
   lua: `${RECORD_ENTRY}${BATCH_GONE}${KEEP_BATCH}${ADD_COUNTS}${LATE_ANSWERS}
 if batchGone(KEYS[3]) then return -1 end
 addCounts(KEYS[3], 8)
@@ -319,6 +327,7 @@ else
   redis.call('HSET', KEYS[1], ARGV[1], value)
   keepBatch(1, 1, ARGV[7])
   keepBatch(3, 5, ARGV[7])
+  keepBatch(7, 7, ARGV[7])
 end
 record(KEYS[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 return stored`,
