@@ -104,7 +104,8 @@ describe('jobs of several accounts (accountsPerJob)', () => {
     expect(accountsPerJob(28, parseRate('1000000/s'))).toBe(1);
     expect(accountsPerJob(8_191, parseRate('1000000/s'))).toBe(1);
     expect(accountsPerJob(8_192, parseRate('1000000/s'))).toBe(2);
-    expect(accountsPerJob(100_000, parseRate('1000000/s'))).toBe(8);
+    expect(accountsPerJob(40_000, parseRate('1000000/s'))).toBe(9);
+    expect(accountsPerJob(100_000, parseRate('1000000/s'))).toBe(16);
   });
 
   it('queues every account once, in the group of its place in first-seen order, across slices; a re-read and a requeue add nothing', async () => {
