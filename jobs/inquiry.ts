@@ -148,12 +148,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     });
   };
 
-  const ask = async (
-    job: Job<InquiryJobData>,
-    accountKey: string,
-    lockToken: string | undefined,
-    stop: AbortSignal | undefined,
-  ): Promise<void> => {
+  const ask = async (job: Job<InquiryJobData>, accountKey: string, turn: AccountTurn): Promise<void> => {
+    const { lockToken, stop, holds } = turn;
     const { batchId } = job.data;
     const started = performance.now();
     const pre = await deps.preCall(batchId, accountKey, inquiryJobRound(job.id));
@@ -161,7 +157,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
 
     // A slot reserved for a call the breaker stops goes unused: a gap in the pace, never an extra send.
     const gate = breaker.allowRequest();
-    if (!gate.allowed) return deps.holdEveryWorker(gate.waitMs);
+    if (!gate.allowed) return holds.holdEveryWorker(gate.waitMs);
 
     let classification: ClientClassification;
     // What the call that got the answer was paced with: a 429 slows the shared rate only if it was the rate in force.
@@ -191,7 +187,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     } catch (error) {
       // No verdict on the provider: a probe that met login trouble or a bug must not hold every call for good.
       if (gate.probe) breaker.abandonProbe();
-      if (error instanceof StoppedBeforeSendingError) return deps.handBack(job, lockToken);
+      if (error instanceof StoppedBeforeSendingError) return holds.handBack(job, lockToken);
       // Answered, or asked again in a later round, while this call waited for its slot: nothing was sent.
       if (error instanceof CallNoLongerNeeded) return;
       if (!(error instanceof SystemicError)) throw error;
@@ -204,8 +200,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         lastLoginLogAt = now;
       }
       // A refused fresh token was met on this account: the next job (maybe another batch's) shows whether it is the account's.
-      if (error instanceof TokenRejectedError) return deps.holdEveryWorkerBehind(job, lockToken, holdMs);
-      return deps.holdEveryWorker(holdMs);
+      if (error instanceof TokenRejectedError) return holds.holdEveryWorkerBehind(job, lockToken, holdMs);
+      return holds.holdEveryWorker(holdMs);
     }
     loginTroubleSince = undefined;
     // Anything but a transient failure shows the provider is there; a probe always gets its verdict.
@@ -242,7 +238,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
           `HTTP 429 (rate limit), ${describeRetryAfter(classification)}`,
           Date.now() + retryAfterMs,
         );
-        return deps.holdEveryWorker(retryAfterMs);
+        return holds.holdEveryWorker(retryAfterMs);
       }
       case 'transient': {
         const since = breaker.outageSince;
@@ -251,11 +247,9 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
           await deps.reportOutage(wallTimeOf(since), classification.reason);
         }
         const attempts = job.opts.attempts ?? 1;
-        logger.warn(
-          { account: maskAccountKey(accountKey), attempt: job.attemptsMade + 1, attempts },
-          `inquiry failed: ${classification.reason}`,
-        );
-        if (job.attemptsMade + 1 >= attempts) {
+        const attempt = job.attemptsMade + 1 + turn.earlierFailures;
+        logger.warn({ account: maskAccountKey(accountKey), attempt, attempts }, `inquiry failed: ${classification.reason}`);
+        if (attempt >= attempts) {
           await deps.landAnswer(batchId, accountKey, {
             verdict: 'FAILED',
             reason: `no answer after ${attempts} attempt(s): ${classification.reason}`,
@@ -276,15 +270,36 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
       return;
     }
     let transient: TransientInquiryError | undefined;
+    // The accounts of a group that failed in this run (see keptFailures).
+    const failedNow = new Set<number>();
+    const kept = 'sealedAccounts' in job.data ? (job.data.uncountedFailures ?? []) : [];
+    const keepFailures = async () => {
+      if (failedNow.size > 0) await job.updateData({ ...job.data, uncountedFailures: keptFailures(accountKeys.length, kept, failedNow) });
+    };
+    const holds: Holds = {
+      holdEveryWorker: async (ms) => {
+        await keepFailures();
+        return deps.holdEveryWorker(ms);
+      },
+      holdEveryWorkerBehind: async (held, token, ms) => {
+        await keepFailures();
+        return deps.holdEveryWorkerBehind(held, token, ms);
+      },
+      handBack: async (held, token) => {
+        await keepFailures();
+        return deps.handBack(held, token);
+      },
+    };
     for (const [index, accountKey] of accountKeys.entries()) {
       // A group's next account waits for the next run of the job: the stop waits only for calls on their way.
-      if (index > 0 && stop?.aborted === true) return deps.handBack(job, lockToken);
+      if (index > 0 && stop?.aborted === true) return holds.handBack(job, lockToken);
       try {
-        await ask(job, accountKey, lockToken, stop);
+        await ask(job, accountKey, { lockToken, stop, holds, earlierFailures: kept[index] ?? 0 });
       } catch (error) {
         // The job is retried once every account of this attempt was asked (see above).
         if (error instanceof TransientInquiryError) {
           transient ??= error;
+          failedNow.add(index);
           continue;
         }
         // BullMQ's own control flow (the rate-limit hand-back, a delay) passes through; Redis failures are retried.
@@ -294,6 +309,29 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     }
     if (transient !== undefined) throw transient;
   };
+}
+
+/** The hand-backs of a job (InquiryJobDependencies): a job of several accounts keeps its failures first (see keptFailures). */
+type Holds = Pick<InquiryJobDependencies, 'holdEveryWorker' | 'holdEveryWorkerBehind' | 'handBack'>;
+
+/** One account's turn in its job's run. */
+interface AccountTurn {
+  lockToken: string | undefined;
+  stop: AbortSignal | undefined;
+  holds: Holds;
+  /** Transient failures of the account in runs of its job that were handed back (keptFailures): not in the job's attempts. */
+  earlierFailures: number;
+}
+
+/**
+ * A job of several accounts handed back (a hold, a stop) spends no attempt, but an account of it may have
+ * failed in that run already: without a count of its own, each such run would give it one more call than
+ * INQUIRY_ATTEMPTS allows (an account failing while its group met 429s would be asked for as long as they
+ * came). The job keeps, per account, the failures of the runs handed back (`uncountedFailures`), and an
+ * account's attempt is the job's plus those.
+ */
+export function keptFailures(accounts: number, kept: readonly number[], failedNow: ReadonlySet<number>): number[] {
+  return Array.from({ length: accounts }, (_, index) => (kept[index] ?? 0) + (failedNow.has(index) ? 1 : 0));
 }
 
 /** BullMQ's errors that hand a job back to the queue (see holdEveryWorker, holdEveryWorkerBehind). */

@@ -61,7 +61,7 @@ export function createMetrics(): ProductMetrics {
   });
   const retries = new Counter({
     name: `${PREFIX}inquiry_retries_total`,
-    help: 'Inquiries sent back for another attempt after a transient failure',
+    help: 'Inquiry jobs sent back for another attempt after a transient failure (a job of several accounts counts once)',
     registers,
   });
   const bugs = new Counter({

@@ -14,7 +14,10 @@ export const INQUIRY_JOB = 'inquiry';
  * after the other (see accountsPerJob): each account sealed with the batch's key (see job-seal.ts), never
  * in clear (a job hash has no expiry).
  */
-export type InquiryJobData = { batchId: string; sealedAccount: string } | { batchId: string; sealedAccounts: string[] };
+export type InquiryJobData =
+  | { batchId: string; sealedAccount: string }
+  /** `uncountedFailures`: per account, its failures in runs handed back without spending an attempt (see keptFailures in jobs/inquiry.ts). */
+  | { batchId: string; sealedAccounts: string[]; uncountedFailures?: number[] };
 
 /**
  * The accounts one inquiry job asks: one account (`group` undefined), or, in a batch of several accounts

@@ -35,12 +35,14 @@ function job(accountKey = '014:0012345678', attemptsMade = 0, attempts = 3): Job
 
 /** A group's inquiry job (several accounts per job: see accountsPerJob), on its `attemptsMade + 1`-th attempt of `attempts`. */
 function groupJob(accountKeys: string[], attemptsMade = 0, attempts = 3): Job<InquiryJobData> {
-  return {
+  const job = {
     id: 'b1.g0',
     data: { batchId: 'b1', sealedAccounts: accountKeys.map((accountKey) => sealAccount(SEAL_KEY, 'b1', accountKey)) },
     opts: { attempts },
     attemptsMade,
-  } as unknown as Job<InquiryJobData>;
+    updateData: async (data: InquiryJobData) => void (job.data = data as typeof job.data),
+  };
+  return job as unknown as Job<InquiryJobData>;
 }
 
 /**
@@ -356,6 +358,25 @@ describe('a job of several accounts (jobs/inquiry.ts, accountsPerJob)', () => {
     await w.process(groupJob(GROUP));
     expect(w.asked).toEqual([...GROUP.slice(0, 2), ...GROUP.slice(1)]);
     expect(w.outcomes.size).toBe(3);
+  });
+
+  it("a run handed back after an account's failure keeps that failure: the account never gets more calls than its attempts", async () => {
+    // The first account always fails; the second meets 429s twice, then is answered.
+    let limits = 2;
+    const w = processorWorld((account) =>
+      account === GROUP[0] ? transient : account === GROUP[1] && limits-- > 0 ? { kind: 'rate_limited', retryAfterMs: 1_000 } : answer(),
+    );
+    const run = groupJob(GROUP, 0, 2);
+    await expect(w.process(run)).rejects.toBeInstanceOf(RateLimitError);
+    expect(run.data).toMatchObject({ uncountedFailures: [1, 0, 0] });
+    // Handed back again: its second failure is its last attempt (2 of 2), written FAILED; the job spent none.
+    await expect(w.process(run)).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.outcomes.get(GROUP[0]!)).toEqual({ verdict: 'FAILED', reason: 'no answer after 2 attempt(s): provider answered HTTP 503' });
+    await w.process(run);
+    expect(w.asked.filter((account) => account === GROUP[0])).toHaveLength(2);
+    expect(w.outcomes.size).toBe(3);
+    const failures = w.lines.filter((line) => String(line.message).startsWith('inquiry failed'));
+    expect(failures.map((line) => (line.fields as { attempt: number }).attempt)).toEqual([1, 2]);
   });
 
   it('a bug in one account ends that one FAILED saying so; the others are answered', async () => {
