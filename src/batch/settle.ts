@@ -66,6 +66,7 @@ export interface SettleDependencies {
   providerAnswers(): Promise<number | undefined>;
   lastLoginFailure(): Promise<LoginFailureRecord | undefined>;
   queueCounts(): Promise<{ active: number; waiting: number; delayed: number }>;
+  /** Of these unanswered accounts (by the job that asks them), those whose job failed or is gone (findLostInquiryJobs). */
   findLostJobs(batchId: string, inquiries: InquiryGroup[]): Promise<LostJobs>;
   requeue(batchId: string, accountKeys: string[]): Promise<void>;
   /**
@@ -73,7 +74,7 @@ export interface SettleDependencies {
    * (BatchStore.markGivenUp): false, nothing written, when another run moved it on to ask them again.
    */
   markGivenUp(batchId: string, round: number, accountKeys: string[], outcome: InquiryOutcome): Promise<boolean>;
-  /** Removes the batch's queued jobs of `round` for these accounts (dropInquiryJobs): the wait gave up on them. Returns how many. */
+  /** Removes the batch's queued jobs of `round` that ask these accounts (dropInquiryJobs): the wait gave up on them. Returns how many. */
   dropJobs(batchId: string, round: number, inquiries: InquiryGroup[]): Promise<number>;
   /** Resolves once `count` more answers of the batch were stored by this process, or when `signal` aborts (AnswerArrivals). */
   answersLanded?(batchId: string, count: number, signal: AbortSignal): Promise<void>;

@@ -2,12 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { inquiryQueueName } from '../../src/queue/inquiry-queue.js';
 import { decodeAnswer } from '../../src/batch/batch-store.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { startSandbox, type SandboxAccount, type SandboxOptions, type SandboxServer } from '../../src/sandbox/index.js';
-import { emulatorEnvironment } from '../support/cli.js';
+import { emulatorEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
+import { waitFor } from '../support/wait.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
 
@@ -97,3 +98,61 @@ export async function storedVerdicts(redis: Redis, prefix: string, batchId: stri
 }
 
 export const batchCount = async (redis: Redis, prefix: string): Promise<number> => redis.zcard(redisKeys(prefix).batches());
+
+/** What a rerun after a kill is checked on (killThenRerun): a suite's test, its file and the run's settings. */
+export interface KillWhileAnswering {
+  suite: ReturnType<typeof lifecycleSuite>;
+  prefix: string;
+  env: NodeJS.ProcessEnv;
+  file: string;
+  out: string;
+  /** The file's row ids in order (payoutFile). */
+  ids: string[];
+  accounts: number;
+  /** The most calls in flight at the kill: the calls a process holds at most. */
+  inFlight: number;
+  /** When to kill the first run, from what Redis says of the batch (batchState). */
+  killWhen: (state: Awaited<ReturnType<typeof batchState>>) => boolean;
+  rerunTimeoutMs: number;
+}
+
+/**
+ * `run`, `kill -9` once `killWhen` holds, then the same command again: it continues the batch and asks only
+ * what had no answer. Every row once in order, all MATCH, one batch; an account answered before the kill is
+ * never asked again, and an account is asked twice only if it was in flight at the kill (at most `inFlight`).
+ * Returns the batch, the accounts answered at the kill.
+ */
+export async function killWhileAnsweringThenRerun(test: KillWhileAnswering): Promise<{ batchId: string; answeredAtKill: Set<string> }> {
+  const { redis, sandbox } = test.suite;
+  const first = startCli(['run', test.file, '--out', test.out], test.env);
+  const { batchId } = await waitFor(
+    async () => {
+      const state = await batchState(redis, test.prefix, sandbox);
+      return test.killWhen(state) && state;
+    },
+    60_000,
+    'some answers stored',
+    5,
+  );
+  first.kill('SIGKILL');
+  await waitForExit(first);
+  const answeredAtKill = new Set((await storedVerdicts(redis, test.prefix, batchId!)).keys());
+  expect(answeredAtKill.size).toBeLessThan(test.accounts);
+
+  const rerun = await runCli(['run', test.file, '--out', test.out], test.env, test.rerunTimeoutMs);
+  expect(rerun.code, rerun.stderr).toBe(0);
+  expect(rerun.stderr).toContain(`continuing unfinished batch ${batchId}`);
+  const report = await reportRows(test.out);
+  expect(report.ids).toEqual(test.ids);
+  expect([...report.results]).toEqual(['MATCH']);
+  expect(await batchCount(redis, test.prefix)).toBe(1);
+
+  const asked = sandbox.stats().inquiriesByAccount;
+  expect(Object.keys(asked)).toHaveLength(test.accounts);
+  const askedTwice = Object.entries(asked).filter(([, count]) => count > 1);
+  // Answered before the kill: never asked again. Asked twice: only calls in flight at the kill.
+  for (const [account] of askedTwice) expect(answeredAtKill.has(account)).toBe(false);
+  expect(askedTwice.length).toBeLessThanOrEqual(test.inFlight);
+  expect(Math.max(...Object.values(asked))).toBeLessThanOrEqual(2);
+  return { batchId: batchId!, answeredAtKill };
+}
