@@ -330,7 +330,7 @@ interface AccountTurn {
  * came). The job keeps, per account, the failures of the runs handed back (`uncountedFailures`), and an
  * account's attempt is the job's plus those.
  */
-export function keptFailures(accounts: number, kept: readonly number[], failedNow: ReadonlySet<number>): number[] {
+function keptFailures(accounts: number, kept: readonly number[], failedNow: ReadonlySet<number>): number[] {
   return Array.from({ length: accounts }, (_, index) => (kept[index] ?? 0) + (failedNow.has(index) ? 1 : 0));
 }
 

@@ -11,7 +11,7 @@ import { BatchNotFoundError } from '../errors.js';
 import type { CallCounts } from '../queue/call-tally.js';
 import { runCommand } from '../redis/commands/define.js';
 import { newJobSealKey } from '../queue/job-seal.js';
-import { inquiryGroups, singleInquiries, type InquiryGroup } from '../queue/inquiry-queue.js';
+import { inquiryGroups, keepingAccounts, singleInquiries, type InquiryGroup } from '../queue/inquiry-queue.js';
 import {
   BATCH_APPEND_ROWS,
   BATCH_COMMIT_REVIEW_ROWS,
@@ -534,9 +534,7 @@ export class BatchStore {
       const keys = await this.redis.lrange(this.keys.accountOrder(batchId), start, start + perSlice - 1);
       if (keys.length === 0) return;
       const missing = new Set(await this.withoutOutcome(batchId, keys));
-      const groups = inquiryGroups(keys, start, perJob)
-        .map((inquiry) => ({ ...inquiry, accountKeys: inquiry.accountKeys.filter((accountKey) => missing.has(accountKey)) }))
-        .filter((inquiry) => inquiry.accountKeys.length > 0);
+      const groups = keepingAccounts(inquiryGroups(keys, start, perJob), (accountKey) => missing.has(accountKey));
       if (groups.length > 0) yield groups;
     }
   }

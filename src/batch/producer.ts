@@ -6,7 +6,14 @@ import { cutLastValue } from '../csv/reader.js';
 import { readInputColumns, refuseSecondHeaderRow, type ColumnOverrides, type InputColumns } from '../csv/columns.js';
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { BatchNotFoundError, InputFileError } from '../errors.js';
-import { addInquiryJobs, inquiryGroups, UNPACED_JOBS_PER_ADD, type InquiryGroup, type InquiryJobData } from '../queue/inquiry-queue.js';
+import {
+  addInquiryJobs,
+  inquiryGroups,
+  keepingAccounts,
+  UNPACED_JOBS_PER_ADD,
+  type InquiryGroup,
+  type InquiryJobData,
+} from '../queue/inquiry-queue.js';
 import { ROWS_PER_BLOCK, type BatchStore, type StoredRow } from './batch-store.js';
 import { DEFAULT_BACKLOG, type Backlog } from './backlog.js';
 import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
@@ -85,8 +92,8 @@ export class Producer {
       const whole = last ? waiting.length : Math.max(0, Math.floor((waitingFrom + waiting.length) / perJob) * perJob - waitingFrom);
       const ready = waiting.slice(0, whole);
       const outcomes = await this.store.getOutcomes(batchId, ready);
-      const unanswered = (inquiry: InquiryGroup) => ({ ...inquiry, accountKeys: inquiry.accountKeys.filter((key) => !outcomes.has(key)) });
-      await this.queueInquiries(batchId, round, inquiryGroups(ready, waitingFrom, perJob).map(unanswered), sealKey);
+      const unanswered = keepingAccounts(inquiryGroups(ready, waitingFrom, perJob), (key) => !outcomes.has(key));
+      await this.queueInquiries(batchId, round, unanswered, sealKey);
       waiting = waiting.slice(whole);
       waitingFrom += whole;
       slice = [];
@@ -137,9 +144,15 @@ export class Producer {
         inquiries.flatMap((inquiry) => inquiry.accountKeys),
       ),
     );
-    if (toAsk.size === 0) return 0;
-    const asked = inquiries.map((inquiry) => ({ ...inquiry, accountKeys: inquiry.accountKeys.filter((key) => toAsk.has(key)) }));
-    await addInquiryJobs(this.queue, batchId, round, asked, this.attempts, sealKey, this.perAdd);
+    await addInquiryJobs(
+      this.queue,
+      batchId,
+      round,
+      keepingAccounts(inquiries, (key) => toAsk.has(key)),
+      this.attempts,
+      sealKey,
+      this.perAdd,
+    );
     return toAsk.size;
   }
 

@@ -31,7 +31,7 @@ export interface InquiryGroup {
 }
 
 /** The most accounts one job asks (see accountsPerJob). */
-export const MOST_ACCOUNTS_PER_JOB = 16;
+const MOST_ACCOUNTS_PER_JOB = 16;
 /** A batch gets one more account per job for every this many rows (see accountsPerJob). */
 const ROWS_PER_ACCOUNT_PER_JOB = 4_096;
 
@@ -137,8 +137,8 @@ export function jobsPerAdd(rate: Rate): number {
 }
 
 /**
- * One job per inquiry group (a group with no account left to ask is not queued). `sealKey`: the batch's key
- * for its jobs' account numbers (BatchStore.jobSeal); `perAdd`: jobs per addBulk (jobsPerAdd).
+ * One job per inquiry group, each with at least one account (see keepingAccounts). `sealKey`: the batch's
+ * key for its jobs' account numbers (BatchStore.jobSeal); `perAdd`: jobs per addBulk (jobsPerAdd).
  */
 export async function addInquiryJobs(
   queue: Queue<InquiryJobData>,
@@ -149,11 +149,10 @@ export async function addInquiryJobs(
   sealKey: string,
   perAdd: number,
 ): Promise<void> {
-  const asked = inquiries.filter((inquiry) => inquiry.accountKeys.length > 0);
   const seal = (accountKey: string) => sealAccount(sealKey, batchId, accountKey);
-  for (let start = 0; start < asked.length; start += perAdd) {
+  for (let start = 0; start < inquiries.length; start += perAdd) {
     await queue.addBulk(
-      asked.slice(start, start + perAdd).map((inquiry) => ({
+      inquiries.slice(start, start + perAdd).map((inquiry) => ({
         name: INQUIRY_JOB,
         data:
           inquiry.group === undefined
@@ -179,6 +178,12 @@ export function inquiryGroups(accountKeys: string[], firstOrdinal: number, perJo
   }
   return groups;
 }
+
+/** The groups with only their accounts that `keep` keeps; a group left with none is left out (it is not to be queued). */
+export const keepingAccounts = (inquiries: InquiryGroup[], keep: (accountKey: string) => boolean): InquiryGroup[] =>
+  inquiries
+    .map((inquiry) => ({ ...inquiry, accountKeys: inquiry.accountKeys.filter(keep) }))
+    .filter((inquiry) => inquiry.accountKeys.length > 0);
 
 /** Each account its own job (a batch of one account per job). */
 export const singleInquiries = (accountKeys: string[]): InquiryGroup[] =>
