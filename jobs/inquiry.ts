@@ -42,6 +42,11 @@ export interface InquiryJobDependencies {
   holdEveryWorkerBehind(job: Job<InquiryJobData>, token: string | undefined, ms: number): Promise<never>;
   /** Hands the job back to the queue without spending an attempt, for any worker to take (never returns). */
   handBack(job: Job<InquiryJobData>, token: string | undefined): Promise<never>;
+  /**
+   * Waits for one of the process's permits to have a call in flight (CallPermits: `--concurrency`, counted
+   * in calls); the function returned gives it back. Rejects when `signal` aborts first.
+   */
+  callPermit(signal: AbortSignal): Promise<() => void>;
   breaker: CircuitBreaker;
   /** Posts the provider failing since `since` (wall time); `holdUntil`: a 429's hold, during which nothing is asked. */
   reportOutage(since: number, reason: string, holdUntil?: number): Promise<void>;
@@ -99,15 +104,17 @@ function describeRetryAfter(classification: Extract<ClientClassification, { kind
 }
 
 /**
- * Asks the provider about the account of a job of one batch (or, one after the other, the accounts of its
- * group: see accountsPerJob) and stores each outcome. An outcome is written once and checked before
- * calling, so a job that runs twice neither asks twice nor answers twice.
+ * Asks the provider about the account of a job of one batch (or, side by side, the accounts of its group:
+ * see accountsPerJob), each call with a permit of the process's (CallPermits: the calls in flight, whatever
+ * the jobs), and stores each outcome. An outcome is written once and checked before calling, so a job that
+ * runs twice neither asks twice nor answers twice.
  *
  * - Each account of a group gets its own verdict and its own attempts: an attempt asks every account of the
  *   job still unanswered once; a transient failure of one lets the others be asked, then retries the job,
  *   whose next attempt skips the accounts answered; only the last attempt writes the ones still failing
  *   FAILED. A bug in one account ends that one FAILED and the others are asked. A hold or a stop hands the
- *   whole job back without spending an attempt.
+ *   whole job back without spending an attempt: the calls on their way land their answers, and the accounts
+ *   still waiting for a permit or a send slot are not asked in this run.
  * - Login and token trouble is nobody's row: every worker is held, with a backoff that grows with the
  *   length of the trouble; the circuit breaker does not see it (the provider is not down). A fresh token
  *   refused for one account puts that job behind the others: one batch's bad row never blocks another.
@@ -117,8 +124,8 @@ function describeRetryAfter(classification: Extract<ClientClassification, { kind
  * - An unexpected error is a bug: logged with its stack once per process, counted on the batch, and the
  *   row ends FAILED saying so. It is not retried (a bug does not go away, and a retry could pay twice) and
  *   does not trip the breaker.
- * - A stop (`stop` aborts) hands back a job still waiting for its send slot at once; a call on its way is
- *   waited for (by the worker's close, within SHUTDOWN_TIMEOUT).
+ * - A stop (`stop` aborts) hands back a job still waiting for a permit or its send slot at once; a call on
+ *   its way is waited for (by the worker's close, within SHUTDOWN_TIMEOUT).
  *
  * Durations (the length of login trouble, the breaker's pauses) are on the monotonic clock.
  */
@@ -148,16 +155,17 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     });
   };
 
-  const ask = async (job: Job<InquiryJobData>, accountKey: string, turn: AccountTurn): Promise<void> => {
-    const { lockToken, stop, holds } = turn;
+  /** Asks about one account of the job (its permit in hand) and says how its turn ended. */
+  const ask = async (job: Job<InquiryJobData>, accountKey: string, turn: AccountTurn): Promise<AccountEnd> => {
+    const { lockToken, stop } = turn;
     const { batchId } = job.data;
     const started = performance.now();
     const pre = await deps.preCall(batchId, accountKey, inquiryJobRound(job.id));
-    if (pre.skip !== undefined) return;
+    if (pre.skip !== undefined) return DONE;
 
     // A slot reserved for a call the breaker stops goes unused: a gap in the pace, never an extra send.
     const gate = breaker.allowRequest();
-    if (!gate.allowed) return holds.holdEveryWorker(gate.waitMs);
+    if (!gate.allowed) return handingBack(() => deps.holdEveryWorker(gate.waitMs));
 
     let classification: ClientClassification;
     // What the call that got the answer was paced with: a 429 slows the shared rate only if it was the rate in force.
@@ -187,9 +195,9 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     } catch (error) {
       // No verdict on the provider: a probe that met login trouble or a bug must not hold every call for good.
       if (gate.probe) breaker.abandonProbe();
-      if (error instanceof StoppedBeforeSendingError) return holds.handBack(job, lockToken);
+      if (error instanceof StoppedBeforeSendingError) return NOT_ASKED;
       // Answered, or asked again in a later round, while this call waited for its slot: nothing was sent.
-      if (error instanceof CallNoLongerNeeded) return;
+      if (error instanceof CallNoLongerNeeded) return DONE;
       if (!(error instanceof SystemicError)) throw error;
       // The hold grows with the length of the trouble, not with the number of jobs that met it.
       const now = performance.now();
@@ -200,8 +208,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         lastLoginLogAt = now;
       }
       // A refused fresh token was met on this account: the next job (maybe another batch's) shows whether it is the account's.
-      if (error instanceof TokenRejectedError) return holds.holdEveryWorkerBehind(job, lockToken, holdMs);
-      return holds.holdEveryWorker(holdMs);
+      if (error instanceof TokenRejectedError) return handingBack(() => deps.holdEveryWorkerBehind(job, lockToken, holdMs));
+      return handingBack(() => deps.holdEveryWorker(holdMs));
     }
     loginTroubleSince = undefined;
     // Anything but a transient failure shows the provider is there; a probe always gets its verdict.
@@ -224,7 +232,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
         if (classification.unusable !== true) await deps.countCall(batchId, 'usableAnswers');
         await deps.landAnswer(batchId, accountKey, classification.outcome);
         deps.observeWork(performance.now() - started - pacedMs);
-        return;
+        return DONE;
       }
       case 'rate_limited': {
         await deps.countCall(batchId, 'rateLimited');
@@ -238,7 +246,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
           `HTTP 429 (rate limit), ${describeRetryAfter(classification)}`,
           Date.now() + retryAfterMs,
         );
-        return holds.holdEveryWorker(retryAfterMs);
+        return handingBack(() => deps.holdEveryWorker(retryAfterMs));
       }
       case 'transient': {
         const since = breaker.outageSince;
@@ -254,9 +262,9 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
             verdict: 'FAILED',
             reason: `no answer after ${attempts} attempt(s): ${classification.reason}`,
           });
-          return;
+          return DONE;
         }
-        throw new TransientInquiryError(classification.reason);
+        return { kind: 'failed', error: new TransientInquiryError(classification.reason) };
       }
     }
   };
@@ -269,56 +277,91 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
       logger.debug({ jobId: job.id, batchId: job.data.batchId }, 'inquiry job of a batch that is gone: dropped');
       return;
     }
-    let transient: TransientInquiryError | undefined;
-    // The accounts of a group that failed in this run (see keptFailures).
-    const failedNow = new Set<number>();
+    // Aborted by the stop, or once one account's turn hands the job back or meets Redis failing: the
+    // accounts still waiting for a permit or a send slot are then not asked in this run.
+    const run = new AbortController();
+    const stopped = () => run.abort();
+    stop?.addEventListener('abort', stopped, { once: true });
+    if (stop?.aborted === true) run.abort();
     const kept = 'sealedAccounts' in job.data ? (job.data.uncountedFailures ?? []) : [];
-    const keepFailures = async () => {
-      if (failedNow.size > 0) await job.updateData({ ...job.data, uncountedFailures: keptFailures(accountKeys.length, kept, failedNow) });
-    };
-    const holds: Holds = {
-      holdEveryWorker: async (ms) => {
-        await keepFailures();
-        return deps.holdEveryWorker(ms);
-      },
-      holdEveryWorkerBehind: async (held, token, ms) => {
-        await keepFailures();
-        return deps.holdEveryWorkerBehind(held, token, ms);
-      },
-      handBack: async (held, token) => {
-        await keepFailures();
-        return deps.handBack(held, token);
-      },
-    };
-    for (const [index, accountKey] of accountKeys.entries()) {
-      // A group's next account waits for the next run of the job: the stop waits only for calls on their way.
-      if (index > 0 && stop?.aborted === true) return holds.handBack(job, lockToken);
+
+    /** One account's turn: a permit, then the ask; never rejects. An end that ends the run aborts it before the permit goes. */
+    const turn = async (accountKey: string, index: number): Promise<AccountEnd> => {
+      let release: () => void;
       try {
-        await ask(job, accountKey, { lockToken, stop, holds, earlierFailures: kept[index] ?? 0 });
+        release = await deps.callPermit(run.signal);
       } catch (error) {
-        // The job is retried once every account of this attempt was asked (see above).
-        if (error instanceof TransientInquiryError) {
-          transient ??= error;
-          failedNow.add(index);
-          continue;
-        }
-        // BullMQ's own control flow (the rate-limit hand-back, a delay) passes through; Redis failures are retried.
-        if ((error instanceof Error && HANDED_BACK.has(error.name)) || isRedisFailure(error)) throw error;
-        await reportBug(job, accountKey, error);
+        return run.signal.aborted ? NOT_ASKED : { kind: 'thrown', error };
       }
+      try {
+        // The permit may have come as the run ended (its giver's end aborted the run first).
+        if (run.signal.aborted) return NOT_ASKED;
+        const end = await askOrReport(accountKey, index);
+        if (end.kind === 'handBack' || end.kind === 'thrown') run.abort();
+        return end;
+      } finally {
+        release();
+      }
+    };
+    const askOrReport = async (accountKey: string, index: number): Promise<AccountEnd> => {
+      try {
+        return await ask(job, accountKey, { lockToken, stop: run.signal, earlierFailures: kept[index] ?? 0 });
+      } catch (error) {
+        // BullMQ's own control flow (a delay) passes through; Redis failures are retried.
+        if ((error instanceof Error && HANDED_BACK.has(error.name)) || isRedisFailure(error)) return { kind: 'thrown', error };
+        try {
+          await reportBug(job, accountKey, error);
+          return DONE;
+        } catch (saveError) {
+          return { kind: 'thrown', error: saveError };
+        }
+      }
+    };
+
+    let ends: AccountEnd[];
+    try {
+      // Side by side, each account as its permit comes (in the job's order: see CallPermits).
+      ends = await Promise.all(accountKeys.map(turn));
+    } finally {
+      stop?.removeEventListener('abort', stopped);
     }
-    if (transient !== undefined) throw transient;
+    const handBack = ends.find((end) => end.kind === 'handBack');
+    const thrown = ends.find((end) => end.kind === 'thrown');
+    if (handBack !== undefined || (thrown === undefined && ends.some((end) => end.kind === 'notAsked'))) {
+      // An account that failed in this run keeps its failure: the hand-back spends no attempt (keptFailures).
+      const failedNow = new Set(ends.flatMap((end, index) => (end.kind === 'failed' ? [index] : [])));
+      if (failedNow.size > 0) await job.updateData({ ...job.data, uncountedFailures: keptFailures(accountKeys.length, kept, failedNow) });
+      return handBack !== undefined ? handBack.handBack() : deps.handBack(job, lockToken);
+    }
+    if (thrown !== undefined) throw thrown.error;
+    // The job is retried once every account of this attempt was asked (see above).
+    const failed = ends.find((end) => end.kind === 'failed');
+    if (failed !== undefined) throw failed.error;
   };
 }
 
-/** The hand-backs of a job (InquiryJobDependencies): a job of several accounts keeps its failures first (see keptFailures). */
-type Holds = Pick<InquiryJobDependencies, 'holdEveryWorker' | 'holdEveryWorkerBehind' | 'handBack'>;
+/** How one account's turn in its job's run ended. */
+type AccountEnd =
+  /** Answered (or written FAILED), or no longer to be asked. */
+  | { kind: 'done' }
+  /** A transient failure: the job is retried, this account with it. */
+  | { kind: 'failed'; error: TransientInquiryError }
+  /** Not asked: the worker is stopping, or another account of the job ended its run. */
+  | { kind: 'notAsked' }
+  /** The job goes back to the queue this way (a hold) without spending an attempt: nothing more is asked in this run. */
+  | { kind: 'handBack'; handBack: () => Promise<never> }
+  /** Redis failed (or BullMQ's control flow): the job's run ends with it. */
+  | { kind: 'thrown'; error: unknown };
+
+const DONE: AccountEnd = { kind: 'done' };
+const NOT_ASKED: AccountEnd = { kind: 'notAsked' };
+const handingBack = (handBack: () => Promise<never>): AccountEnd => ({ kind: 'handBack', handBack });
 
 /** One account's turn in its job's run. */
 interface AccountTurn {
   lockToken: string | undefined;
-  stop: AbortSignal | undefined;
-  holds: Holds;
+  /** Aborted by the worker's stop, or when another account of the job ended the run. */
+  stop: AbortSignal;
   /** Transient failures of the account in runs of its job that were handed back (keptFailures): not in the job's attempts. */
   earlierFailures: number;
 }

@@ -182,7 +182,7 @@ export function openApp(
     queueName,
     endpoint: endpointOf(provider),
     throwAwayQueue: provider.builtinEmulator === true,
-    accountsPerJob: (rowCount) => accountsPerJob(rowCount, config.inquiry.rate),
+    accountsPerJob,
     clock,
     logger,
   });

@@ -69,8 +69,11 @@ export interface LifecycleDependencies {
    * the app queues the completion notice here. It must only queue: a receiver never delays a report.
    */
   batchFinished?(finished: FinishedBatch): Promise<void>;
-  /** The rate (calls/s) the provider allowed since `since`: the configured rate unless it answered 429 (the shared pacer slowed down). */
-  allowedRate?(since: number): Promise<number>;
+  /**
+   * The rate (calls/s) the provider allowed since `since`: the configured rate unless it answered 429 (the
+   * shared pacer slowed down); undefined when not known (it refused calls sent unpaced).
+   */
+  allowedRate?(since: number): Promise<number | undefined>;
   /**
    * The calls of a batch's earlier rounds that may still be on their way when its FAILED accounts are to
    * be asked again: `held` counts its jobs of rounds before `round` that a worker holds now (the run that

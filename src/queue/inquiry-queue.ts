@@ -30,26 +30,25 @@ export interface InquiryGroup {
   group: number | undefined;
 }
 
-/** The most accounts one job asks (see accountsPerJob). */
-const MOST_ACCOUNTS_PER_JOB = 16;
-/** A batch gets one more account per job for every this many rows (see accountsPerJob). */
-const ROWS_PER_ACCOUNT_PER_JOB = 4_096;
+/** How many accounts one job of a large batch asks (see accountsPerJob). */
+const ACCOUNTS_PER_GROUP = 16;
+/** A batch of this many rows or more asks its accounts in groups (see accountsPerJob). */
+const GROUPED_FROM_ROWS = 4_096;
 
 /**
  * How many accounts each job of a new batch asks, fixed for the batch when it is made (its groups must be
  * the same at every re-read). BullMQ's add, fetch and completion of a job cost as much client and Redis
- * work as the call itself (docs/performance.md): when calls go out unpaced, the work per call is what
- * bounds a run, and a job that asks sixteen accounts one after the other pays them once for sixteen (eight
- * left the client and Redis 1.43-1.50 times raw BullMQ's CPU a row, sixteen 1.37-1.42). When calls are
- * paced, the rate bounds a run, and every account keeps its own job: a group's accounts wait for their
- * slots one after the other in one worker slot, and the last groups of a run leave the rate unused while
- * they finish (groups of sixteen at 200/s: 0.979 of the rate against 0.985). A small file keeps its own
- * jobs too, so that all its calls go out at once (a 28-row file in groups of eight would be three calls at
- * a time): one more account per job for every 4,096 rows, up to sixteen from 65,536 rows.
+ * work as the call itself (docs/performance.md), paced or not: a job that asks sixteen accounts pays them
+ * once for sixteen (unpaced, eight left the client and Redis 1.43-1.50 times raw BullMQ's CPU a row,
+ * sixteen 1.37-1.42; paced at 200/s, sixteen brought the Redis commands a row from 66 to 31). A job asks its
+ * accounts side by side, each with a call permit of its own (CallPermits), so the calls in flight are
+ * those of one account per job, and the last groups of a run do not ask theirs one after the other while
+ * the rate goes unused (asked in turn, groups of sixteen at 200/s reached 0.979 of the rate against
+ * 0.985). A file of fewer rows keeps a job per account: it is done in seconds either way, and the order
+ * of its accounts (16 bytes a row in Redis) is not kept.
  */
-export function accountsPerJob(rowCount: number, rate: Rate): number {
-  if (!sendsUnpaced(ratePerSecond(rate))) return 1;
-  return Math.min(MOST_ACCOUNTS_PER_JOB, Math.max(1, Math.floor(rowCount / ROWS_PER_ACCOUNT_PER_JOB)));
+export function accountsPerJob(rowCount: number): number {
+  return rowCount >= GROUPED_FROM_ROWS ? ACCOUNTS_PER_GROUP : 1;
 }
 
 /**

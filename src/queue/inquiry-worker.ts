@@ -5,6 +5,7 @@ import { isConnectionFailure, isRedisFull } from '../redis/failures.js';
 import type { RedisKeys } from '../redis/keys.js';
 import { redisErrors } from '../redis/supervisor.js';
 import { jitteredBackoff } from './backoff.js';
+import type { CallPermits } from './call-permits.js';
 import { shares, type AdaptiveConcurrency } from './concurrency.js';
 import type { InquiryJobData } from './inquiry-queue.js';
 import type { SendPacer, SendTicket } from './pacer.js';
@@ -54,15 +55,22 @@ export function startInquiryWorker(
 }
 
 /**
- * Feeds one answered job's work time to `concurrency` and sets the process's workers to their shares of
- * what it says (enough slots for the rate at the work time seen). The workers are looked up when a time
- * comes: the processor that observes exists before its workers.
+ * Feeds one answered call's work time to `concurrency` and sets the process's call permits to what it says
+ * (enough calls in flight for the rate at the work time seen), and its workers to their shares of as many
+ * jobs: a job of one account needs a slot per call, and a job of several takes a permit per call. The
+ * workers are looked up when a time comes: the processor that observes exists before its workers.
  */
-export function adaptTo(concurrency: AdaptiveConcurrency, workers: () => readonly Worker<InquiryJobData>[]): (workMs: number) => void {
+export function adaptTo(
+  concurrency: AdaptiveConcurrency,
+  permits: CallPermits,
+  workers: () => readonly Worker<InquiryJobData>[],
+): (workMs: number) => void {
   return (workMs) => {
     concurrency.observe(workMs);
+    const calls = concurrency.next();
+    permits.setCapacity(calls);
     const current = workers();
-    const next = shares(concurrency.next(), current.length);
+    const next = shares(calls, current.length);
     current.forEach((worker, index) => {
       if (worker.concurrency !== next[index]) worker.concurrency = next[index]!;
     });

@@ -313,8 +313,8 @@ export class SendPacer {
     return { slowed: slowed === 1, from: ticket.rateInForce, to: Number(to) };
   }
 
-  /** The rate the provider allowed since `since` (ms, epoch): the configured rate unless it answered 429. */
-  async allowedRateSince(since: number): Promise<number> {
+  /** The rate the provider allowed since `since` (ms, epoch): the configured rate unless it answered 429 (see allowedRate). */
+  async allowedRateSince(since: number): Promise<number | undefined> {
     const now = await this.readState();
     return allowedRate(this.state, this.ceiling, since, now);
   }

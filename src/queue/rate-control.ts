@@ -88,8 +88,12 @@ export const slotInterval = (rate: number, guarded: boolean): number => 1000 / (
 /**
  * What the summary reports as the rate the provider allowed: the configured rate when it never answered
  * 429 since `since`; otherwise the pacer's rate at `now`, but never above the rate it last refused.
+ * Undefined when the rate it last refused was one calls go out unpaced at: the pacer kept no record of
+ * those sends, so it knows no rate the provider took (the figure was the unpaced rate, `1000000/s`).
  */
-export function allowedRate(state: RateState, ceiling: number, since: number, now: number): number {
+export function allowedRate(state: RateState, ceiling: number, since: number, now: number): number | undefined {
   if (state.slowedAt === undefined || state.slowedAt < since) return ceiling;
-  return Math.min(rateAt(state, ceiling, now), state.refused ?? ceiling);
+  const refused = state.refused ?? ceiling;
+  if (sendsUnpaced(refused)) return undefined;
+  return Math.min(rateAt(state, ceiling, now), refused);
 }

@@ -10,6 +10,7 @@ import type { RedisClient } from '../redis/connection.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { AnswerLanding } from './answer-landing.js';
 import { closeWorker } from './close-worker.js';
+import { CallPermits } from './call-permits.js';
 import { AdaptiveConcurrency, shares, workerCount } from './concurrency.js';
 import { queueCeiling, type InquiryJobData } from './inquiry-queue.js';
 import { adaptTo, startInquiryWorker } from './inquiry-worker.js';
@@ -29,6 +30,7 @@ export interface WorkerPart {
   holdEveryWorker(ms: number): Promise<never>;
   holdEveryWorkerBehind(job: Job<InquiryJobData>, token: string | undefined, ms: number): Promise<never>;
   handBack(job: Job<InquiryJobData>, token: string | undefined): Promise<never>;
+  callPermit(signal: AbortSignal): Promise<() => void>;
   breaker: CircuitBreaker;
 }
 
@@ -95,11 +97,13 @@ export class InquiryWorkerPool {
     // Enough slots for the rate at the work time seen (see AdaptiveConcurrency), shared among the workers as answers come.
     const concurrency = new AdaptiveConcurrency(this.settings.rate, this.settings.concurrency);
     this.concurrency = concurrency;
+    // The calls in flight, whatever the jobs: a job of several accounts takes a permit for each call.
+    const permits = new CallPermits(concurrency.next());
     const processJob = this.settings.processor({
       openAccounts: (data) => accounts.open(data),
       landAnswer: (batchId, accountKey, outcome) => answers.land(batchId, accountKey, outcome),
       countCall: (batchId, field) => answers.countCall(batchId, field),
-      observeWork: adaptTo(concurrency, () => this.workers),
+      observeWork: adaptTo(concurrency, permits, () => this.workers),
       holdEveryWorker: async (ms) => {
         await queue.rateLimit(Math.max(1, Math.round(ms)));
         throw Worker.RateLimitError();
@@ -109,6 +113,7 @@ export class InquiryWorkerPool {
         return putBack(job, token, ms);
       },
       handBack: (job, token) => putBack(job, token, 0),
+      callPermit: (signal) => permits.acquire(signal),
       breaker,
     });
     const processor = inHand(this.held, startsStoppedAfter(this.stopped.signal, processJob));

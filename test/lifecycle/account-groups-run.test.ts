@@ -6,10 +6,11 @@ import { runCli } from '../support/cli.js';
 import { batchState, killWhileAnsweringThenRerun, lifecycleSuite, payoutFile, reportRows } from './lifecycle-helpers.js';
 
 /**
- * `run` of a file large enough, sent unpaced, for its jobs to ask several accounts each (accountsPerJob):
- * 9,000 accounts, two a job. Every row once in the report, every account asked once; and after `kill -9`
+ * `run` of a file large enough for its jobs to ask several accounts each (accountsPerJob): 9,000 accounts,
+ * sixteen a job, sent unpaced. Every row once in the report, every account asked once; and after `kill -9`
  * while answers come in, the same command again asks only what had no answer (the killed process's jobs
- * come back once their lock expires, 30-60 s).
+ * come back once their lock expires, 30-60 s). Then 4,096 accounts paced against a provider that allows
+ * exactly the rate: no 429.
  */
 const ACCOUNTS = syntheticAccounts(9_000);
 const CONCURRENCY = 8;
@@ -34,7 +35,7 @@ describe('run with several accounts per job', () => {
     expect(Object.keys(asked)).toHaveLength(ACCOUNTS.length);
     expect(Object.values(asked).every((count) => count === 1)).toBe(true);
     const { batchId } = await batchState(redis, prefix, sandbox);
-    expect(await redis.hget(redisKeys(prefix).batch(batchId!), 'accountsPerJob')).toBe('2');
+    expect(await redis.hget(redisKeys(prefix).batch(batchId!), 'accountsPerJob')).toBe('16');
   });
 
   it('after kill -9 while answers come in, the same command asks only what had no answer', { timeout: 150_000 }, async () => {
@@ -44,7 +45,7 @@ describe('run with several accounts per job', () => {
     const out = join(folder, 'killed.reconciled.csv');
     const ids = await payoutFile(file, ACCOUNTS, 1, 'K');
     sandbox.resetStats();
-    // One call in flight per job a process holds.
+    // One call in flight per call permit of the process (the concurrency), whatever the jobs it holds.
     await killWhileAnsweringThenRerun({
       suite,
       prefix,
@@ -57,5 +58,34 @@ describe('run with several accounts per job', () => {
       killWhen: (state) => state.answered >= 1_000,
       rerunTimeoutMs: 140_000,
     });
+  });
+});
+
+const PACED_ACCOUNTS = syntheticAccounts(4_096);
+const RATE = 400;
+const paced = lifecycleSuite('account-groups-paced', {
+  accounts: PACED_ACCOUNTS,
+  latencyMs: { min: 20, max: 80 },
+  rateLimit: { max: RATE, windowMs: 1_000 },
+});
+
+describe('a paced run with several accounts per job', () => {
+  it('asks every account once, side by side within a job, never past the rate: no 429', async () => {
+    const { redis, sandbox, folder } = paced;
+    const { prefix, env } = paced.environment({ INQUIRY_RATE: `${RATE}/s` });
+    const file = join(folder, 'paced.csv');
+    const out = join(folder, 'paced.reconciled.csv');
+    const ids = await payoutFile(file, PACED_ACCOUNTS, 1, 'P');
+    sandbox.resetStats();
+    const result = await runCli(['run', file, '--out', out], env, 120_000);
+    expect(result.code, result.stderr).toBe(0);
+    expect((await reportRows(out)).ids).toEqual(ids);
+    const stats = sandbox.stats();
+    expect(stats.rateLimited).toBe(0);
+    expect(stats.maxInquiriesInAnyWindow).toBeLessThanOrEqual(RATE);
+    expect(Object.values(stats.inquiriesByAccount).every((count) => count === 1)).toBe(true);
+    expect(Object.keys(stats.inquiriesByAccount)).toHaveLength(PACED_ACCOUNTS.length);
+    const { batchId } = await batchState(redis, prefix, sandbox);
+    expect(await redis.hget(redisKeys(prefix).batch(batchId!), 'accountsPerJob')).toBe('16');
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createInquiryProcessor, type InquiryJobDependencies } from '../../jobs/inquiry.js';
+import { CallPermits } from '../../src/queue/call-permits.js';
 import { parseRate } from '../../src/config/index.js';
 import { CircuitBreaker } from '../../src/provider/circuit-breaker.js';
 import type { InquiryJobData } from '../../src/queue/inquiry-queue.js';
@@ -127,6 +128,7 @@ describe('the pre-call command against Redis', () => {
       handBack: async () => {
         throw new Error('no hand-back expected');
       },
+      callPermit: (signal) => new CallPermits(1).acquire(signal),
       breaker: new CircuitBreaker(),
       reportOutage: async () => undefined,
       clearOutage: async () => undefined,

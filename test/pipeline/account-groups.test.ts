@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchStore } from '../../src/batch/batch-store.js';
 import { inspectFile, Producer } from '../../src/batch/producer.js';
-import { parseRate } from '../../src/config/index.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { accountsPerJob, openInquiryQueue, type InquiryJobData } from '../../src/queue/inquiry-queue.js';
 import { openAccount } from '../../src/queue/job-seal.js';
@@ -99,13 +98,11 @@ async function expectedGroups(batchId: string): Promise<Map<string, string[]>> {
 }
 
 describe('jobs of several accounts (accountsPerJob)', () => {
-  it('one account per job when calls are paced or the file is small; more for a large file sent unpaced', () => {
-    expect(accountsPerJob(100_000, parseRate('200/s'))).toBe(1);
-    expect(accountsPerJob(28, parseRate('1000000/s'))).toBe(1);
-    expect(accountsPerJob(8_191, parseRate('1000000/s'))).toBe(1);
-    expect(accountsPerJob(8_192, parseRate('1000000/s'))).toBe(2);
-    expect(accountsPerJob(40_000, parseRate('1000000/s'))).toBe(9);
-    expect(accountsPerJob(100_000, parseRate('1000000/s'))).toBe(16);
+  it('one account per job for a file under 4,096 rows, sixteen from there, paced or not', () => {
+    expect(accountsPerJob(28)).toBe(1);
+    expect(accountsPerJob(4_095)).toBe(1);
+    expect(accountsPerJob(4_096)).toBe(16);
+    expect(accountsPerJob(1_000_000)).toBe(16);
   });
 
   it('queues every account once, in the group of its place in first-seen order, across slices; a re-read and a requeue add nothing', async () => {

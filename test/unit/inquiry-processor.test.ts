@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createInquiryProcessor, TransientInquiryError, type InquiryJobDependencies } from '../../jobs/inquiry.js';
 import { LoginRejectedError, LoginUnavailableError, TokenRejectedError } from '../../src/errors.js';
 import { CircuitBreaker } from '../../src/provider/circuit-breaker.js';
@@ -7,6 +7,7 @@ import type { ClientClassification } from '../../src/provider/client.js';
 import type { InquiryOutcome } from '../../src/provider/outcome.js';
 import type { InquiryJobData } from '../../src/queue/inquiry-queue.js';
 import { recordingLogger } from './lifecycle-fakes.js';
+import { CallPermits } from '../../src/queue/call-permits.js';
 import { newJobSealKey, openAccount, sealAccount } from '../../src/queue/job-seal.js';
 
 const SEAL_KEY = newJobSealKey();
@@ -47,9 +48,15 @@ function groupJob(accountKeys: string[], attemptsMade = 0, attempts = 3): Job<In
 
 /**
  * The processor over fakes: `provider` answers each call (a decision, or an error thrown by the client:
- * login trouble, a bug); the breaker is a real one with a small window so a test can open it.
+ * login trouble, a bug); the breaker is a real one with a small window so a test can open it. `permits`:
+ * the calls in flight at once (one: a group's accounts are asked one after the other).
  */
-function processorWorld(provider: (account: string) => ClientClassification | Error, breaker = new CircuitBreaker()) {
+function processorWorld(
+  provider: (account: string) => ClientClassification | Error | Promise<ClientClassification>,
+  breaker = new CircuitBreaker(),
+  permits = 1,
+) {
+  const callPermits = new CallPermits(permits);
   const { logger, lines } = recordingLogger();
   const outcomes = new Map<string, InquiryOutcome>();
   const counted: string[] = [];
@@ -84,7 +91,7 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
       const key = `${account.bankCode}:${account.accountNumber}`;
       asked.push(key);
       await hooks.waitForTurn();
-      const answer = provider(key);
+      const answer = await provider(key);
       if (answer instanceof Error) throw answer;
       await hooks.onSend();
       return answer;
@@ -105,6 +112,7 @@ function processorWorld(provider: (account: string) => ClientClassification | Er
     handBack: async () => {
       throw new RateLimitError();
     },
+    callPermit: (signal) => callPermits.acquire(signal),
     breaker,
     reportOutage: async (_, reason) => void outages.push(reason),
     clearOutage: async () => void onClear(),
@@ -396,5 +404,52 @@ describe('a job of several accounts (jobs/inquiry.ts, accountsPerJob)', () => {
     await expect(w.process(groupJob(GROUP), 'lock', stop.signal)).rejects.toBeInstanceOf(RateLimitError);
     expect(w.asked).toEqual([GROUP[0]]);
     expect(w.outcomes.size).toBe(1);
+  });
+
+  it('asks its accounts side by side, as many at once as there are call permits, each its own answer', async () => {
+    const answers = new Map<string, (classification: ClientClassification) => void>();
+    const w = processorWorld(
+      (account) => new Promise<ClientClassification>((resolve) => answers.set(account, resolve)),
+      new CircuitBreaker(),
+      2,
+    );
+    const processing = w.process(groupJob(GROUP));
+    await vi.waitFor(() => expect(w.asked).toEqual(GROUP.slice(0, 2)));
+    // The third waits for a permit: the calls in flight are the permits, whatever the jobs.
+    answers.get(GROUP[1]!)!(answer({ ...VERIFIED, holderName: 'HOLDER 2' }));
+    await vi.waitFor(() => expect(w.asked).toEqual(GROUP));
+    answers.get(GROUP[0]!)!(answer({ ...VERIFIED, holderName: 'HOLDER 1' }));
+    answers.get(GROUP[2]!)!(answer({ ...VERIFIED, holderName: 'HOLDER 3' }));
+    await processing;
+    expect(GROUP.map((account) => w.outcomes.get(account)?.holderName)).toEqual(['HOLDER 1', 'HOLDER 2', 'HOLDER 3']);
+  });
+
+  it('a 429 among calls side by side: the calls in flight land their answers, the ones not sent wait for the next run', async () => {
+    const answers = new Map<string, (classification: ClientClassification) => void>();
+    let limited = true;
+    const w = processorWorld(
+      (account) =>
+        account === GROUP[0] && limited
+          ? { kind: 'rate_limited', retryAfterMs: 1_000 }
+          : new Promise<ClientClassification>((resolve) => answers.set(account, resolve)),
+      new CircuitBreaker(),
+      2,
+    );
+    const processing = w.process(groupJob(GROUP));
+    await vi.waitFor(() => expect(answers.has(GROUP[1]!)).toBe(true));
+    answers.get(GROUP[1]!)!(answer());
+    await expect(processing).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.holds).toEqual([1_000]);
+    // The third had no permit when the 429 came: not asked, its slot not taken.
+    expect(w.asked).toEqual(GROUP.slice(0, 2));
+    expect([...w.outcomes.keys()]).toEqual([GROUP[1]]);
+    limited = false;
+    const again = w.process(groupJob(GROUP));
+    await vi.waitFor(() => expect(answers.has(GROUP[2]!)).toBe(true));
+    answers.get(GROUP[2]!)!(answer());
+    await vi.waitFor(() => expect(answers.has(GROUP[0]!)).toBe(true));
+    answers.get(GROUP[0]!)!(answer());
+    await again;
+    expect(w.outcomes.size).toBe(3);
   });
 });

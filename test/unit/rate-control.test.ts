@@ -72,6 +72,15 @@ describe('allowedRate: what the summary reports', () => {
   it('is never above the rate the provider last refused', () => {
     expect(allowedRate(state, 40, T0 - 60_000, T0 + 60_000)).toBe(5);
   });
+
+  it('is unknown when the rate it last refused was sent unpaced (no send was recorded): not the unpaced 1000000/s', () => {
+    const unpaced = { slowedTo: 500_000, climbsFrom: T0 + 1_000, refused: 1_000_000, slowedAt: T0 };
+    expect(allowedRate(unpaced, 1_000_000, T0 - 60_000, T0 + 60_000)).toBeUndefined();
+    // Slowed until it paced, then refused at a paced rate: that one is known.
+    expect(allowedRate({ slowedTo: 400, climbsFrom: T0 + 1_000, refused: 800, slowedAt: T0 }, 1_000_000, T0 - 60_000, T0 + 2_000)).toBe(
+      480,
+    );
+  });
 });
 
 describe('sendsUnpaced', () => {
