@@ -1,21 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import module from 'node:module';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { reportError } from './report-error.js';
-
-/**
- * Node 22 and later keep the compiled code of the modules a command loads (below) on disk, so that the next
- * start does not compile them again: 28 rows took 0.58 s instead of 0.63 (Node 24, the image's; Node 20 has
- * no such cache and starts as before). In the user's own cache folder, not the shared /tmp, where another
- * user could leave compiled code for this one to run; NODE_COMPILE_CACHE, Node's own setting, wins. A folder
- * that cannot be written leaves the cache off, silently: it is a speed-up, not a need.
- */
-(module.enableCompileCache as typeof module.enableCompileCache | undefined)?.(
-  process.env.NODE_COMPILE_CACHE ?? join(homedir(), '.cache', 'beneficiary-check', 'node-compile-cache'),
-);
 
 /** dist/src/cli/main.js -> the package's own package.json. */
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
