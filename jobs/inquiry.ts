@@ -165,7 +165,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
 
     // A slot reserved for a call the breaker stops goes unused: a gap in the pace, never an extra send.
     const gate = breaker.allowRequest();
-    if (!gate.allowed) return handingBack(() => deps.holdEveryWorker(gate.waitMs));
+    if (!gate.allowed) return { kind: 'held', handBack: () => deps.holdEveryWorker(gate.waitMs) };
 
     let classification: ClientClassification;
     // What the call that got the answer was paced with: a 429 slows the shared rate only if it was the rate in force.
@@ -284,6 +284,8 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     stop?.addEventListener('abort', stopped, { once: true });
     if (stop?.aborted === true) run.abort();
     const kept = 'sealedAccounts' in job.data ? (job.data.uncountedFailures ?? []) : [];
+    // The breaker refused an account of this run: the accounts not at its gate yet are not asked in it.
+    let held = false;
 
     /** One account's turn: a permit, then the ask; never rejects. An end that ends the run aborts it before the permit goes. */
     const turn = async (accountKey: string, index: number): Promise<AccountEnd> => {
@@ -295,9 +297,11 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
       }
       try {
         // The permit may have come as the run ended (its giver's end aborted the run first).
-        if (run.signal.aborted) return NOT_ASKED;
+        if (run.signal.aborted || held) return NOT_ASKED;
         const end = await askOrReport(accountKey, index);
         if (end.kind === 'handBack' || end.kind === 'thrown') run.abort();
+        // Not aborted: a call the breaker let through (its probe) may still be waiting for its send slot.
+        if (end.kind === 'held') held = true;
         return end;
       } finally {
         release();
@@ -325,7 +329,7 @@ export function createInquiryProcessor(deps: InquiryJobDependencies) {
     } finally {
       stop?.removeEventListener('abort', stopped);
     }
-    const handBack = ends.find((end) => end.kind === 'handBack');
+    const handBack = ends.find((end) => end.kind === 'handBack' || end.kind === 'held');
     const thrown = ends.find((end) => end.kind === 'thrown');
     if (handBack !== undefined || (thrown === undefined && ends.some((end) => end.kind === 'notAsked'))) {
       // An account that failed in this run keeps its failure: the hand-back spends no attempt (keptFailures).
@@ -350,6 +354,11 @@ type AccountEnd =
   | { kind: 'notAsked' }
   /** The job goes back to the queue this way (a hold) without spending an attempt: nothing more is asked in this run. */
   | { kind: 'handBack'; handBack: () => Promise<never> }
+  /**
+   * The circuit breaker refused the call: the job goes back like `handBack`, but the calls of the run past
+   * the breaker's gate go on (one may be its probe, whose answer closes it); the others wait for the next run.
+   */
+  | { kind: 'held'; handBack: () => Promise<never> }
   /** Redis failed (or BullMQ's control flow): the job's run ends with it. */
   | { kind: 'thrown'; error: unknown };
 

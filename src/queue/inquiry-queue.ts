@@ -41,10 +41,10 @@ const GROUPED_FROM_ROWS = 4_096;
  * work as the call itself (docs/performance.md), paced or not: a job that asks sixteen accounts pays them
  * once for sixteen (unpaced, eight left the client and Redis 1.43-1.50 times raw BullMQ's CPU a row,
  * sixteen 1.37-1.42; paced at 200/s, sixteen brought the Redis commands a row from 66 to 31). A job asks its
- * accounts side by side, each with a call permit of its own (CallPermits), so the calls in flight are
- * those of one account per job, and the last groups of a run do not ask theirs one after the other while
- * the rate goes unused (asked in turn, groups of sixteen at 200/s reached 0.979 of the rate against
- * 0.985). A file of fewer rows keeps a job per account: it is done in seconds either way, and the order
+ * accounts side by side, each call with a permit of the process's (CallPermits), so a job of sixteen has
+ * no more calls in flight than sixteen jobs of one would, and the last groups of a run do not ask theirs
+ * one after the other while the rate goes unused (asked in turn, groups of sixteen at 200/s reached 0.979
+ * of the rate against 0.985; side by side, 0.978-0.983 against 0.983-0.984 on a slower machine). A file of fewer rows keeps a job per account: it is done in seconds either way, and the order
  * of its accounts (16 bytes a row in Redis) is not kept.
  */
 export function accountsPerJob(rowCount: number): number {

@@ -452,4 +452,28 @@ describe('a job of several accounts (jobs/inquiry.ts, accountsPerJob)', () => {
     await again;
     expect(w.outcomes.size).toBe(3);
   });
+
+  it("the breaker refusing one account side by side does not stop its probe waiting for its send slot: the probe's answer closes it, then the job goes back", async () => {
+    const breaker = new CircuitBreaker({ windowSize: 2, minimumCalls: 2, failureRatio: 0.5, openMs: 0, maxOpenMs: 0 });
+    breaker.record(false);
+    breaker.record(false); // open; the next call is the probe, the others are refused while it is out
+    const w = processorWorld(() => answer(), breaker, 3);
+    // The probe's slot comes only once its siblings were refused.
+    let slotDue!: () => void;
+    const slot = new Promise<void>((resolve) => (slotDue = resolve));
+    const preCall = w.deps.preCall;
+    w.deps.preCall = async (batchId, accountKey, round) => {
+      const pre = await preCall(batchId, accountKey, round);
+      return accountKey === GROUP[0] ? { ...pre, nextSlot: () => slot.then(() => pre.nextSlot()) } : pre;
+    };
+    const processing = w.process(groupJob(GROUP));
+    await vi.waitFor(() => expect(w.preCalls).toEqual(GROUP));
+    slotDue();
+    await expect(processing).rejects.toBeInstanceOf(RateLimitError);
+    expect(w.asked).toEqual([GROUP[0]]);
+    expect([...w.outcomes.keys()]).toEqual([GROUP[0]]);
+    expect(breaker.outageSince).toBeUndefined();
+    await w.process(groupJob(GROUP));
+    expect(w.outcomes.size).toBe(3);
+  });
 });
