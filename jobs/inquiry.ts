@@ -64,14 +64,13 @@ export class TransientInquiryError extends Error {
   override name = 'TransientInquiryError';
 }
 
-/** The worker is stopping while this job waited for its send slot: nothing was sent, the job goes back. */
+/** The worker is stopping, or the job's run ended, while this call waited for its send slot: nothing was sent. */
 class StoppedBeforeSendingError extends Error {
   override name = 'StoppedBeforeSendingError';
 }
 
 /** `slot`, unless `stop` aborts first (a 429's hold can keep a job waiting for minutes). */
-function unlessStopped<T>(slot: Promise<T>, stop: AbortSignal | undefined): Promise<T> {
-  if (stop === undefined) return slot;
+function unlessStopped<T>(slot: Promise<T>, stop: AbortSignal): Promise<T> {
   if (stop.aborted) return Promise.reject(new StoppedBeforeSendingError());
   return new Promise<T>((resolve, reject) => {
     const stopped = () => reject(new StoppedBeforeSendingError());

@@ -98,7 +98,8 @@ export class InquiryWorkerPool {
     const concurrency = new AdaptiveConcurrency(this.settings.rate, this.settings.concurrency);
     this.concurrency = concurrency;
     // The calls in flight, whatever the jobs: a job of several accounts takes a permit for each call.
-    const permits = new CallPermits(concurrency.next());
+    const startingCalls = concurrency.next();
+    const permits = new CallPermits(startingCalls);
     const processJob = this.settings.processor({
       openAccounts: (data) => accounts.open(data),
       landAnswer: (batchId, accountKey, outcome) => answers.land(batchId, accountKey, outcome),
@@ -117,7 +118,7 @@ export class InquiryWorkerPool {
       breaker,
     });
     const processor = inHand(this.held, startsStoppedAfter(this.stopped.signal, processJob));
-    for (const share of shares(concurrency.next(), workerCount(this.settings.concurrency))) {
+    for (const share of shares(startingCalls, workerCount(this.settings.concurrency))) {
       this.workers.push(
         startInquiryWorker(queue, processor, {
           connection: this.settings.connection,
