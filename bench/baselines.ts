@@ -5,6 +5,9 @@
  * not a difference of HTTP clients:
  *
  *   - `bullmq-undici`: raw BullMQ + undici: one Queue, one Worker at the same concurrency, the job does the POST;
+ *   - `bullmq-limiter`: the same at the rate, held by BullMQ's own limiter (`max` jobs a second, a fixed window).
+ *     Not a rate anchor (a fixed window against a sliding-window provider is answered 429 many times over):
+ *     what the product's own stack, BullMQ + Redis + undici, costs in CPU a row when it runs at the rate;
  *   - `paced`: a loop that sends at the rate, evenly spaced and never more than the rate's `max` in any
  *     sliding window of its period (the ring of the last `max` send times): the fair anchor against a
  *     sliding-window provider. No queue, no Redis, no limit on the calls in flight;
@@ -23,7 +26,7 @@ import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 import { syntheticAccounts } from '../src/sandbox/synthetic-accounts.js';
 
-export type BaselineKind = 'bullmq-undici' | 'paced' | 'script';
+export type BaselineKind = 'bullmq-undici' | 'bullmq-limiter' | 'paced' | 'script';
 
 export interface BaselineOptions {
   url: string;
@@ -94,6 +97,7 @@ async function paced(url: string, accounts: Account[], rate: number | undefined)
   await Promise.all(inFlight);
 }
 
+/** Raw BullMQ + undici at the concurrency; with a rate, held at it by BullMQ's own limiter. */
 async function rawBullmq(options: BaselineOptions): Promise<void> {
   const bearer = await login(options.url);
   const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
@@ -106,6 +110,7 @@ async function rawBullmq(options: BaselineOptions): Promise<void> {
     connection,
     prefix: options.prefix,
     concurrency: options.concurrency,
+    ...(options.rate !== undefined && { limiter: { max: options.rate, duration: 1_000 } }),
   });
   worker.on('completed', () => {
     answered += 1;
@@ -143,7 +148,8 @@ async function accountsOfFile(file: string): Promise<Account[]> {
 }
 
 const RUNNERS: Record<BaselineKind, (options: BaselineOptions) => Promise<void>> = {
-  'bullmq-undici': rawBullmq,
+  'bullmq-undici': (options) => rawBullmq({ ...options, rate: undefined }),
+  'bullmq-limiter': rawBullmq,
   paced: (options) => paced(options.url, syntheticAccounts(options.rows), options.rate),
   script: async (options) => paced(options.url, await accountsOfFile(options.file!), options.rate),
 };

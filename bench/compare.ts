@@ -15,7 +15,8 @@
  * Scenarios:
  *   unlimited  zero latency, no limit, 100k rows, `run --rate 1000000/s --concurrency 64` against raw BullMQ + undici at 64
  *   rate       the emulator enforcing 200/s (sliding second), 20-80 ms, `run --rate 200/s`, 10k rows,
- *              against a loop paced at 200/s that never sends more than 200 in a sliding second
+ *              against a loop paced at 200/s that never sends more than 200 in a sliding second; and, for the
+ *              CPU a row only, raw BullMQ + undici held at 200/s by BullMQ's own limiter (concurrency 64)
  *   latency    100 ms, `run --rate 500/s` and no other flag, 5k rows, against the same loop at 500/s
  *   example    examples/beneficiaries.csv (28 rows) against the example accounts (20-80 ms), `run --rate 1000/s`,
  *              end to end, against a plain script: read the file, log in, ask each account
@@ -56,6 +57,11 @@ interface Scenario {
   /** The product's flags besides the input and --out. */
   flags: string[];
   anchor: BaselineKind;
+  /**
+   * Runners measured beside the anchor for their CPU a row only, at their own concurrency: what the
+   * product's stack (BullMQ, Redis, undici) costs at the scenario's pace, where the anchor is no such stack.
+   */
+  cpuReferences?: Array<{ kind: BaselineKind; concurrency: number }>;
   /** The anchor's concurrency (where it has one) and rate. */
   concurrency: number;
   rate: number | undefined;
@@ -110,6 +116,7 @@ const scenarios: Record<Exclude<ScenarioName, 'memory'>, () => Scenario> = {
     emulator: { latencyMs: { min: 20, max: 80 }, rateLimit: { max: 200, windowMs: 1000 } },
     flags: ['--rate', '200/s'],
     anchor: 'paced',
+    cpuReferences: [{ kind: 'bullmq-limiter', concurrency: sameConcurrency }],
     concurrency: 0,
     rate: 200,
     wallTime: false,
@@ -209,12 +216,17 @@ class Bench {
     return measured;
   }
 
-  async runAnchor(sandbox: SandboxServer, scenario: Scenario, input: string): Promise<Measured> {
+  async runAnchor(
+    sandbox: SandboxServer,
+    scenario: Scenario,
+    input: string,
+    { kind, concurrency }: { kind: BaselineKind; concurrency: number },
+  ): Promise<Measured> {
     const prefix = `bcbench-${randomBytes(3).toString('hex')}`;
     return this.measure(sandbox, scenario, prefix, (env) =>
       runBaseline(
-        scenario.anchor,
-        { url: sandbox.url, rows: scenario.rows, concurrency: scenario.concurrency, rate: scenario.rate, prefix, file: input },
+        kind,
+        { url: sandbox.url, rows: scenario.rows, concurrency, rate: scenario.rate, prefix, file: input },
         this.redisUrl,
         env,
       ),
@@ -268,24 +280,28 @@ async function compare(bench: Bench, name: Exclude<ScenarioName, 'memory'>): Pro
     input = join(tmpdir(), `bc-compare-${randomBytes(3).toString('hex')}.csv`);
     await writeBeneficiaryFile(input, accounts);
   }
-  const runners = ['product', scenario.anchor] as const;
+  const anchors = [{ kind: scenario.anchor, concurrency: scenario.concurrency }, ...(scenario.cpuReferences ?? [])];
+  const runners = ['product', ...anchors.map((anchor) => anchor.kind)];
   const measured = new Map<string, Measured[]>(runners.map((runner) => [runner, []]));
   const knobs: Partial<SandboxKnobs> = {
     latencyMs: scenario.emulator.latencyMs ?? { min: 0, max: 0 },
     rateLimit: scenario.emulator.rateLimit ?? null,
   };
   console.log(
-    `\n${name}: ${scenario.rows} rows, emulator ${JSON.stringify(knobs)}, product \`run ${scenario.flags.join(' ')}\`, anchor ${scenario.anchor}${scenario.concurrency ? ` at concurrency ${scenario.concurrency}` : ''}${scenario.rate ? ` at ${scenario.rate}/s` : ''}`,
+    `\n${name}: ${scenario.rows} rows, emulator ${JSON.stringify(knobs)}, product \`run ${scenario.flags.join(' ')}\`, anchor ${scenario.anchor}${scenario.concurrency ? ` at concurrency ${scenario.concurrency}` : ''}${scenario.rate ? ` at ${scenario.rate}/s` : ''}${(scenario.cpuReferences ?? []).map((reference) => `; CPU reference ${reference.kind} at concurrency ${reference.concurrency}`).join('')}`,
   );
   try {
     for (let round = 0; round < rounds; round += 1) {
-      const order = round % 2 === 0 ? runners : [...runners].reverse();
+      // Rotated each round, so that each runner goes first in turn (with two, the order swaps).
+      const order = runners.map((_, index) => runners[(index + round) % runners.length]!);
       for (const runner of order) {
         const result =
-          runner === 'product' ? await bench.runProduct(sandbox, scenario, input) : await bench.runAnchor(sandbox, scenario, input);
+          runner === 'product'
+            ? await bench.runProduct(sandbox, scenario, input)
+            : await bench.runAnchor(sandbox, scenario, input, anchors.find((anchor) => anchor.kind === runner)!);
         measured.get(runner)!.push(result);
         console.log(
-          `  round ${round + 1} ${runner.padEnd(13)} ${result.rowsPerSecond.toFixed(1)} rows/s, ${result.seconds.toFixed(2)} s, ${result.rateLimited} answered 429, CPU/row client ${result.clientMicrosPerRow.toFixed(0)} µs + Redis ${result.redisMicrosPerRow.toFixed(0)} µs, ${result.redisCommandsPerRow.toFixed(1)} Redis commands/row`,
+          `  round ${round + 1} ${runner.padEnd(14)} ${result.rowsPerSecond.toFixed(1)} rows/s, ${result.seconds.toFixed(2)} s, ${result.rateLimited} answered 429, CPU/row client ${result.clientMicrosPerRow.toFixed(0)} µs + Redis ${result.redisMicrosPerRow.toFixed(0)} µs, ${result.redisCommandsPerRow.toFixed(1)} Redis commands/row`,
         );
       }
     }
@@ -298,7 +314,7 @@ async function compare(bench: Bench, name: Exclude<ScenarioName, 'memory'>): Pro
     const runs = measured.get(runner)!;
     const column = (pick: (each: Measured) => number, digits: number) => spread(runs.map(pick), digits);
     console.log(
-      `  ${runner.padEnd(13)} ${scenario.wallTime ? `wall s ${column((each) => each.seconds, 2)}` : `rows/s ${column((each) => each.rowsPerSecond, 1)}`}; 429s ${column((each) => each.rateLimited, 0)}; CPU/row client µs ${column((each) => each.clientMicrosPerRow, 0)}, Redis µs ${column((each) => each.redisMicrosPerRow, 0)}; Redis commands/row ${column((each) => each.redisCommandsPerRow, 1)}`,
+      `  ${runner.padEnd(14)} ${scenario.wallTime ? `wall s ${column((each) => each.seconds, 2)}` : `rows/s ${column((each) => each.rowsPerSecond, 1)}`}; 429s ${column((each) => each.rateLimited, 0)}; CPU/row client µs ${column((each) => each.clientMicrosPerRow, 0)}, Redis µs ${column((each) => each.redisMicrosPerRow, 0)}; Redis commands/row ${column((each) => each.redisCommandsPerRow, 1)}`,
     );
   }
   const product = measured.get('product')!;
@@ -326,12 +342,15 @@ async function compare(bench: Bench, name: Exclude<ScenarioName, 'memory'>): Pro
     );
   }
   const cpu = (each: Measured) => each.clientMicrosPerRow + each.redisMicrosPerRow;
-  console.log(
-    `  CPU/row (client + Redis) product / ${scenario.anchor}: ${spread(
-      product.map((each, round) => cpu(each) / cpu(anchor[round]!)),
-      2,
-    )}`,
-  );
+  for (const { kind } of anchors) {
+    const runs = measured.get(kind)!;
+    console.log(
+      `  CPU/row (client + Redis) product / ${kind}: ${spread(
+        product.map((each, round) => cpu(each) / cpu(runs[round]!)),
+        2,
+      )}`,
+    );
+  }
 }
 
 /** The memory scenario is bench/footprint.ts's (1,000,000 rows unless --rows says otherwise). */
