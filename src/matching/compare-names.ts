@@ -132,7 +132,7 @@ function asideOf(name: Party[number], side: string, knowledge: NameKnowledge): {
       always: true,
     };
   const role = knowledge.accountMarkers.match(words, 0, sameChunk);
-  if (role !== null && role.value.kind === 'role')
+  if (role !== null && role.value.kind === 'role' && (!role.value.alone || role.length === words.length))
     return {
       note: `${quoteName(name)} beside the ${side} name is a role, ${role.value.means}, not a name: someone else may be paid`,
       // On the payee side a role alone ("Budi Santoso (Ayah)", "(Wali)") says who the payee is: no one else.

@@ -148,6 +148,8 @@ export interface AccountMarkerEntry {
   written: string[];
   means: string;
   kind: 'joint' | 'on-behalf-of' | 'alias' | 'role';
+  /** A role only when it is the whole other name ("(ANAK)"), not when it opens one ("(Anak Agung Gede Oka)"). */
+  alone?: boolean;
   source?: string;
 }
 
@@ -280,7 +282,13 @@ const SCHEMA: Record<Concept, Record<string, FieldSpec>> = {
     examples: req('text[]'),
     source,
   },
-  accountMarkers: { written: req('letters[]'), means: req('text'), kind: req(['joint', 'on-behalf-of', 'alias', 'role']), source },
+  accountMarkers: {
+    written: req('letters[]'),
+    means: req('text'),
+    kind: req(['joint', 'on-behalf-of', 'alias', 'role']),
+    alone: opt('boolean'),
+    source,
+  },
   bankFieldWidths: { width: req('width'), kind: req('text'), source },
 };
 

@@ -250,6 +250,8 @@ export interface AbbreviationInfo {
 export interface MarkerInfo {
   kind: 'joint' | 'on-behalf-of' | 'alias' | 'role';
   means: string;
+  /** See AccountMarkerEntry.alone. */
+  alone: boolean;
 }
 
 const letters = (text: string) => writtenWords(text).join('');
@@ -271,7 +273,10 @@ export class NameKnowledge {
   readonly degreeOpeners = new Set<string>();
   readonly abbreviations = new Map<string, AbbreviationInfo>();
   readonly spelling: CompiledSpelling;
-  /** Lengths a bank cut just after a word shows: a listed field width less one. */
+  /**
+   * Lengths a bank cut just after a word shows: a listed field width less one (the blank after the word was the
+   * field's last character, dropped), or the width itself (the word ended on the field's last character).
+   */
   readonly wordCutLengths: ReadonlySet<number>;
   readonly counts: KnowledgeCounts;
   private readonly everyday = new Set<string>();
@@ -287,7 +292,7 @@ export class NameKnowledge {
   constructor(entries: KnowledgeEntries) {
     this.counts = Object.fromEntries(CONCEPTS.map((concept) => [concept, entries[concept].length])) as KnowledgeCounts;
     this.spelling = compileSpelling(entries.spellingRules, entries.nameVariants);
-    this.wordCutLengths = new Set(entries.bankFieldWidths.map((entry) => entry.width - 1));
+    this.wordCutLengths = new Set(entries.bankFieldWidths.flatMap((entry) => [entry.width - 1, entry.width]));
     const keyOf = (word: string) => this.spelling.keys(word)[0]!;
     this.titles = new PhraseTable(keyOf);
     this.ranks = new PhraseTable(keyOf);
@@ -355,7 +360,8 @@ export class NameKnowledge {
       }
     }
     for (const entry of entries.accountMarkers)
-      for (const written of entry.written) this.accountMarkers.add(written, { kind: entry.kind, means: entry.means });
+      for (const written of entry.written)
+        this.accountMarkers.add(written, { kind: entry.kind, means: entry.means, alone: entry.alone === true });
     for (const entry of entries.degrees) {
       for (const written of entry.written) {
         const key = letters(written);

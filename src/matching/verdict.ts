@@ -816,19 +816,29 @@ const MIN_RUN_ON_STEM = 4;
 /**
  * The holder name's last word runs on past a whole typed word, and the bank cut the name there: a bank cut shows
  * fewer letters than the word has, so FITRIANIN (for Fitriani Lubis) is another name (Fitrianingsih) cut, unless
- * the letters that run on start the next typed word (the bank ran the two together).
+ * the letters that run on start the next typed word (the bank ran the two together). A spelling of the typed word
+ * that only adds letters after it is a person's to look at there.
  */
 function wordRunsOn(p: Pairing, outcome: Outcome): void {
   const { E, H } = p;
   if (p.holder.visibleLength < MIN_BANK_WIDTH || p.holder.visibleLength > MAX_BANK_WIDTH) return;
   const last = p.linkOfH.get(H.length - 1);
-  if (last === undefined || last.expected.length !== 1 || last.holder.length !== 1 || FULL_WORD_KINDS.has(last.kind)) return;
+  if (last === undefined || last.expected.length !== 1 || last.holder.length !== 1 || last.kind === 'exact') return;
   const at = last.expected[0]!;
   const typed = E[at]!.letters;
   const shown = H[H.length - 1]!.letters;
+  if (typed.length < MIN_RUN_ON_STEM || shown.length <= typed.length || !shown.startsWith(typed)) return;
+  // A spelling that only adds letters after the typed word (DEWIY for Dewi: a final y read as i, then ii as i;
+  // HASANN for Hasan) is also what the start of a longer name looks like where the bank cut (DEWIYANTI).
+  if (FULL_WORD_KINDS.has(last.kind)) {
+    outcome.limit(
+      'CLOSE_MATCH',
+      `${quote(shown)} is ${quote(typed)} with letters after it, and the holder name may be cut there: a spelling, or another name cut`,
+    );
+    return;
+  }
   const next = E.slice(at + 1).find((word) => word.kind === 'name');
-  if (typed.length < MIN_RUN_ON_STEM || !shown.startsWith(typed) || next === undefined) return;
-  if (next.letters.startsWith(shown.slice(typed.length))) return;
+  if (next === undefined || next.letters.startsWith(shown.slice(typed.length))) return;
   outcome.limit('NO_MATCH', `${quote(shown)} runs on past ${quote(typed)} where the holder name is cut: another name`);
 }
 

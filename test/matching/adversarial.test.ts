@@ -202,6 +202,11 @@ describe('adversarial pairs: never MATCH', () => {
     ['Rudi Hermawan', 'RUSDI HERMAWAN', 'different'],
     ['Fahmi Ramadhan', 'FAHRI RAMADHAN', 'different'],
     ['Sukarjo Wiryono', 'SUKARJI WIRYONO', 'different'],
+    // a spelling that only adds letters after the typed word, where the bank may have cut another name
+    ['Agnes Kristina Dewi', 'AGNES KRISTINA DEWIY', 'different'],
+    ['Muhammad Arif Hasan', 'MUHAMMAD ARIF HASANN', 'different'], // Hasannudin, cut at 20
+    // a short form is no standard abbreviation
+    ['Fransiskus Tukan', 'FRANS TUKAN', 'review'],
     // a word missing at the end, at a length that is no bank field
     ['PT Sarana Multi Teknik Utama', 'PT SARANA MULTI TEKNIK', 'review'],
     ['CV Bintang Timur Jaya Abadi', 'CV BINTANG TIMUR JAYA', 'review'],
@@ -232,6 +237,7 @@ describe('bank cuts that stay MATCH', () => {
     ['Soedjatmiko Wirjoatmodjo', 'SUJATMIKO WIRYOATMOJ'], // the bank's new spelling, cut
     ['Bambang Soesilo Joedodiharjo', 'BAMBANG SUSILO YUDOD'],
     ['Hendrawati Prasetyo Nugroho Wibisono', 'HENDRAWATI PRASETYO'], // just after a word, at 20 less the blank
+    ['Gregorius Yudhistira Adiwangsa Putra', 'GREGORIUS YUDHISTIRA ADIWANGSA'], // a word ending on the 30th character
     ['Fitriani Nur Hasanah Pohan', 'FITRIANI NUR HASANA'], // a cut inside "Hasanah" that reads as its spelling
     ['Mochamad Fadhilah Al-Banjari', 'MUHAMMAD FADHILAH AL'], // a name cannot end with its article: cut
   ])('%s / %s', (expected, holder) => {

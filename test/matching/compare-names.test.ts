@@ -545,6 +545,8 @@ describe('review: brackets or an alias beside the holder name that are no other 
       ['Budi Santoso', 'BUDI SANTOSO (AHLI WARIS)'],
       ['Budi Santoso', 'BUDI SANTOSO (WALI)'],
       ['Budi Santoso', 'BUDI SANTOSO (ISTRI)'],
+      ['Budi Santoso', 'BUDI SANTOSO (ANAK)'],
+      ['Budi Santoso', 'BUDI SANTOSO (CUCU)'],
       ['Budi Santoso', 'BUDI SANTOSO ALS AHLI WARIS'],
       ['Budi Santoso', 'BUDI SANTOSO (SITI AMINAH)'],
       ['Budi Santoso', 'BUDI SANTOSO (IBU SITI)'],
@@ -563,6 +565,8 @@ describe('review: brackets or an alias beside the holder name that are no other 
     check('Hendrawan Salim', 'HENDRAWAN SALIM ALS LIEM HEN DJIE', 'MATCH');
     check('Hendrawan Salim (Liem Hen Djie)', 'LIEM HEN DJIE', 'MATCH');
     check('Budi Santoso', 'BUDI SANTOSO (PURN)', 'MATCH');
+    // ANAK is a relation alone, and the start of a Balinese name (Anak Agung)
+    check('Gede Oka', 'GEDE OKA (ANAK AGUNG GEDE OKA)', 'MATCH');
     check('Andi Pratama (Bapak Budi Santoso)', 'ANDI PRATAMA', 'MATCH');
     // on the payee side a role alone says who the payee is
     check('Budi Santoso (Wali)', 'BUDI SANTOSO', 'MATCH');

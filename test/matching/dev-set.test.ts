@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareNames, NAME_MATCH_POLICIES } from '../../src/matching/compare-names.js';
-import { devPairs, setAsidePairs, tunedPairs } from './dev-set.js';
+import { devPairs, outsidePairs, setAsidePairs, tunedPairs } from './dev-set.js';
 import { evaluate, share } from './evaluation-metrics.js';
 
 // Issue 26's targets on the public names dev set (test/matching/dev-set/), in process: fast, and run without Redis.
@@ -20,7 +20,7 @@ describe('the names dev set', () => {
   // The safety targets: never MATCH for a different person or a pair a person must look at, in any part, under
   // either policy.
   it.each(NAME_MATCH_POLICIES)('%s: no different or review pair is MATCH', (policy) => {
-    const wrong = devPairs
+    const wrong = [...devPairs, ...outsidePairs]
       .filter((pair) => pair.label !== 'same')
       .map((pair) => ({ pair, result: compareNames(pair.expected, pair.holder, policy) }))
       .filter(({ result }) => result.verdict === 'MATCH')
@@ -36,5 +36,13 @@ describe('the names dev set', () => {
     expect(share(byLabel.same, 'MATCH'), name).toBeGreaterThanOrEqual(0.93);
     expect(share(byLabel.same, 'NO_MATCH'), name).toBeLessThanOrEqual(0.01);
     expect(share(byLabel.review, 'CLOSE_MATCH'), name).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('the pairs an outside attack wrote: the same targets, and no same pair NO_MATCH', () => {
+    expect(outsidePairs).toHaveLength(378);
+    const { byLabel } = evaluate(outsidePairs, (expected, holder) => compareNames(expected, holder).verdict);
+    expect(share(byLabel.same, 'MATCH')).toBeGreaterThanOrEqual(0.93);
+    expect(share(byLabel.same, 'NO_MATCH')).toBe(0);
+    expect(share(byLabel.review, 'CLOSE_MATCH')).toBeGreaterThanOrEqual(0.8);
   });
 });

@@ -1,5 +1,6 @@
 // The public names development set (test/matching/dev-set/, README there), split into the part rules may be
-// tuned on and the fifth set aside before any tuning (set-aside.csv).
+// tuned on and the fifth set aside before any tuning (set-aside.csv); and the pairs outside attacks wrote by its
+// rules (test/matching/outside-pairs/, README there).
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,24 +15,24 @@ export interface DevPair {
   pattern: string;
 }
 
-const folder = new URL('./dev-set/', import.meta.url);
 // Compiled into dist/test/matching, the CSVs stay beside the sources.
 const read = (file: string): Record<string, string>[] => {
-  let path = fileURLToPath(new URL(file, folder));
+  let path = fileURLToPath(new URL(file, import.meta.url));
   if (path.includes('/dist/test/')) path = path.replace('/dist/test/', '/test/');
   return parse(readFileSync(path), { columns: true, bom: true }) as Record<string, string>[];
 };
 
 const key = (expected: string, holder: string) => `${expected}\t${holder}`;
 
-export const devPairs: readonly DevPair[] = read('names-dev.csv').map((row) => ({
-  expected: row.expected!,
-  holder: row.holder!,
-  label: row.label as PairLabel,
-  pattern: row.pattern!,
-}));
+const pairsIn = (file: string): DevPair[] =>
+  read(file).map((row) => ({ expected: row.expected!, holder: row.holder!, label: row.label as PairLabel, pattern: row.pattern! }));
 
-const setAsideKeys = new Set(read('set-aside.csv').map((row) => key(row.expected!, row.holder!)));
+export const devPairs: readonly DevPair[] = pairsIn('./dev-set/names-dev.csv');
+
+/** Pairs an outside attack wrote by the dev set's rules, not tuned on (outside-pairs/README.md). */
+export const outsidePairs: readonly DevPair[] = pairsIn('./outside-pairs/2026-11-30.csv');
+
+const setAsideKeys = new Set(read('./dev-set/set-aside.csv').map((row) => key(row.expected!, row.holder!)));
 
 export const setAsidePairs: readonly DevPair[] = devPairs.filter((pair) => setAsideKeys.has(key(pair.expected, pair.holder)));
 export const tunedPairs: readonly DevPair[] = devPairs.filter((pair) => !setAsideKeys.has(key(pair.expected, pair.holder)));

@@ -417,14 +417,15 @@ const binSame: Pattern = (d, p) => {
 };
 
 /** Lengths of a bank cut just after a word: a known field width less the blank dropped. */
-const WORD_CUT_LENGTHS = new Set(bankFieldWidths.entries.map((entry) => entry.width - 1));
+const WORD_CUT_LENGTHS = new Set(bankFieldWidths.entries.flatMap((entry) => [entry.width - 1, entry.width]));
 
 /**
  * A long name cut by the bank at a width of 20 to 40 characters. By the dev set's labelling rules (issue 26): the
  * same person when a distinctive word is shown in full (a cut word that spells another name is still a cut); a
  * review when what is shown in full is only prefix words ("MUHAMMAD RIZ", "NI LUH PUTU"). A cut just after a word
- * looks like a missing last word: the same person only when the holder is as long as a known bank field less its
- * dropped blank and shows two distinctive words, else a review.
+ * looks like a missing last word: the same person only when the holder is as long as a known bank field (less its
+ * dropped blank, or not, when the word ended on the field's last character: the dev set's KOPERASI UNIT DESA NGUDI
+ * MULYO, 30 characters, is `same`) and shows two distinctive words, else a review.
  */
 const truncation: Pattern = (d, p) => {
   const gender = gendered(d);
