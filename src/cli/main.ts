@@ -35,9 +35,9 @@ function buildProgram(): Command {
       .addOption(new Option('--env <environment>', 'provider environment, sandbox or production, in any case (H2H_ENV)'));
   const columns = (command: Command) =>
     command
-      .option('--bank-column <name>', 'the bank code column, when its name is not one of the known aliases')
-      .option('--account-column <name>', 'the account number column')
-      .option('--name-column <name>', 'the expected holder name column');
+      .option('--bank-column <name>', 'the bank code column, when its name is no known alias or several columns could be it')
+      .option('--account-column <name>', 'the account number column (likewise)')
+      .option('--name-column <name>', 'the expected holder name column (likewise; none: check the accounts alone)');
   const metrics = (command: Command) =>
     command
       .option('--metrics-port <n>', "serve this process's Prometheus /metrics and /healthz on this port")

@@ -172,24 +172,46 @@ export const describeRoles = (roles: RoleColumns): string =>
     .map((role) => `${ROLE_NAMES[role]} ${roles[role] === null ? 'none' : JSON.stringify(roles[role])}`)
     .join(', ');
 
+/** The flag that names each role's column. */
+const ROLE_FLAGS: Record<keyof ColumnMapping, string> = {
+  bankCode: '--bank-column',
+  accountNumber: '--account-column',
+  expectedName: '--name-column',
+};
+
 /**
- * Finds the bank code, account number and expected name columns. An override names a column exactly
- * (same loose comparison); aliases are tried in the order PRODUCT.md lists them, so `account_number`
- * wins over a plain `account` column when both exist.
+ * Finds the bank code, account number and expected name columns. An override names a column exactly (same
+ * loose comparison). Otherwise a role's column is the one its aliases find; where they find several, which
+ * one is the payee's would be a guess (a transfer sheet's own account beside the destination's, `No Rekening`
+ * and `No Rekening Tujuan`; a hidden old `account` column beside `Nomor Rekening`; the clerk's `Nama` beside
+ * `Nama Penerima`: the first alias used to win, and the wrong account was checked, MATCH), so the file is
+ * refused, naming them and the flag that chooses (ColumnChoiceError). One exception keeps its reading: a
+ * bank's code beside its name, both of the source or both of the destination (`Kode Bank Tujuan` beside `Bank
+ * Tujuan`), is read by the code.
  */
 export function mapColumns(header: readonly string[], overrides: ColumnOverrides = {}): ColumnMapping {
   const keys = header.map(headerKey);
-  const byAlias = (field: keyof typeof ALIASES): number | undefined => {
-    for (const alias of ALIASES[field]) {
+  /** Every column an alias of `field` names, in the aliases' order. */
+  const candidates = (field: keyof typeof ALIASES): number[] =>
+    ALIASES[field].flatMap((alias) => {
       const index = keys.indexOf(headerKey(alias));
-      if (index >= 0) return index;
-    }
-    return undefined;
+      return index >= 0 ? [index] : [];
+    });
+  const byAlias = (field: keyof typeof ALIASES): number | undefined => {
+    const found = candidates(field);
+    if (found.length <= 1) return found[0];
+    const code = field === 'bankCode' ? bankCodeBesideItsName(found.map((index) => keys[index]!)) : undefined;
+    if (code !== undefined) return found[code];
+    const shown = describeHeader(found.map((index) => header[index]!));
+    throw new ColumnChoiceError(
+      `${found.length} columns could hold the ${ROLE_NAMES[field]}, ${shown}: which one is the payee's would be a guess (a transfer sheet's own account beside the destination's, an old column beside a new one). Name it with ${ROLE_FLAGS[field]}`,
+      `${found.length} columns could hold the ${ROLE_NAMES[field]}: ${shown}`,
+    );
   };
   const find = (field: keyof typeof ALIASES): number | undefined => {
     const override = overrides[field];
     if (field === 'expectedName' && override !== undefined && headerKey(override) === NO_NAME_COLUMN) {
-      const found = byAlias('expectedName');
+      const found = candidates('expectedName')[0];
       if (found === undefined) return undefined;
       throw new UsageError(
         `--name-column ${NO_NAME_COLUMN} was given, but the file has the expected-name column ${describeHeader([header[found]!])}: its names would be left uncompared (every row VERIFIED). Leave the option out to compare them`,
@@ -219,6 +241,18 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
     throw new UsageError('the bank code, account number and name columns must be three different columns');
   }
   return { bankCode, accountNumber, expectedName };
+}
+
+/**
+ * Of the bank-code columns the aliases found (their header keys), the one to read when they are a bank's code
+ * and its name on the same side of a transfer (`kode_bank` beside `bank`, `kode_bank_tujuan` beside
+ * `bank_tujuan`): the code. Undefined when they are anything else (two codes; the source's beside the
+ * destination's), which is for a person to choose.
+ */
+function bankCodeBesideItsName(keys: readonly string[]): number | undefined {
+  if (keys.length !== 2 || new Set(keys.map((key) => key.includes('tujuan'))).size !== 1) return undefined;
+  const codes = keys.flatMap((key, index) => (/kode|code/.test(key) ? [index] : []));
+  return codes.length === 1 ? codes[0] : undefined;
 }
 
 /**

@@ -85,6 +85,11 @@ const hostileFiles: HostileFile[] = [
   { name: 'header-only-no-newline.csv', bytes: utf8(HEADER), expect: 'report', ids: [] },
   // Not text.
   refuse('binary.csv', Buffer.from(Array.from({ length: 4096 }, (_, index) => (index * 7919) % 256))),
+  // A transfer sheet: the payer's own account beside the payee's (the first alias used to win: the source was asked).
+  refuse(
+    'transfer-sheet-source-and-destination.csv',
+    utf8('No,Kode Bank,No Rekening,Kode Bank Tujuan,No Rekening Tujuan,Nama Penerima\n1,014,1234509876,009,1122334455,Dewi Lestari\n'),
+  ),
   refuse('png.csv', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)])),
   refuse('pdf.csv', utf8('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n')),
   refuse('zip-not-workbook.csv', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)])),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALIASES, headerKey, mapColumns, readInputColumns, refuseSecondHeaderRow } from '../../src/csv/columns.js';
 import { DECISION_COLUMNS, RESULT_COLUMNS } from '../../src/csv/report-columns.js';
-import { MissingColumnsError, UsageError } from '../../src/errors.js';
+import { ColumnChoiceError, MissingColumnsError, UsageError } from '../../src/errors.js';
 
 describe('mapColumns', () => {
   it.each([
@@ -33,8 +33,44 @@ describe('mapColumns', () => {
     expect(mapColumns(header)).toEqual({ bankCode: bank, accountNumber: account, expectedName: name });
   });
 
-  it('prefers the earlier alias when several match (account_number over account)', () => {
-    expect(mapColumns(['account', 'bank', 'account_number']).accountNumber).toBe(2);
+  // Found by an outside attack: the first alias won, and the wrong account was checked (a MATCH on it).
+  it.each([
+    [
+      'a transfer sheet: the own account beside the destination',
+      ['No', 'Kode Bank', 'No Rekening', 'Kode Bank Tujuan', 'No Rekening Tujuan', 'Nama Penerima'],
+      'bank code',
+      '--bank-column',
+    ],
+    [
+      'an old hidden account column beside the visible one',
+      ['kode_bank', 'account', 'Nomor Rekening', 'nama'],
+      'account number',
+      '--account-column',
+    ],
+    ["the clerk's name beside the payee's", ['bank', 'no_rekening', 'nama', 'nama_penerima'], 'expected name', '--name-column'],
+    [
+      'a bank name of the source beside the code of the destination',
+      ['Bank', 'Kode Bank Tujuan', 'No Rekening Tujuan', 'Nama'],
+      'bank code',
+      '--bank-column',
+    ],
+  ])('refuses two columns that could hold one role (%s), naming them and the flag', (_case, header, role, flag) => {
+    expect(() => mapColumns(header)).toThrow(ColumnChoiceError);
+    expect(() => mapColumns(header)).toThrow(new RegExp(`2 columns could hold the ${role}, .*Name it with ${flag}`));
+  });
+
+  it('reads the columns a flag names where the aliases find several', () => {
+    const header = ['No', 'Kode Bank', 'No Rekening', 'Kode Bank Tujuan', 'No Rekening Tujuan', 'Nama Penerima'];
+    expect(mapColumns(header, { bankCode: 'Kode Bank Tujuan', accountNumber: 'No Rekening Tujuan' })).toEqual({
+      bankCode: 3,
+      accountNumber: 4,
+      expectedName: 5,
+    });
+  });
+
+  it("reads a bank's code beside its name on the same side by the code", () => {
+    expect(mapColumns(['Bank Tujuan', 'Kode Bank Tujuan', 'No Rekening Tujuan', 'Nama']).bankCode).toBe(1);
+    expect(mapColumns(['bank', 'bank_code', 'account_number']).bankCode).toBe(1);
   });
 
   it('maps no name column when there is none', () => {
