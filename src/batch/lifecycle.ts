@@ -412,6 +412,8 @@ export class BatchLifecycle {
       // Said before the production, which has its own news (calls of the last run waited for, late answers taken).
       request.onNotice?.(describeContinuation(continuation, batchId));
       request.onNotice?.(describeColumns(batch));
+      // Not refused (a night with nobody new to pay is a file like this), but said: an export that failed upstream looks the same.
+      if (batch.rowCount === 0) request.onNotice?.(`${batch.sourceFile} has a header and no data rows: the report holds none`);
       await request.onDecided?.();
       const stop = signal === undefined ? lease.signal : AbortSignal.any([lease.signal, signal]);
       const reporting = request.onProgress && this.reportWhileProducing(batchId, request.onProgress);

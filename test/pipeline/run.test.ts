@@ -173,6 +173,7 @@ describe('bad input and systemic failures', () => {
     const out = join(workDir, 'empty.out.csv');
     const result = await runCli(['run', file, '--out', out], providerEnv());
     expect(result.code).toBe(0);
+    expect(result.stderr).toContain('has a header and no data rows: the report holds none');
     expect(await readReport(out)).toEqual([]);
     expect(JSON.parse(await readFile(join(workDir, 'empty.out.summary.json'), 'utf8'))).toMatchObject({ rows: 0, accounts: 0, calls: 0 });
   });
