@@ -19,7 +19,7 @@ import { BUILT_IN_KNOWLEDGE, KNOWLEDGE_VERSIONS, type Concept } from '../src/mat
 import { startSandbox } from '../src/sandbox/index.js';
 import { deletePrefix, REDIS_URL, runCli } from './support.js';
 import { plainNormalised } from '../src/matching/normalise.js';
-import { devPairs, outsidePairs, setAsidePairs, tunedPairs, type DevPair } from '../test/matching/dev-set.js';
+import { devPairs, outsidePairSets, setAsidePairs, tunedPairs, type DevPair } from '../test/matching/dev-set.js';
 import { evaluationPairs } from '../test/matching/evaluation-set.js';
 import { evaluate, percent, share, type EvaluationResult, type Verdict } from '../test/matching/evaluation-metrics.js';
 
@@ -166,7 +166,8 @@ async function main(): Promise<void> {
   table('dev set, set-aside part (not tuned on)', setAsidePairs, METHODS);
   table('dev set, whole', devPairs, METHODS);
   table("project's own labelled pairs (evaluation-set.ts: generated and hand-written here)", evaluationPairs, METHODS);
-  table("pairs an outside attack wrote by the dev set's rules (outside-pairs/2026-11-30.csv)", outsidePairs, METHODS);
+  for (const { file, pairs } of outsidePairSets)
+    table(`pairs an outside attack wrote by the dev set's rules (outside-pairs/${file})`, pairs, METHODS);
   if (process.argv.includes('--end-to-end')) {
     const byRun = await Promise.all(NAME_MATCH_POLICIES.map(async (policy) => [policy, await answeredByRun(devPairs, policy)] as const));
     const methods = byRun.map(([policy, decide]) => [`run, end to end (${policy})`, decide] as const);

@@ -108,7 +108,8 @@ export function readAccountName(tokens: readonly Token[], knowledge: NameKnowled
         from = marker.start + marker.length;
       }
       parties.push(splitAliases(tokens.slice(from), knowledge));
-      return { kind: 'joint', parties };
+      // Cut after the separator: the other holder is hidden, not an empty name (which matches nobody).
+      return { kind: 'joint', parties: parties.filter((party) => party.length > 0) };
     }
   }
   return { kind: 'single', party: splitAliases(tokens, knowledge) };

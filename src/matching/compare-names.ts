@@ -7,11 +7,11 @@
 
 import { readAccountName, type Party } from './account.js';
 import { BUILT_IN_KNOWLEDGE, type Gender, type NameKnowledge } from './knowledge.js';
-import { tokenize, visibleLength } from './normalise.js';
+import { tokenize, visibleLength, type Token } from './normalise.js';
 import { verdictRank } from './notes.js';
 import { readName } from './parse-name.js';
 import { DEFAULT_NAME_MATCH_POLICY, type NameMatchPolicy } from './policy.js';
-import { isBlank, judgeNames, type NameComparison } from './verdict.js';
+import { isBlank, judgeNames, MAX_BANK_WIDTH, MIN_BANK_WIDTH, type NameComparison } from './verdict.js';
 
 export type { NameComparison, NameVerdict } from './verdict.js';
 
@@ -228,9 +228,43 @@ export function compareNames(
   if (expectedTokens.length === 0 || holderTokens.length === 0) {
     return { verdict: 'NO_MATCH', score: 0, notes: [expectedTokens.length === 0 ? 'expected name is empty' : 'holder name is empty'] };
   }
+  const shown = visibleLength(holderName);
+  const joining = cutJoiningWord(expectedTokens, holderTokens, shown, knowledge);
+  if (joining === undefined) return compareAccountNames(expectedTokens, holderTokens, shown, policy, knowledge);
+  // The words before the piece are whole: compared as a name no cut reached (0 characters shown to a cut).
+  const compared = compareAccountNames(expectedTokens, holderTokens.slice(0, -1), 0, policy, knowledge);
+  return { ...compared, notes: [...compared.notes, `'${holderTokens.at(-1)!.letters}' read as the start of '${joining}', cut`] };
+}
+
+/**
+ * The bank cut the holder name inside a word that joins two names of the expected one (`... ATTAS BI` of `Al-Attas
+ * bin Ali`, `... SYAHRANI BIN` of `binti`, `... WATTIMENA DA` of `dan`): that piece is no word of the holder's,
+ * and the words before it are compared as they are, the father's name or the other holder it joined hidden by
+ * the cut (the rules for a name without them apply: a father's name on one side only is the same person, a joint
+ * account's other holder is for a person to look at). The word it starts, or undefined when it is no such cut.
+ */
+function cutJoiningWord(expected: readonly Token[], holder: readonly Token[], shown: number, knowledge: NameKnowledge): string | undefined {
+  const last = holder.at(-1)!;
+  if (holder.length < 2 || shown < MIN_BANK_WIDTH || shown > MAX_BANK_WIDTH || last.bracket !== 0) return undefined;
+  const joins = (word: string) =>
+    knowledge.particles.get(word)?.kind === 'patronymic' ||
+    ['joint', 'on-behalf-of', 'alias'].includes(knowledge.accountMarkers.get(word)?.kind ?? '');
+  return expected
+    .slice(1)
+    .map((token) => token.letters)
+    .find((word) => word.length > last.letters.length && word.startsWith(last.letters) && joins(word));
+}
+
+/** Expected and holder names, read into their parties (account.ts), compared party by party. */
+function compareAccountNames(
+  expectedTokens: readonly Token[],
+  holderTokens: readonly Token[],
+  shown: number,
+  policy: NameMatchPolicy,
+  knowledge: NameKnowledge,
+): NameComparison {
   const expected = readAccountName(expectedTokens, knowledge);
   const holder = readAccountName(holderTokens, knowledge);
-  const shown = visibleLength(holderName);
   const parties = (name: typeof expected): Party[] =>
     name.kind === 'single' ? [name.party] : name.kind === 'qq' ? [name.owner, name.beneficiary] : name.parties;
   const compare = (e: Party, h: Party, holderIsLast: boolean) => compareParties(e, h, holderIsLast ? shown : 0, policy, knowledge);
@@ -270,7 +304,7 @@ export function compareNames(
       ? QQ_MARKERS.has(name.marker.replace(/ /g, ''))
         ? `qq account of ${quoteName(name.owner[0] ?? [])} held for ${quoteName(name.beneficiary[0] ?? [])}`
         : `account of ${quoteName(name.owner[0] ?? [])} with ${quoteName(name.beneficiary[0] ?? [])} named after '${name.marker}'`
-      : `joint account of ${name.parties.map((party) => quoteName(party[0] ?? [])).join(' and ')}`;
+      : `joint account of ${name.parties.map((party) => quoteName(party[0] ?? [])).join(' and ')}${name.parties.length === 1 ? ' and a holder the bank cut off' : ''}`;
   if (holder.kind !== 'single' && expected.kind === 'single') {
     const describe = severalOf(holder);
     return oneOfSeveral(expected.party, holderParties, describe, (single, party, index) =>

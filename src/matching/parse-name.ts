@@ -205,7 +205,7 @@ class Reader {
       this.knowledge.isEveryday(keys) || (company && this.knowledge.isGenericOrganisationWord(keys)) || surname === 'chinese-clan';
     word.abbreviation = abbreviation;
     word.initial =
-      token.letters.length === 1 ||
+      /^[A-Z]$/.test(token.letters) ||
       (token.dotted &&
         token.letters.length <= MAX_DOTTED_STUB &&
         abbreviation === null &&

@@ -480,6 +480,26 @@ function initials(p: Pairing, outcome: Outcome): void {
   }
 }
 
+/**
+ * A one-letter word first on file read as a title or noble title (H. Haji, R. Raden, A. Andi, T. Teuku, L. Lalu) beside
+ * one name word in full ("H. Abdullah", "R. Hartono"): the letter may as well be the initial of a given name the
+ * holder name lacks, and one word in full is not enough to say which (the dev set's rules: initials where only one
+ * full word agrees, "H. Wiratmaja, where H. may be Haji", are for a person). Unless the holder writes the letter
+ * too (H WIRATMAJA). On the holder side the letter is the bank's abbreviation of the title (ANDI for A).
+ */
+function titleLetterOnFile(p: Pairing, outcome: Outcome): void {
+  // First in the name: after another title ("Drs. H. Asep") the letter is one of a run of titles.
+  const letter = p.expected.words[0];
+  if (letter === undefined || (letter.kind !== 'title' && letter.kind !== 'nobility') || !/^[A-Z]$/.test(letter.letters)) return;
+  if (p.holder.words.some((word) => word.letters === letter.letters)) return;
+  const inFull = p.expected.words.filter((word) => word.kind === 'name' && word.part === 'own' && !word.initial);
+  if (inFull.length !== 1) return;
+  outcome.limit(
+    'CLOSE_MATCH',
+    `${quote(letter.display)} may be the initial of a given name as well as ${letter.reads}, and only ${quote(inFull[0]!.letters)} is written in full: a person looks`,
+  );
+}
+
 /** A family name moved to the front or back is the same name; given names swapped may be father and son. */
 function wordOrder(p: Pairing, outcome: Outcome): void {
   const ownLinks = p.links.filter((link) => p.E[link.expected[0]!]!.part === 'own' && p.H[link.holder[0]!]!.part === 'own');
@@ -912,6 +932,7 @@ const RULES = [
   bankCut,
   pairQuality,
   initials,
+  titleLetterOnFile,
   wordOrder,
   wifeOf,
   genderMarkers,

@@ -64,6 +64,8 @@ function sameArticleStem(a: string, b: string): boolean {
   return a.slice(0, MIN_ARTICLE_STEM) === b.slice(0, MIN_ARTICLE_STEM) && a !== b && articleStem(a) === articleStem(b);
 }
 
+const HAS_DIGIT = /\d/;
+
 /** An initial or a dotted stub on one side, a longer word starting with it on the other. */
 function isInitialOf(short: NameWord, long: NameWord): boolean {
   if (!short.initial || long.letters.length <= short.letters.length) return false;
@@ -85,6 +87,8 @@ export function linkWords(expected: NameWord, holder: NameWord, knowledge: NameK
   const abbreviated = expected.reads !== expected.letters || holder.reads !== holder.letters;
   if (expected.reads === holder.reads || keysMeet(expected.keys, holder.keys)) return abbreviated ? 'abbreviation' : 'variant';
   if (readsAsAbbreviation(expected, holder, knowledge) || readsAsAbbreviation(holder, expected, knowledge)) return 'abbreviation';
+  // A number (a school's, a unit's, a block's) names which one: another number is another one, never its initial, slip or short form.
+  if (HAS_DIGIT.test(expected.letters) || HAS_DIGIT.test(holder.letters)) return null;
   if (isInitialOf(expected, holder) || isInitialOf(holder, expected)) return 'initial';
   if (expected.initial || holder.initial) return null;
   const a = expected.keys[0]!;

@@ -207,6 +207,15 @@ describe('adversarial pairs: never MATCH', () => {
     ['Muhammad Arif Hasan', 'MUHAMMAD ARIF HASANN', 'different'], // Hasannudin, cut at 20
     // a short form is no standard abbreviation
     ['Fransiskus Tukan', 'FRANS TUKAN', 'review'],
+    // a number names which school, unit or block: never an initial of another number
+    ['SMP Negeri 1 Kupang', 'SMP NEGERI 11 KUPANG', 'different'],
+    ['Koperasi Karyawan Unit 1 Cilegon', 'KOPKAR UNIT 12 CILEGON', 'different'],
+    ['UD Jaya 7 Ternate', 'UD JAYA 77 TERNATE', 'different'],
+    // a letter on file that may be a title or an initial, beside one name word in full
+    ['H. Abdullah', 'HAJI ABDULLAH', 'review'],
+    ['R. Hartono', 'RADEN HARTONO', 'review'],
+    ['A. Tenriola', 'ANDI TENRIOLA', 'review'],
+    ['T. Rizal', 'TEUKU RIZAL', 'review'],
     // a word missing at the end, at a length that is no bank field
     ['PT Sarana Multi Teknik Utama', 'PT SARANA MULTI TEKNIK', 'review'],
     ['CV Bintang Timur Jaya Abadi', 'CV BINTANG TIMUR JAYA', 'review'],
@@ -238,6 +247,9 @@ describe('bank cuts that stay MATCH', () => {
     ['Bambang Soesilo Joedodiharjo', 'BAMBANG SUSILO YUDOD'],
     ['Hendrawati Prasetyo Nugroho Wibisono', 'HENDRAWATI PRASETYO'], // just after a word, at 20 less the blank
     ['Gregorius Yudhistira Adiwangsa Putra', 'GREGORIUS YUDHISTIRA ADIWANGSA'], // a word ending on the 30th character
+    ['Habib Muhsin Al-Attas bin Ali', 'HABIB MUHSIN AL ATTAS BI'], // cut inside "bin": the father's name on one side only
+    ['Nurhaliza Syahrani binti H. Abdullah', 'NURHALIZA SYAHRANI BIN'], // inside "binti", not a man's "bin"
+    ['Ramlah Sitorus Pane binti Marahalim', 'RAMLAH SITORUS PANE BI'],
     ['Fitriani Nur Hasanah Pohan', 'FITRIANI NUR HASANA'], // a cut inside "Hasanah" that reads as its spelling
     ['Mochamad Fadhilah Al-Banjari', 'MUHAMMAD FADHILAH AL'], // a name cannot end with its article: cut
   ])('%s / %s', (expected, holder) => {

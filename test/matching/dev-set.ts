@@ -29,8 +29,11 @@ const pairsIn = (file: string): DevPair[] =>
 
 export const devPairs: readonly DevPair[] = pairsIn('./dev-set/names-dev.csv');
 
-/** Pairs an outside attack wrote by the dev set's rules, not tuned on (outside-pairs/README.md). */
-export const outsidePairs: readonly DevPair[] = pairsIn('./outside-pairs/2026-11-30.csv');
+/** The pairs outside attacks wrote by the dev set's rules, a set per attack (outside-pairs/README.md). */
+export const outsidePairSets: ReadonlyArray<{ file: string; pairs: readonly DevPair[] }> = ['2026-11-30.csv', '2026-11-30-b.csv'].map(
+  (file) => ({ file, pairs: pairsIn(`./outside-pairs/${file}`) }),
+);
+export const outsidePairs: readonly DevPair[] = outsidePairSets.flatMap((set) => set.pairs);
 
 const setAsideKeys = new Set(read('./dev-set/set-aside.csv').map((row) => key(row.expected!, row.holder!)));
 

@@ -89,7 +89,8 @@ describe('account names', () => {
     expect(parties('RONALD TUMBELAKA & GRACE LUMENTA')).toEqual({ joint: [['RONALD TUMBELAKA'], ['GRACE LUMENTA']] });
     expect(parties('BAYU FIRMANSYAH DAN/ATAU NINA')).toEqual({ joint: [['BAYU FIRMANSYAH'], ['NINA']] });
     expect(parties('HERU PRANOTO/SURYANI PUTRI')).toEqual({ joint: [['HERU PRANOTO'], ['SURYANI PUTRI']] });
-    expect(parties('BAYU FIRMANSYAH DAN/ATAU')).toEqual({ joint: [['BAYU FIRMANSYAH'], []] });
+    // cut after the separator: the other holder hidden, no empty party
+    expect(parties('BAYU FIRMANSYAH DAN/ATAU')).toEqual({ joint: [['BAYU FIRMANSYAH']] });
     expect(parties('Hendrawan Salim (Liem Hen Djie)')).toEqual({ single: ['HENDRAWAN SALIM', 'LIEM HEN DJIE'] });
     expect(parties('Gunawan Wibisono alias Go Tjie Hwat')).toEqual({ single: ['GUNAWAN WIBISONO', 'GO TJIE HWAT'] });
     expect(parties('Budi @ Ucok')).toEqual({ single: ['BUDI', 'UCOK'] });
