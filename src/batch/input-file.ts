@@ -2,10 +2,14 @@ import { resolve } from 'node:path';
 import { inspectCsvFile, readCsvRecords, readHead, type CsvFileInfo, type CsvRecord } from '../csv/reader.js';
 import { describeUnreadable, sniffContent } from '../csv/sniff.js';
 import { InputFileError } from '../errors.js';
-import { inspectXlsxFile, readXlsxRecords } from '../xlsx/reader.js';
+import { inspectXlsxFile, readXlsxRecords, type SheetFacts } from '../xlsx/reader.js';
 
 /** An input file after inspection: a CSV, or an XLSX workbook (its first sheet), told apart by content, not name. */
-export type InputFileInfo = CsvFileInfo & { kind: 'csv' | 'xlsx' };
+export type InputFileInfo = CsvFileInfo & {
+  kind: 'csv' | 'xlsx';
+  /** A workbook's sheet read, its other sheets and its merged cells. */
+  workbook?: SheetFacts;
+};
 
 /**
  * First pass over an input, by what its first bytes say it is: a zip is a workbook, text is a CSV (in the

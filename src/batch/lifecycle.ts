@@ -234,6 +234,12 @@ export class BatchLifecycle {
     const encoding = target.inspected?.file.encoding;
     if (encoding !== undefined && encoding !== 'utf-8')
       request.onNotice?.(`${target.inputPath} is read as ${ENCODING_NAMES[encoding]} text`);
+    // Only one sheet of a workbook is read: rows on another (a hidden data sheet behind a visible cover) are said not to be.
+    const workbook = target.inspected?.file.workbook;
+    if (workbook !== undefined && workbook.otherSheets.length > 0)
+      request.onNotice?.(
+        `${target.inputPath}: sheet "${workbook.sheet}" is read (the first one shown); the workbook's other sheets are not: ${workbook.otherSheets.join(', ')}`,
+      );
     if (request.reportPath !== undefined) {
       await checkReportPath(request.reportPath, target.inputPath);
       checkReportWidth(request.reportPath, target.header);

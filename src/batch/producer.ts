@@ -16,6 +16,7 @@ import {
 } from '../queue/inquiry-queue.js';
 import { ROWS_PER_BLOCK, type BatchStore, type StoredRow } from './batch-store.js';
 import { DEFAULT_BACKLOG, type Backlog } from './backlog.js';
+import { refuseMergedCellsRead } from '../xlsx/merged-cells.js';
 import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
 
 /** Takes the accounts about to be asked and returns those still to ask (answer reuse stores the others' answers). */
@@ -43,6 +44,7 @@ export async function inspectFile(path: string, columns: ColumnOverrides): Promi
     (index) => positions[index]!,
   );
   refuseSecondHeaderRow(file.firstRow, read);
+  if (file.workbook !== undefined) refuseMergedCellsRead(file.path, file.workbook, read, file.header);
   const cut = cutLastValue(file, read);
   if (cut !== undefined) throw cut;
   return { file, ...inputColumns };

@@ -197,16 +197,15 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
       const index = keys.indexOf(headerKey(alias));
       return index >= 0 ? [index] : [];
     });
+  // Every role whose aliases find several columns, said at once: a transfer sheet has two of bank and account.
+  const ambiguous: string[] = [];
   const byAlias = (field: keyof typeof ALIASES): number | undefined => {
     const found = candidates(field);
     if (found.length <= 1) return found[0];
     const code = field === 'bankCode' ? bankCodeBesideItsName(found.map((index) => keys[index]!)) : undefined;
     if (code !== undefined) return found[code];
-    const shown = describeHeader(found.map((index) => header[index]!));
-    throw new ColumnChoiceError(
-      `${found.length} columns could hold the ${ROLE_NAMES[field]}, ${shown}: which one is the payee's would be a guess (a transfer sheet's own account beside the destination's, an old column beside a new one). Name it with ${ROLE_FLAGS[field]}`,
-      `${found.length} columns could hold the ${ROLE_NAMES[field]}: ${shown}`,
-    );
+    ambiguous.push(`the ${ROLE_NAMES[field]} in ${describeHeader(found.map((index) => header[index]!))} (${ROLE_FLAGS[field]})`);
+    return found[0];
   };
   const find = (field: keyof typeof ALIASES): number | undefined => {
     const override = overrides[field];
@@ -230,12 +229,18 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
   };
   const bankCode = find('bankCode');
   const accountNumber = find('accountNumber');
+  const expectedName = find('expectedName');
+  if (ambiguous.length > 0) {
+    throw new ColumnChoiceError(
+      `several columns could hold what the check reads, and which one is meant would be a guess (a transfer sheet's own account beside the payee's, an old column beside a new one): ${ambiguous.join('; ')}. Name each with its flag`,
+      `several columns could hold ${ambiguous.join('; ')}`,
+    );
+  }
   const missing = [
     ...(bankCode === undefined ? [`bank code (${ALIASES.bankCode.join(', ')})`] : []),
     ...(accountNumber === undefined ? [`account number (${ALIASES.accountNumber.join(', ')})`] : []),
   ];
   if (bankCode === undefined || accountNumber === undefined) throw new MissingColumnsError(missing, describeHeader(header));
-  const expectedName = find('expectedName');
   if (expectedName === undefined && overrides.expectedName === undefined) refuseUnreadNames(header, [bankCode, accountNumber]);
   if (new Set([bankCode, accountNumber, expectedName].filter((i) => i !== undefined)).size < (expectedName === undefined ? 2 : 3)) {
     throw new UsageError('the bank code, account number and name columns must be three different columns');

@@ -7,7 +7,15 @@ import { crc32 } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { InputFileError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
-import { type PartEnd, readNumberFormats, readRecomputesOnLoad, readSharedStrings, readSheetRows, type SheetContext } from './sheet-xml.js';
+import {
+  type PartEnd,
+  readNumberFormats,
+  readRecomputesOnLoad,
+  readSharedStrings,
+  readSheetRows,
+  type SheetContext,
+  type SheetEnd,
+} from './sheet-xml.js';
 
 /** One data row of the first sheet as text cells, with its row number for messages. */
 export interface SheetRecord {
@@ -23,6 +31,19 @@ export interface XlsxFileInfo {
   contentHash: string;
   /** The first data row (see CsvFileInfo.firstRow). */
   firstRow?: SheetRecord;
+  workbook: SheetFacts;
+}
+
+/** What the inspection learnt of the sheet read and of the others, for what a row cannot say. */
+export interface SheetFacts {
+  /** The name of the sheet read (see firstSheetPath). */
+  sheet: string;
+  /** The workbook's other worksheets, in tab order, as people read them: `"Data" (hidden)`, `"Summary"`. */
+  otherSheets: string[];
+  /** The sheet row number of the header. */
+  headerRow: number;
+  /** The sheet's merged ranges (`D2:D3`). */
+  merged: string[];
 }
 
 function readFailure(path: string, error: NodeJS.ErrnoException): InputFileError {
@@ -58,6 +79,7 @@ export async function* readXlsxRecords(
   path: string,
   onHeader?: (header: string[]) => void,
   onBytes?: (chunk: Buffer) => void,
+  onSheetRead?: (facts: SheetFacts) => void,
 ): AsyncGenerator<SheetRecord> {
   // Loaded on first use: exceljs takes about a second of CPU to load, which every CSV run would pay at start.
   const [{ default: ExcelJS }, { default: yauzl }] = await Promise.all([import('exceljs'), import('yauzl')]);
@@ -69,6 +91,7 @@ export async function* readXlsxRecords(
   // The parts' streams: one left open (the sheet, when the rows are not read to the end) holds the file open.
   const streams: Readable[] = [];
   let header: string[] | undefined;
+  let headerRow = 0;
   let lastLine = 0;
   try {
     const before = await promisify(fstat)(fd);
@@ -125,7 +148,7 @@ export async function* readXlsxRecords(
       strings = read.strings;
     }
 
-    const sheetEnd: PartEnd = { closed: false };
+    const sheetEnd: SheetEnd = { closed: false, lastRow: 0, merged: [] };
     const sheetContext: SheetContext = {
       sharedStrings: strings,
       // Without a styles part every cell is General (exceljs' styles hold nothing then).
@@ -138,11 +161,14 @@ export async function* readXlsxRecords(
       // exceljs does not read calcPr's attributes.
       recomputesOnLoad: await readRecomputesOnLoad(Readable.from(workbookXml)),
     };
-    for await (const row of readSheetRows(await required(firstSheetPath(workbook)), sheetContext, sheetEnd)) {
+    const sheets = worksheetsOf(workbook);
+    const read = firstVisible(sheets);
+    for await (const row of readSheetRows(await required(sheetPath(workbook, read)), sheetContext, sheetEnd)) {
       const fields = Array.from({ length: Math.max(row.cells.length, header?.length ?? 0) }, (_, index) => row.cells[index] ?? '');
       if (fields.every((field) => field.trim() === '')) continue;
       if (header === undefined) {
         header = fields.map((name) => name.trim());
+        headerRow = row.number;
         onHeader?.(header);
         continue;
       }
@@ -150,6 +176,18 @@ export async function* readXlsxRecords(
       yield { fields, line: row.number };
     }
     if (!sheetEnd.closed) throw cutShort(path, `its first sheet stops before the sheet's end (after row ${lastLine})`);
+    // Cut and closed again, the sheet looks whole: its dimension, written before the rows, still spans them all.
+    if (sheetEnd.dimensionLastRow !== undefined && sheetEnd.lastRow < sheetEnd.dimensionLastRow)
+      throw cutShort(
+        path,
+        `its first sheet says it spans rows to ${sheetEnd.dimensionLastRow} (its dimension), but holds rows only to ${sheetEnd.lastRow}`,
+      );
+    onSheetRead?.({
+      sheet: read.name,
+      otherSheets: sheets.filter((sheet) => sheet !== read).map((sheet) => `"${sheet.name}"${isVisible(sheet) ? '' : ' (hidden)'}`),
+      headerRow,
+      merged: sheetEnd.merged,
+    });
     // Written over while it was read (a copy in place): the rows may be another file's than the bytes hashed.
     if (changed(before, await promisify(fstat)(fd)))
       throw new InputFileError(`${path} changed while it was being read: run it again once it is written`);
@@ -188,20 +226,31 @@ async function* checked(stream: Readable, entry: Entry): AsyncGenerator<Buffer> 
   if (crc >>> 0 !== entry.crc32 >>> 0) throw new Error(`its part ${entry.fileName} is damaged (its checksum does not match)`);
 }
 
-/**
- * Where the first sheet is in the zip: the first tab Excel shows that is a worksheet (a hidden sheet before
- * it, often a lookup list, is not what the person who dropped the file saw first; a chart sheet holds no
- * rows). The workbook lists its sheets in tab order, and its relations say which part each one is
- * (relative to xl/, or absolute from the zip's root).
- */
-function firstSheetPath(workbook: WorkbookParts): string {
+type SheetEntry = NonNullable<NonNullable<WorkbookParts['model']>['sheets']>[number];
+
+const isVisible = (sheet: SheetEntry): boolean => sheet.state === undefined || sheet.state === 'visible';
+
+/** The workbook's worksheets in tab order (a chart sheet holds no rows). */
+function worksheetsOf(workbook: WorkbookParts): SheetEntry[] {
   const relations = new Map((workbook.workbookRels ?? []).map((relation) => [relation.Id, relation]));
-  const worksheets = (workbook.model?.sheets ?? []).filter((sheet) => WORKSHEET_RELATION.test(relations.get(sheet.rId)?.Type ?? ''));
-  const first = worksheets.find((sheet) => sheet.state === undefined || sheet.state === 'visible') ?? worksheets[0];
+  return (workbook.model?.sheets ?? []).filter((sheet) => WORKSHEET_RELATION.test(relations.get(sheet.rId)?.Type ?? ''));
+}
+
+/**
+ * The sheet read: the first tab Excel shows that is a worksheet (a hidden sheet before it, often a lookup list,
+ * is not what the person who dropped the file saw first). The others are named in a notice (SheetFacts).
+ */
+function firstVisible(worksheets: SheetEntry[]): SheetEntry {
+  const first = worksheets.find(isVisible) ?? worksheets[0];
   if (first === undefined) throw new Error('its workbook lists no worksheet');
-  const target = relations.get(first.rId)!.Target;
+  return first;
+}
+
+/** Where a sheet is in the zip: its relation says (relative to xl/, or absolute from the zip's root). */
+function sheetPath(workbook: WorkbookParts, sheet: SheetEntry): string {
+  const target = (workbook.workbookRels ?? []).find((relation) => relation.Id === sheet.rId)!.Target;
   const path = target.startsWith('/') ? posix.normalize(target.slice(1)) : posix.join('xl', target);
-  if (path.startsWith('../')) throw new Error(`its sheet "${first.name}" points outside the workbook (${target})`);
+  if (path.startsWith('../')) throw new Error(`its sheet "${sheet.name}" points outside the workbook (${target})`);
   return path;
 }
 
@@ -233,13 +282,16 @@ export async function inspectXlsxFile(path: string): Promise<XlsxFileInfo> {
   let header: string[] = [];
   let rowCount = 0;
   let firstRow: SheetRecord | undefined;
+  let workbook: SheetFacts | undefined;
   for await (const record of readXlsxRecords(
     path,
     (h) => (header = h),
     (chunk) => hash.update(chunk),
+    (facts) => (workbook = facts),
   )) {
     firstRow ??= record;
     rowCount += 1;
   }
-  return { path, header, rowCount, contentHash: hash.digest('hex'), ...(firstRow === undefined ? {} : { firstRow }) };
+  // Read to its end without an error, the sheet said what it holds.
+  return { path, header, rowCount, contentHash: hash.digest('hex'), workbook: workbook!, ...(firstRow === undefined ? {} : { firstRow }) };
 }

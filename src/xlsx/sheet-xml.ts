@@ -168,6 +168,19 @@ export interface SheetContext {
   recomputesOnLoad?: boolean;
 }
 
+/**
+ * What the end of a sheet's part says besides its rows (PartEnd): the rows its `<dimension>` says the sheet
+ * spans, the last row it holds, and its merged cells (`<mergeCells>`, written after the rows).
+ */
+export interface SheetEnd extends PartEnd {
+  /** The last row of the sheet's `<dimension ref="A1:G29">` (29), when it has one. */
+  dimensionLastRow?: number;
+  /** The number of the last `<row>` the sheet holds (0: none). */
+  lastRow: number;
+  /** Its merged ranges, as written (`D2:D3`). */
+  merged: string[];
+}
+
 export interface SheetRow {
   /** The row's number in the sheet (1-based). */
   number: number;
@@ -194,7 +207,7 @@ interface OpenCell {
 }
 
 /** A sheet's rows as text, one at a time, as Excel shows each cell (see display.ts); `end` tells whether the part was whole. */
-export async function* readSheetRows(part: AsyncIterable<Buffer>, context: SheetContext, end: PartEnd): AsyncGenerator<SheetRow> {
+export async function* readSheetRows(part: AsyncIterable<Buffer>, context: SheetContext, end: SheetEnd): AsyncGenerator<SheetRow> {
   let row: SheetRow | undefined;
   let lastRow = 0;
   let lastColumn = -1;
@@ -210,8 +223,14 @@ export async function* readSheetRows(part: AsyncIterable<Buffer>, context: Sheet
         if (name === 'row') {
           // `r` may be left out: the row after the last one.
           lastRow = attributes.r === undefined ? lastRow + 1 : Number(attributes.r);
+          end.lastRow = Math.max(end.lastRow, lastRow);
           row = { number: lastRow, cells: [] };
           lastColumn = -1;
+        } else if (name === 'dimension' && attributes.ref !== undefined) {
+          const last = /(\d+)$/.exec(attributes.ref)?.[1];
+          if (last !== undefined) end.dimensionLastRow = Number(last);
+        } else if (name === 'mergeCell' && attributes.ref !== undefined) {
+          end.merged.push(attributes.ref);
         } else if (name === 'c' && row !== undefined) {
           const ref = attributes.r ?? '';
           lastColumn = ref === '' ? lastColumn + 1 : columnOf(ref);

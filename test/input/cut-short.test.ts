@@ -5,7 +5,7 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
-import { workbookParts } from '../support/workbook-parts.js';
+import { workbookOf, workbookParts } from '../support/workbook-parts.js';
 import { listDir, opsEnvironment, removeTempFolders, tempFolder, waitFor } from '../ops/ops-helpers.js';
 import { startServe, stopServe, uploadCsv } from '../console/console-helpers.js';
 
@@ -194,6 +194,51 @@ describe('a last row cut short', () => {
     expect(sandbox.stats().inquiries).toBe(0);
   });
 
+  it('merged cells over a column the check reads refuse the workbook (exit 2), nothing asked; over a column passed through they are read', async () => {
+    const rows = [
+      ['beneficiary_id', 'bank_code', 'account_number', 'beneficiary_name', 'note'],
+      ['A', '014', '0012345678', 'Budi Santoso', 'one batch'],
+      ['B', '014', '7100012345', '', ''],
+    ];
+    const book = workbookParts(rows);
+    const merged = (ref: string) =>
+      book.sheet.replace('</sheetData>', `</sheetData><mergeCells count="1"><mergeCell ref="${ref}"/></mergeCells>`);
+    // The name merged over both rows: row B showed "Budi Santoso" in Excel and read no name (VERIFIED, green).
+    const overName = join(folder, 'merged-name.xlsx');
+    await writeFile(overName, book.build({ sheet: merged('D2:D3') }));
+    const refused = await runCli(['run', overName, '--out', `${overName}.out.csv`], env());
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('cells D2:D3 are merged, and D3 is in the column read for "beneficiary_name"');
+    expect(sandbox.stats().inquiries).toBe(0);
+    const overNote = join(folder, 'merged-note.xlsx');
+    await writeFile(overNote, book.build({ sheet: merged('E2:E3') }));
+    const read = await runCli(['run', overNote, '--out', `${overNote}.out.csv`], env());
+    expect(read.code, read.stderr).toBe(0);
+    expect((await readReport(`${overNote}.out.csv`)).map((row) => row.beneficiary_id)).toEqual(['A', 'B']);
+    sandbox.resetStats();
+  });
+
+  it('a workbook with more than one sheet says which one is read and which are not', async () => {
+    const rows = [
+      ['beneficiary_id', 'bank_code', 'account_number', 'beneficiary_name'],
+      ['A', '014', '0012345678', 'Budi Santoso'],
+    ];
+    const book = workbookParts(rows);
+    const hidden = join(folder, 'hidden-data-sheet.xlsx');
+    await writeFile(
+      hidden,
+      workbookOf({
+        sheet: book.sheet,
+        sharedStrings: book.sharedStrings,
+        before: [{ name: 'Data', type: 'worksheet', target: 'worksheets/sheet2.xml', xml: book.sheet, hidden: true }],
+      }),
+    );
+    const result = await runCli(['run', hidden, '--out', `${hidden}.out.csv`], env());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('sheet "Sheet1" is read (the first one shown); the workbook\'s other sheets are not: "Data" (hidden)');
+    sandbox.resetStats();
+  });
+
   it('a workbook whose zip is whole but whose sheet or shared strings are cut is refused (exit 2), nothing asked; the whole one is read', async () => {
     const rows = [
       ['beneficiary_id', 'bank_code', 'account_number', 'beneficiary_name'],
@@ -205,8 +250,18 @@ describe('a last row cut short', () => {
     const cutStrings = book.sharedStrings.slice(0, book.sharedStrings.indexOf('Dewi'));
     // Cut between two strings and closed again: the part looks whole, its header still counts every string.
     const closedAgain = `${book.sharedStrings.slice(0, book.sharedStrings.indexOf('<si><t>7100012345'))}</sst>`;
+    // The sheet cut between two rows and closed again: its dimension, before the rows, still spans them all.
+    const withDimension = book.sheet.replace('<sheetData>', '<dimension ref="A1:D3"/><sheetData>');
+    const sheetClosedAgain = `${withDimension.slice(0, withDimension.indexOf('<row r="3"'))}</sheetData></worksheet>`;
     const cases: Array<[string, Buffer, number, string]> = [
       ['whole-parts.xlsx', book.build({}), 0, ''],
+      ['whole-parts-with-dimension.xlsx', book.build({ sheet: withDimension }), 0, ''],
+      [
+        'sheet-closed-again.xlsx',
+        book.build({ sheet: sheetClosedAgain }),
+        2,
+        'is cut short: its first sheet says it spans rows to 3 (its dimension), but holds rows only to 2',
+      ],
       ['cut-sheet.xlsx', book.build({ sheet: cutSheet }), 2, "is cut short: its first sheet stops before the sheet's end (after row 2)"],
       [
         'cut-strings.xlsx',

@@ -56,7 +56,14 @@ describe('mapColumns', () => {
     ],
   ])('refuses two columns that could hold one role (%s), naming them and the flag', (_case, header, role, flag) => {
     expect(() => mapColumns(header)).toThrow(ColumnChoiceError);
-    expect(() => mapColumns(header)).toThrow(new RegExp(`2 columns could hold the ${role}, .*Name it with ${flag}`));
+    expect(() => mapColumns(header)).toThrow(new RegExp(`several columns could hold .*the ${role} in .*\\(${flag}\\)`));
+  });
+
+  it('names every role that has several columns at once', () => {
+    const header = ['No', 'Kode Bank', 'No Rekening', 'Kode Bank Tujuan', 'No Rekening Tujuan', 'Nama Penerima'];
+    expect(() => mapColumns(header)).toThrow(
+      'the bank code in "Kode Bank", "Kode Bank Tujuan" (--bank-column); the account number in "No Rekening", "No Rekening Tujuan" (--account-column)',
+    );
   });
 
   it('reads the columns a flag names where the aliases find several', () => {
