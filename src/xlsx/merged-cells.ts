@@ -1,5 +1,6 @@
 import { InputFileError } from '../errors.js';
 import type { SheetFacts } from './reader.js';
+import { columnName, columnOf } from './sheet-xml.js';
 
 /** A merged range (`D2:D3`) as 0-based columns and sheet row numbers. */
 interface MergedRange {
@@ -10,15 +11,11 @@ interface MergedRange {
   bottom: number;
 }
 
-const columnIndex = (letters: string): number => [...letters].reduce((index, letter) => index * 26 + letter.charCodeAt(0) - 64, 0) - 1;
-const columnName = (index: number): string =>
-  index < 26 ? String.fromCharCode(65 + index) : columnName(Math.floor(index / 26) - 1) + String.fromCharCode(65 + (index % 26));
-
 function parseRange(ref: string): MergedRange | undefined {
   const found = /^\$?([A-Z]{1,3})\$?(\d+):\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref.toUpperCase());
   if (found === null) return undefined;
   const [, fromColumn, fromRow, toColumn, toRow] = found as unknown as [string, string, string, string, string];
-  return { ref, left: columnIndex(fromColumn), top: Number(fromRow), right: columnIndex(toColumn), bottom: Number(toRow) };
+  return { ref, left: columnOf(fromColumn), top: Number(fromRow), right: columnOf(toColumn), bottom: Number(toRow) };
 }
 
 /**
@@ -39,7 +36,7 @@ export function refuseMergedCellsRead(path: string, facts: SheetFacts, readColum
       const row = column === range.left ? Math.max(range.top + 1, facts.headerRow + 1) : Math.max(range.top, facts.headerRow + 1);
       if (row > range.bottom) continue;
       throw new InputFileError(
-        `${path}: cells ${range.ref} are merged, and ${columnName(column)}${row} is in the column read for ${JSON.stringify(header[column] ?? '')}: Excel shows a merged value once, in ${columnName(range.left)}${range.top}, and the other cells of the range hold nothing. Unmerge them and give each row its own value, then run the file again`,
+        `${path}: cells ${range.ref} are merged, and ${columnName(column)}${row} is in column ${JSON.stringify(header[column] ?? '')}, which the check reads: Excel shows a merged value once, in ${columnName(range.left)}${range.top}, and the other cells of the range hold nothing. Unmerge them and give each row its own value, then run the file again`,
       );
     }
   }

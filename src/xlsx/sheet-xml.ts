@@ -335,14 +335,14 @@ function cellValue(cell: OpenCell, context: SheetContext, numFmt: string | undef
 }
 
 /** 27 (0-based) -> `AB`. */
-function columnName(column: number): string {
+export function columnName(column: number): string {
   let name = '';
   for (let rest = column + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
   return name;
 }
 
 /** `AB12` -> 27 (0-based). */
-function columnOf(ref: string): number {
+export function columnOf(ref: string): number {
   let column = 0;
   for (const letter of ref.toUpperCase()) {
     const code = letter.charCodeAt(0);

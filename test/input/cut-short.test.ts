@@ -208,7 +208,7 @@ describe('a last row cut short', () => {
     await writeFile(overName, book.build({ sheet: merged('D2:D3') }));
     const refused = await runCli(['run', overName, '--out', `${overName}.out.csv`], env());
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toContain('cells D2:D3 are merged, and D3 is in the column read for "beneficiary_name"');
+    expect(refused.stderr).toContain('cells D2:D3 are merged, and D3 is in column "beneficiary_name", which the check reads');
     expect(sandbox.stats().inquiries).toBe(0);
     const overNote = join(folder, 'merged-note.xlsx');
     await writeFile(overNote, book.build({ sheet: merged('E2:E3') }));
