@@ -37,9 +37,11 @@ export class MissingColumnsError extends ColumnChoiceError {
   constructor(
     readonly missing: string[],
     header: string,
+    /** Said after the usual fix, when the header row itself looks wrong (a title above the real header). */
+    hint = '',
   ) {
     super(
-      `required column(s) missing: ${missing.join(', ')}; the header has: ${header}. Rename the column or map it with --bank-column / --account-column / --name-column.`,
+      `required column(s) missing: ${missing.join(', ')}; the header has: ${header}. Rename the column or map it with --bank-column / --account-column / --name-column.${hint}`,
       `required column(s) missing: ${missing.join('; ')}`,
     );
   }

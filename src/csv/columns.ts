@@ -240,7 +240,15 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
     ...(bankCode === undefined ? [`bank code (${ALIASES.bankCode.join(', ')})`] : []),
     ...(accountNumber === undefined ? [`account number (${ALIASES.accountNumber.join(', ')})`] : []),
   ];
-  if (bankCode === undefined || accountNumber === undefined) throw new MissingColumnsError(missing, describeHeader(header));
+  if (bankCode === undefined || accountNumber === undefined) {
+    // A sheet with a title above its header ("DAFTAR PENERIMA PEMBAYARAN NOVEMBER 2026") has it read as the header.
+    const title = header.filter((name) => name.trim() !== '').length <= 1;
+    throw new MissingColumnsError(
+      missing,
+      describeHeader(header),
+      title ? ' The first row holds one cell only: if it is a title above the header, remove the rows above the header.' : '',
+    );
+  }
   if (expectedName === undefined && overrides.expectedName === undefined) refuseUnreadNames(header, [bankCode, accountNumber]);
   if (new Set([bankCode, accountNumber, expectedName].filter((i) => i !== undefined)).size < (expectedName === undefined ? 2 : 3)) {
     throw new UsageError('the bank code, account number and name columns must be three different columns');

@@ -92,6 +92,8 @@ export async function* readXlsxRecords(
   const streams: Readable[] = [];
   let header: string[] | undefined;
   let headerRow = 0;
+  /** The sheet read, and the others (see SheetFacts), once known: for the message of a sheet with nothing. */
+  let sheetsSaid = '';
   let lastLine = 0;
   try {
     const before = await promisify(fstat)(fd);
@@ -163,6 +165,9 @@ export async function* readXlsxRecords(
     };
     const sheets = worksheetsOf(workbook);
     const read = firstVisible(sheets);
+    const others = sheets.filter((sheet) => sheet !== read).map((sheet) => `"${sheet.name}"${isVisible(sheet) ? '' : ' (hidden)'}`);
+    if (others.length > 0)
+      sheetsSaid = ` (sheet "${read.name}"; the workbook's other sheets, ${others.join(', ')}, are not read: put the list on the first sheet)`;
     for await (const row of readSheetRows(await required(sheetPath(workbook, read)), sheetContext, sheetEnd)) {
       const fields = Array.from({ length: Math.max(row.cells.length, header?.length ?? 0) }, (_, index) => row.cells[index] ?? '');
       if (fields.every((field) => field.trim() === '')) continue;
@@ -184,7 +189,7 @@ export async function* readXlsxRecords(
       );
     onSheetRead?.({
       sheet: read.name,
-      otherSheets: sheets.filter((sheet) => sheet !== read).map((sheet) => `"${sheet.name}"${isVisible(sheet) ? '' : ' (hidden)'}`),
+      otherSheets: others,
       headerRow,
       merged: sheetEnd.merged,
     });
@@ -205,7 +210,7 @@ export async function* readXlsxRecords(
     if (zip === undefined) closeSync(fd);
     else zip.close(); // the descriptor closes once the last part's stream is done
   }
-  if (header === undefined) throw new UsageError(`${path} is empty: its first sheet needs a header row`);
+  if (header === undefined) throw new UsageError(`${path} is empty: its first sheet needs a header row${sheetsSaid}`);
 }
 
 const cutShort = (path: string, what: string): InputFileError =>

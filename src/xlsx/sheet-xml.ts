@@ -227,7 +227,8 @@ export async function* readSheetRows(part: AsyncIterable<Buffer>, context: Sheet
           row = { number: lastRow, cells: [] };
           lastColumn = -1;
         } else if (name === 'dimension' && attributes.ref !== undefined) {
-          const last = /(\d+)$/.exec(attributes.ref)?.[1];
+          // A range (`A1:G29`); a single cell (`A1`) is what writers put in an empty sheet.
+          const last = /:\$?[A-Za-z]+\$?(\d+)$/.exec(attributes.ref)?.[1];
           if (last !== undefined) end.dimensionLastRow = Number(last);
         } else if (name === 'mergeCell' && attributes.ref !== undefined) {
           end.merged.push(attributes.ref);

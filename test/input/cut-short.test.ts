@@ -5,7 +5,7 @@ import { startSandbox, type SandboxServer } from '../../src/sandbox/index.js';
 import { cliEnvironment, runCli, startCli, waitForExit } from '../support/cli.js';
 import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
-import { workbookOf, workbookParts } from '../support/workbook-parts.js';
+import { sheetXml, workbookOf, workbookParts } from '../support/workbook-parts.js';
 import { listDir, opsEnvironment, removeTempFolders, tempFolder, waitFor } from '../ops/ops-helpers.js';
 import { startServe, stopServe, uploadCsv } from '../console/console-helpers.js';
 
@@ -256,6 +256,13 @@ describe('a last row cut short', () => {
     const cases: Array<[string, Buffer, number, string]> = [
       ['whole-parts.xlsx', book.build({}), 0, ''],
       ['whole-parts-with-dimension.xlsx', book.build({ sheet: withDimension }), 0, ''],
+      // An empty sheet's dimension is one cell (LibreOffice, Excel): empty, not cut.
+      [
+        'empty-sheet.xlsx',
+        workbookOf({ sheet: sheetXml('').replace('<sheetData>', '<dimension ref="A1"/><sheetData>') }),
+        2,
+        'is empty: its first sheet needs a header row',
+      ],
       [
         'sheet-closed-again.xlsx',
         book.build({ sheet: sheetClosedAgain }),

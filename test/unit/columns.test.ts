@@ -59,6 +59,13 @@ describe('mapColumns', () => {
     expect(() => mapColumns(header)).toThrow(new RegExp(`several columns could hold .*the ${role} in .*\\(${flag}\\)`));
   });
 
+  it('says a header of one cell may be a title above the real header', () => {
+    expect(() => mapColumns(['DAFTAR PENERIMA PEMBAYARAN NOVEMBER 2026'])).toThrow(
+      /if it is a title above the header, remove the rows above the header/,
+    );
+    expect(() => mapColumns(['id', 'nama'])).not.toThrow(/a title above the header/);
+  });
+
   it('names every role that has several columns at once', () => {
     const header = ['No', 'Kode Bank', 'No Rekening', 'Kode Bank Tujuan', 'No Rekening Tujuan', 'Nama Penerima'];
     expect(() => mapColumns(header)).toThrow(
