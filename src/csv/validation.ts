@@ -129,6 +129,23 @@ function isDate(written: string): boolean {
   return month !== undefined && day !== undefined && Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= 31;
 }
 
+/**
+ * What in a written account number is no digit, the end of its reason: a character nobody sees (a zero-width space, a
+ * non-breaking space pasted with the number) by its code point, and the two spreadsheet idioms a person types to
+ * keep leading zeros (`'0012...`, `="0012..."`) by what they are.
+ */
+function strayCharacters(written: string): string {
+  if (/^'\d/.test(written)) return ': a leading apostrophe (the mark a spreadsheet takes for text, saved with the digits): remove it';
+  if (/^="\d[\d .-]*"$/.test(written)) return ': a spreadsheet formula written out (="..."): write the digits alone';
+  const stray = [...new Set([...written].filter((char) => !/[0-9 .-]/.test(char)))].slice(0, 3);
+  const named = stray.map((char) =>
+    /[\p{Cc}\p{Cf}\p{Z}]/u.test(char)
+      ? `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (not visible)`
+      : JSON.stringify(char),
+  );
+  return `${named.length === 0 ? '' : `: ${named.join(', ')}`} (only one space, '.' or '-' between digit groups is removed)`;
+}
+
 /** The digits to ask about, or why the written value cannot safely be read as one account number. */
 function cleanAccountNumber(written: string): string | { reason: string } {
   const quoted = JSON.stringify(written);
@@ -153,7 +170,7 @@ function cleanAccountNumber(written: string): string | { reason: string } {
   }
   if (!SEPARATED_DIGITS.test(written)) {
     return {
-      reason: `account number ${quoted} contains characters other than digits (only one space, '.' or '-' between digit groups is removed)`,
+      reason: `account number ${quoted} contains characters other than digits${strayCharacters(written)}`,
     };
   }
   const digits = written.replace(/[ .-]/g, '');

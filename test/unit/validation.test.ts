@@ -83,7 +83,11 @@ describe('validateRow', () => {
     [['014', '1,23457E+11', 'A'], 'scientific notation'],
     [['014', '9.87E10', 'A'], 'scientific notation'],
     [['014', '12345ABC', 'A'], 'characters other than digits'],
-    [['014', '1234O678', 'A'], 'characters other than digits'],
+    [['014', '1234O678', 'A'], 'characters other than digits: "O"'],
+    // what a person cannot see, or typed to keep the zeros, is named (found unclear by an outside attack)
+    [['014', '5270123456\u200b', 'A'], 'characters other than digits: U+200B (not visible)'],
+    [['014', "'0012345678", 'A'], 'a leading apostrophe'],
+    [['014', '="0012345678"', 'A'], 'a spreadsheet formula written out'],
     [['014', '1234', 'A'], 'has 4 digits'],
     [['014', '123456789012345678901', 'A'], 'has 21 digits'],
     [['014', '0000000', 'A'], 'all zeros'],
