@@ -13,6 +13,8 @@ export type ContentKind =
   /** A legacy binary Excel workbook (OLE compound file). */
   | { kind: 'xls' }
   | { kind: 'gzip' }
+  /** A web page or an XML spreadsheet that a program named `.xls` ("export to Excel"): markup, not rows. */
+  | { kind: 'markup'; what: string }
   /** Text with a byte-order mark, or without one (then UTF-8 or, failing that, Windows-1252: see `plausibleWindows1252`). */
   | { kind: 'text'; encoding: TextEncoding | undefined }
   /** Not text: a NUL byte outside UTF-16, or another file type. */
@@ -25,7 +27,7 @@ export function sniffContent(head: Uint8Array): ContentKind {
   if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) return { kind: 'zip' };
   if (startsWith(head, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { kind: 'xls' };
   if (startsWith(head, [0x1f, 0x8b])) return { kind: 'gzip' };
-  if (startsWith(head, [0xef, 0xbb, 0xbf])) return { kind: 'text', encoding: 'utf-8' };
+  if (startsWith(head, [0xef, 0xbb, 0xbf])) return markupIn(head) ?? { kind: 'text', encoding: 'utf-8' };
   if (startsWith(head, [0xff, 0xfe])) return { kind: 'text', encoding: 'utf-16le' };
   if (startsWith(head, [0xfe, 0xff])) return { kind: 'text', encoding: 'utf-16be' };
   if (startsWith(head, [0x25, 0x50, 0x44, 0x46])) return { kind: 'binary', what: 'a PDF document' };
@@ -36,7 +38,25 @@ export function sniffContent(head: Uint8Array): ContentKind {
     const alternating = head.length >= 4 && ((head[1] === 0 && head[3] === 0) || (head[0] === 0 && head[2] === 0));
     return { kind: 'binary', what: alternating ? 'UTF-16 text without a byte-order mark' : `binary data (a NUL byte at offset ${nul})` };
   }
-  return { kind: 'text', encoding: undefined };
+  return markupIn(head) ?? { kind: 'text', encoding: undefined };
+}
+
+/**
+ * Text that opens with markup (after a UTF-8 byte-order mark and blanks): no CSV header starts with `<`. Web
+ * applications' "Excel" exports are HTML tables, older ones Excel 2003's XML spreadsheet, both named `.xls`;
+ * read as CSV they failed on a quote somewhere in the markup, a message that named neither.
+ */
+function markupIn(head: Uint8Array): ContentKind | undefined {
+  const start = Buffer.from(head.subarray(0, 4096))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
+  if (!start.startsWith('<')) return undefined;
+  if (start.includes('urn:schemas-microsoft-com:office:spreadsheet')) return { kind: 'markup', what: 'an Excel 2003 XML spreadsheet' };
+  if (/^<(!doctype html|html|table|meta|head|body)\b/.test(start) || start.includes('<html'))
+    return { kind: 'markup', what: 'an HTML page' };
+  return { kind: 'markup', what: 'an XML or HTML document' };
 }
 
 /** Bytes Windows-1252 leaves undefined: a file holding them is not 1252 text. */
@@ -77,6 +97,8 @@ export function describeUnreadable(content: Exclude<ContentKind, { kind: 'text' 
       return 'is a legacy Excel workbook (.xls) or a workbook protected by a password: save it as .xlsx without a password, or as CSV (UTF-8), and run that';
     case 'gzip':
       return 'is gzip-compressed: unpack it (gunzip) and run the CSV inside';
+    case 'markup':
+      return `is ${content.what}, not a CSV file or a workbook (a web application's "export to Excel" often is): open it in a spreadsheet, save it as .xlsx or CSV (UTF-8), and run that`;
     case 'binary':
       return `is not a text CSV file (${content.what}): export the sheet as CSV (UTF-8) and run that`;
   }

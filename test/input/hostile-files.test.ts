@@ -90,6 +90,13 @@ const hostileFiles: HostileFile[] = [
     'transfer-sheet-source-and-destination.csv',
     utf8('No,Kode Bank,No Rekening,Kode Bank Tujuan,No Rekening Tujuan,Nama Penerima\n1,014,1234509876,009,1122334455,Dewi Lestari\n'),
   ),
+  // A web application's "export to Excel": an HTML table named .xls (read as CSV it failed on a quote in the markup).
+  refuse(
+    'html-export.xls',
+    utf8(
+      '<html><head><meta http-equiv="Content-Type" content="text/html"></head><body><table><tr><td>bank_code</td></tr></table></body></html>\n',
+    ),
+  ),
   refuse('png.csv', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)])),
   refuse('pdf.csv', utf8('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n')),
   refuse('zip-not-workbook.csv', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)])),

@@ -226,6 +226,12 @@ describe('sniffContent', () => {
     [bytes(0xff, 0xfe, 0x61, 0), { kind: 'text', encoding: 'utf-16le' }],
     [bytes(0xfe, 0xff, 0, 0x61), { kind: 'text', encoding: 'utf-16be' }],
     [bytes(0x61, 0x2c, 0x62), { kind: 'text', encoding: undefined }],
+    [new TextEncoder().encode('\n <html><head><meta charset="utf-8">'), { kind: 'markup', what: 'an HTML page' }],
+    [new TextEncoder().encode('\uFEFF<!DOCTYPE html>'), { kind: 'markup', what: 'an HTML page' }],
+    [
+      new TextEncoder().encode('<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet">'),
+      { kind: 'markup', what: 'an Excel 2003 XML spreadsheet' },
+    ],
     [bytes(), { kind: 'text', encoding: undefined }],
     [bytes(0x61, 0, 0x62, 0), { kind: 'binary', what: 'UTF-16 text without a byte-order mark' }],
     [bytes(0x61, 0x2c, 0x62, 0x2c, 0), { kind: 'binary', what: 'binary data (a NUL byte at offset 4)' }],
