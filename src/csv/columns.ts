@@ -201,6 +201,11 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
   const ambiguous: string[] = [];
   const byAlias = (field: keyof typeof ALIASES): number | undefined => {
     const found = candidates(field);
+    const sides = field === 'expectedName' ? [] : bothSides(keys, PAYEE_ROLE_LIKE[field]);
+    if (sides.length > 0) {
+      ambiguous.push(`the ${ROLE_NAMES[field]} in ${describeHeader(sides.map((index) => header[index]!))} (${ROLE_FLAGS[field]})`);
+      return found[0];
+    }
     if (found.length <= 1) return found[0];
     const code = field === 'bankCode' ? bankCodeBesideItsName(found.map((index) => keys[index]!)) : undefined;
     if (code !== undefined) return found[code];
@@ -255,6 +260,31 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
   }
   return { bankCode, accountNumber, expectedName };
 }
+
+/** Header keys (headerKey) that look like a bank's or an account number's column, an alias or not (`No. Rek. Penerima`). */
+const PAYEE_ROLE_LIKE = {
+  bankCode: /bank/,
+  accountNumber: /rekening|norek|^rek|account|acct|accno/,
+} as const;
+/** A column of the payee's side of a transfer sheet (`Tujuan`, `Penerima`, `Beneficiary`...). */
+const PAYEE_SIDE = /tujuan|penerima|beneficiar|benef|payee|recipient|destination|kredit|credit/;
+
+/**
+ * A transfer sheet's columns of one role on both sides: the payee's (`Nomor Rekening Tujuan`, `No. Rek.
+ * Penerima`, `Beneficiary Account`: many are no alias) beside one that names no side (`Nomor Rekening`, the
+ * payer's own). Read by alias alone, the payer's account was asked and MATCHed (an outside attack), also after
+ * the user named the payee's bank column as a refusal asked. Every such column, or none when the role's columns
+ * are all of one side (a payer's side named `Pengirim` is no payee's).
+ */
+function bothSides(keys: readonly string[], like: RegExp): number[] {
+  // Not a branch, nor a name (`Beneficiary Account Name` is the payee's name, not an account).
+  const columns = keys.flatMap((key, index) => (like.test(key) && !/cabang|branch|nama|name|holder|pemilik/.test(key) ? [index] : []));
+  const payee = columns.filter((index) => PAYEE_SIDE.test(keys[index]!));
+  const unsaid = columns.filter((index) => !PAYEE_SIDE.test(keys[index]!) && !NOT_A_PAYEE_SIDE.test(keys[index]!));
+  return payee.length > 0 && unsaid.length > 0 ? [...unsaid, ...payee] : [];
+}
+/** A column of the payer's side, said so (`Rekening Pengirim`, `Sender Account`). */
+const NOT_A_PAYEE_SIDE = /pengirim|sender|asal|sumber|debit|source|payer/;
 
 /**
  * Of the bank-code columns the aliases found (their header keys), the one to read when they are a bank's code

@@ -19,7 +19,8 @@ function parseRange(ref: string): MergedRange | undefined {
 }
 
 /**
- * Merged cells over a data row of a column the check reads (`D2:D3` in the name column): Excel shows the
+ * Merged cells over a data row of a column the check reads (`D2:D3` in the name column; not an empty box merged
+ * under the table, where no row is read): Excel shows the
  * merged value once, from its first cell, across the rows, and every other cell of the range holds nothing.
  * Read as they are, those rows have no name (VERIFIED: "no expected name to compare", green on someone else's
  * account, found by an outside attack) or no account (INPUT_INVALID "bank code is empty", which says nothing of
@@ -32,9 +33,9 @@ export function refuseMergedCellsRead(path: string, facts: SheetFacts, readColum
     if (range === undefined) continue;
     for (const column of readColumns) {
       if (column < range.left || column > range.right) continue;
-      // The first data row the range covers that is not its own first cell.
+      // The first data row the range covers that is not its own first cell (a box under the table covers none).
       const row = column === range.left ? Math.max(range.top + 1, facts.headerRow + 1) : Math.max(range.top, facts.headerRow + 1);
-      if (row > range.bottom) continue;
+      if (row > Math.min(range.bottom, facts.lastDataRow)) continue;
       throw new InputFileError(
         `${path}: cells ${range.ref} are merged, and ${columnName(column)}${row} is in column ${JSON.stringify(header[column] ?? '')}, which the check reads: Excel shows a merged value once, in ${columnName(range.left)}${range.top}, and the other cells of the range hold nothing. Unmerge them and give each row its own value, then run the file again`,
       );

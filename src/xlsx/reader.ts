@@ -40,8 +40,9 @@ export interface SheetFacts {
   sheet: string;
   /** The workbook's other worksheets, in tab order, as people read them: `"Data" (hidden)`, `"Summary"`. */
   otherSheets: string[];
-  /** The sheet row number of the header. */
+  /** The sheet row numbers of the header and of the last data row (the header's when there is none). */
   headerRow: number;
+  lastDataRow: number;
   /** The sheet's merged ranges (`D2:D3`). */
   merged: string[];
 }
@@ -187,10 +188,16 @@ export async function* readXlsxRecords(
         path,
         `its first sheet says it spans rows to ${sheetEnd.dimensionLastRow} (its dimension), but holds rows only to ${sheetEnd.lastRow}`,
       );
+    // A sheet of a header only (a template tab) before the data's: an empty report would look like a night with nobody to pay.
+    if (header !== undefined && lastLine === 0 && others.length > 0)
+      throw new InputFileError(
+        `${path}: its first sheet shown, "${read.name}", has a header and no data rows, and the workbook's other sheets, ${others.join(', ')}, are not read: put the list on the first sheet, or save its sheet alone, and run that`,
+      );
     onSheetRead?.({
       sheet: read.name,
       otherSheets: others,
       headerRow,
+      lastDataRow: Math.max(lastLine, headerRow),
       merged: sheetEnd.merged,
     });
     // Written over while it was read (a copy in place): the rows may be another file's than the bytes hashed.

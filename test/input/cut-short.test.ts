@@ -215,6 +215,11 @@ describe('a last row cut short', () => {
     const read = await runCli(['run', overNote, '--out', `${overNote}.out.csv`], env());
     expect(read.code, read.stderr).toBe(0);
     expect((await readReport(`${overNote}.out.csv`)).map((row) => row.beneficiary_id)).toEqual(['A', 'B']);
+    // An empty box merged under the table (a signature box) covers no row that is read.
+    const box = join(folder, 'merged-box-under.xlsx');
+    await writeFile(box, book.build({ sheet: merged('D5:E7') }));
+    const underneath = await runCli(['run', box, '--out', `${box}.out.csv`], env());
+    expect(underneath.code, underneath.stderr).toBe(0);
     sandbox.resetStats();
   });
 
@@ -237,6 +242,22 @@ describe('a last row cut short', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('sheet "Sheet1" is read (the first one shown); the workbook\'s other sheets are not: "Data" (hidden)');
     sandbox.resetStats();
+    // A first sheet of a header only (a template tab) before the data's is refused: an empty report would look fine.
+    const template = join(folder, 'template-first.xlsx');
+    await writeFile(
+      template,
+      workbookOf({
+        sheet: book.sheet,
+        sharedStrings: book.sharedStrings,
+        // the header's strings come first in the book's shared strings: the same indexes
+        before: [{ name: 'Template', type: 'worksheet', target: 'worksheets/sheet2.xml', xml: workbookParts([rows[0]!]).sheet }],
+      }),
+    );
+    const refused = await runCli(['run', template, '--out', `${template}.out.csv`], env());
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(
+      'its first sheet shown, "Template", has a header and no data rows, and the workbook\'s other sheets, "Sheet1"',
+    );
   });
 
   it('a workbook whose zip is whole but whose sheet or shared strings are cut is refused (exit 2), nothing asked; the whole one is read', async () => {

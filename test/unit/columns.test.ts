@@ -73,6 +73,31 @@ describe('mapColumns', () => {
     );
   });
 
+  // An outside attack: the payee's columns are often no alias, and the payer's own account was read without a word.
+  it.each([
+    [['Kode Bank', 'Nomor Rekening', 'Kode Bank Tujuan', 'Nomor Rekening Tujuan', 'Nama Penerima'], 'account number'],
+    [['Bank', 'No. Rek.', 'Bank Penerima', 'No. Rek. Penerima', 'Nama Penerima'], 'account number'],
+    [['Bank Code', 'Account', 'Beneficiary Bank Code', 'Beneficiary Account', 'Beneficiary Name'], 'account number'],
+    [['Kode Bank Tujuan', 'No Rek', 'No Rek Tujuan', 'Nama Penerima'], 'account number'],
+  ])('refuses a transfer sheet whose payee columns are no alias: %j', (header, role) => {
+    expect(() => mapColumns(header)).toThrow(new RegExp(`the ${role} in `));
+    // naming the bank alone still leaves the account to choose
+    expect(() =>
+      mapColumns(header, { bankCode: header.find((name) => /tujuan|penerima|beneficiary/i.test(name) && /bank/i.test(name)) }),
+    ).toThrow(/the account number in /);
+  });
+
+  it("reads a sheet whose payer's side says so (Pengirim), or whose name column says account", () => {
+    expect(mapColumns(['Kode Bank Pengirim', 'No Rekening Pengirim', 'Kode Bank', 'No Rekening', 'Nama Penerima'])).toEqual({
+      bankCode: 2,
+      accountNumber: 3,
+      expectedName: 4,
+    });
+    expect(
+      mapColumns(['bank_code', 'account_number', 'Beneficiary Account Name'], { expectedName: 'Beneficiary Account Name' }).accountNumber,
+    ).toBe(1);
+  });
+
   it('reads the columns a flag names where the aliases find several', () => {
     const header = ['No', 'Kode Bank', 'No Rekening', 'Kode Bank Tujuan', 'No Rekening Tujuan', 'Nama Penerima'];
     expect(mapColumns(header, { bankCode: 'Kode Bank Tujuan', accountNumber: 'No Rekening Tujuan' })).toEqual({
