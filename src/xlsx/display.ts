@@ -332,7 +332,7 @@ function increment(digits: string): string {
 
 /**
  * A text cell as Excel shows it in `numFmt`: its text section (the fourth, or a single section with `@`)
- * around it (`"ID-"@` shows 123 as ID-123); as it is when the format has no text section.
+ * around it (`"ID-"@` shows 123 as ID-123); as it is when the format has no text section, or hides it.
  */
 export function formattedText(text: string, numFmt: string | undefined): string {
   if (numFmt === undefined) return text;
@@ -341,7 +341,10 @@ export function formattedText(text: string, numFmt: string | undefined): string 
     parts.length === 4 ? parts[3]! : parts.length === 1 && /@/.test(parts[0]!.replace(/"[^"]*"|\\./g, '')) ? parts[0]! : undefined;
   if (section === undefined) return text;
   const literal = literalText(tokens(section, true));
-  return literal === undefined ? text : literal.replaceAll('\u0000', text);
+  // A format that hides the text (`;;;`) shows nothing, but the cell holds it: read as nothing, a name hidden so
+  // made its row VERIFIED ("no expected name to compare"), its name never compared.
+  if (literal === undefined || (literal === '' && text !== '')) return text;
+  return literal.replaceAll('\u0000', text);
 }
 
 /** `123456789012` -> `1.23457E+11`, as Excel's General format writes it. */

@@ -79,6 +79,8 @@ describe('workbook cells as Excel shows them', () => {
     expect(formattedText('123', '0;-0;0;"x"@"y"')).toBe('x123y');
     expect(formattedText('0012345678', '0000')).toBe('0012345678');
     expect(formattedText('0012345678', '@')).toBe('0012345678');
+    // hidden by its format, the text is still the cell's: a name read as nothing was never compared
+    expect(formattedText('Budi Santoso', ';;;')).toBe('Budi Santoso');
   });
 
   it('writes a cell it cannot read as a marker that reads back as the same cell', () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { type PartEnd, readNumberFormats, readRecomputesOnLoad, readSharedStrings, readSheetRows } from '../../src/xlsx/sheet-xml.js';
+import {
+  type PartEnd,
+  readNumberFormats,
+  readRecomputesOnLoad,
+  readSharedStrings,
+  readSheetRows,
+  type SheetEnd,
+} from '../../src/xlsx/sheet-xml.js';
+
+const sheetEnd = (): SheetEnd => ({ closed: false, lastRow: 0, merged: [] });
 
 /** A part as a zip entry streams it: in the chunks given. */
 async function* chunks(...parts: Array<string | number[]>): AsyncGenerator<Buffer> {
@@ -7,6 +16,19 @@ async function* chunks(...parts: Array<string | number[]>): AsyncGenerator<Buffe
 }
 
 describe('the XML of a workbook part', () => {
+  it("reads a sheet's dimension (a range only), its last row and its merged ranges, written after the rows", async () => {
+    const context = { sharedStrings: [], numFmtOf: () => undefined, date1904: false };
+    const end = sheetEnd();
+    const xml =
+      '<worksheet><dimension ref="A1:C29"/><sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="15"/></sheetData>' +
+      '<mergeCells count="2"><mergeCell ref="D2:D3"/><mergeCell ref="$A$5:$B$5"/></mergeCells></worksheet>';
+    for await (const _row of readSheetRows(chunks(xml), context, end));
+    expect(end).toEqual({ closed: true, dimensionLastRow: 29, lastRow: 15, merged: ['D2:D3', '$A$5:$B$5'] });
+    const empty = sheetEnd();
+    for await (const _row of readSheetRows(chunks('<worksheet><dimension ref="A1"/><sheetData/></worksheet>'), context, empty));
+    expect(empty.dimensionLastRow).toBeUndefined();
+  });
+
   it('keeps a character whole when a chunk ends inside it (é is two bytes)', async () => {
     const end: PartEnd = { closed: false };
     const read = await readSharedStrings(chunks('<sst uniqueCount="1"><si><t>Jos', [0xc3], [0xa9], '</t></si></sst>'), end);
@@ -15,7 +37,7 @@ describe('the XML of a workbook part', () => {
   });
 
   it('says a part cut inside its root was not whole, and yields the rows it had', async () => {
-    const end: PartEnd = { closed: false };
+    const end = sheetEnd();
     const context = { sharedStrings: [], numFmtOf: () => undefined, date1904: false };
     const rows = [];
     for await (const row of readSheetRows(
@@ -29,7 +51,7 @@ describe('the XML of a workbook part', () => {
   });
 
   it('reads numbers as Excel shows them: a zero-padded format, a date, a boolean, an error (as a cell not read), a formula result', async () => {
-    const end: PartEnd = { closed: false };
+    const end = sheetEnd();
     const formats: Record<number, string> = { 1: '0000000000', 2: 'yyyy-mm-dd' };
     const context = { sharedStrings: [], numFmtOf: (style: number) => formats[style], date1904: false };
     const rows = [];
@@ -55,7 +77,7 @@ describe('the XML of a workbook part', () => {
     const rows = [];
     const xml =
       '<worksheet><sheetData><row r="2"><c r="A2" t="str"><f>"0099999999"</f><v>0012345678</v></c><c r="B2"><v>5</v></c></row></sheetData></worksheet>';
-    for await (const row of readSheetRows(chunks(xml), context, { closed: false })) rows.push(row);
+    for await (const row of readSheetRows(chunks(xml), context, sheetEnd())) rows.push(row);
     expect(rows[0]!.cells).toEqual(['#CELL! A2 formula never computed: ="0099999999"', '5']);
   });
 
@@ -65,14 +87,14 @@ describe('the XML of a workbook part', () => {
     const rows = [];
     const xml =
       '<worksheet><sheetData><row r="2"><c r="A2" s="1"><v>5000000000</v></c><c r="B2" s="1"><v>-3</v></c><c r="C2" s="2"><v>12345678</v></c></row></sheetData></worksheet>';
-    for await (const row of readSheetRows(chunks(xml), context, { closed: false })) rows.push(row);
+    for await (const row of readSheetRows(chunks(xml), context, sheetEnd())) rows.push(row);
     expect(rows[0]!.cells[0]).toMatch(/^#CELL! A2 number 5000000000 in format: yyyy-mm-dd$/);
     expect(rows[0]!.cells[1]).toMatch(/^#CELL! B2 number -3 in format/);
     expect(rows[0]!.cells[2]).toBe('Nomor 0012345678');
   });
 
   it('reads a formula without a cached value as a formula never computed, never as empty; one with a value as its value', async () => {
-    const end: PartEnd = { closed: false };
+    const end = sheetEnd();
     const formats: Record<number, string> = { 1: '0000000000' };
     const context = { sharedStrings: [], numFmtOf: (style: number) => formats[style], date1904: false };
     const rows = [];
@@ -99,7 +121,7 @@ describe('the XML of a workbook part', () => {
   });
 
   it('reads a number in a format it does not render as a cell not read, naming the cell and the format', async () => {
-    const end: PartEnd = { closed: false };
+    const end = sheetEnd();
     const formats: Record<number, string> = { 1: '[>100]0000000000;0', 2: '0000000000;-0000000000', 3: '"00"0' };
     const context = { sharedStrings: [], numFmtOf: (style: number) => formats[style], date1904: false };
     const rows = [];
