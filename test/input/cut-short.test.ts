@@ -229,30 +229,23 @@ describe('a last row cut short', () => {
       ['A', '014', '0012345678', 'Budi Santoso'],
     ];
     const book = workbookParts(rows);
-    const hidden = join(folder, 'hidden-data-sheet.xlsx');
-    await writeFile(
-      hidden,
+    /** The book with one more worksheet tab before its own. */
+    const withTabBefore = (tab: { name: string; xml: string; hidden?: boolean }) =>
       workbookOf({
         sheet: book.sheet,
         sharedStrings: book.sharedStrings,
-        before: [{ name: 'Data', type: 'worksheet', target: 'worksheets/sheet2.xml', xml: book.sheet, hidden: true }],
-      }),
-    );
+        before: [{ type: 'worksheet', target: 'worksheets/sheet2.xml', ...tab }],
+      });
+    const hidden = join(folder, 'hidden-data-sheet.xlsx');
+    await writeFile(hidden, withTabBefore({ name: 'Data', xml: book.sheet, hidden: true }));
     const result = await runCli(['run', hidden, '--out', `${hidden}.out.csv`], env());
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('sheet "Sheet1" is read (the first one shown); the workbook\'s other sheets are not: "Data" (hidden)');
     sandbox.resetStats();
     // A first sheet of a header only (a template tab) before the data's is refused: an empty report would look fine.
     const template = join(folder, 'template-first.xlsx');
-    await writeFile(
-      template,
-      workbookOf({
-        sheet: book.sheet,
-        sharedStrings: book.sharedStrings,
-        // the header's strings come first in the book's shared strings: the same indexes
-        before: [{ name: 'Template', type: 'worksheet', target: 'worksheets/sheet2.xml', xml: workbookParts([rows[0]!]).sheet }],
-      }),
-    );
+    // The header's strings come first in the book's shared strings: the same indexes.
+    await writeFile(template, withTabBefore({ name: 'Template', xml: workbookParts([rows[0]!]).sheet }));
     const refused = await runCli(['run', template, '--out', `${template}.out.csv`], env());
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain(
