@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rename } from 'node:fs/promises';
 import { basename, extname, join, resolve, sep } from 'node:path';
 import type { RedisClient } from '../redis/connection.js';
 import { continuationPolicy } from '../batch/continuation.js';
@@ -14,6 +14,7 @@ import { describeError, OutputPathError, UsageError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { LeaseLostError } from '../redis/lease.js';
+import { writeWholeFile } from '../report/temporary-file.js';
 import { describeReviewImport, type ReviewImport, type ReviewImportRequest } from '../review/review-file.js';
 import { InboxScanner } from './inbox.js';
 import { FolderRegistration } from './registration.js';
@@ -294,7 +295,7 @@ export class Watcher {
         else throw error;
         continue;
       }
-      await writeFile(
+      await writeWholeFile(
         join(this.folders.outbox, await freeName(this.folders.outbox, stemOf(name), '.review.txt', claimId)),
         describeReviewImport(name, reviewer, result, this.deps.showTime),
       );
@@ -466,7 +467,7 @@ export class Watcher {
     }
     const first = duplicateOf(checked);
     if (first !== undefined) {
-      await writeFile(
+      await writeWholeFile(
         join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`),
         `${shownName(claim.original)}: ${duplicateNote(first)}\n`,
       );
@@ -514,8 +515,9 @@ export class Watcher {
       wording.advice ?? `Fix the file and drop it into ${folder}/ again.`,
       '',
     ].join('\n');
-    // The note first, then the move: a crash in between refuses the file again, to the same names.
-    await writeFile(join(this.folders.failed, `${stemOf(name)}.error.txt`), note);
+    // The note first, then the move: a crash in between refuses the file again, to the same names. Written
+    // whole under a temporary name: whoever reads it as it appears (a person, a script, a test) reads all of it.
+    await writeWholeFile(join(this.folders.failed, `${stemOf(name)}.error.txt`), note);
     await rename(claim.path, join(this.folders.failed, name));
     this.log.warn({ file: claim.original, movedTo: join(this.folders.failed, name) }, `refused: ${reason}`);
   }
