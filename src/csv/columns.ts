@@ -202,14 +202,11 @@ export function mapColumns(header: readonly string[], overrides: ColumnOverrides
   const byAlias = (field: keyof typeof ALIASES): number | undefined => {
     const found = candidates(field);
     const sides = field === 'expectedName' ? [] : bothSides(keys, PAYEE_ROLE_LIKE[field]);
-    if (sides.length > 0) {
-      ambiguous.push(`the ${ROLE_NAMES[field]} in ${describeHeader(sides.map((index) => header[index]!))} (${ROLE_FLAGS[field]})`);
-      return found[0];
-    }
-    if (found.length <= 1) return found[0];
-    const code = field === 'bankCode' ? bankCodeBesideItsName(found.map((index) => keys[index]!)) : undefined;
-    if (code !== undefined) return found[code];
-    ambiguous.push(`the ${ROLE_NAMES[field]} in ${describeHeader(found.map((index) => header[index]!))} (${ROLE_FLAGS[field]})`);
+    const code = field === 'bankCode' && found.length > 1 ? bankCodeBesideItsName(found.map((index) => keys[index]!)) : undefined;
+    if (sides.length === 0 && code !== undefined) return found[code];
+    const choices = sides.length > 0 ? sides : found.length > 1 ? found : [];
+    if (choices.length > 0)
+      ambiguous.push(`the ${ROLE_NAMES[field]} in ${describeHeader(choices.map((index) => header[index]!))} (${ROLE_FLAGS[field]})`);
     return found[0];
   };
   const find = (field: keyof typeof ALIASES): number | undefined => {
@@ -268,6 +265,8 @@ const PAYEE_ROLE_LIKE = {
 } as const;
 /** A column of the payee's side of a transfer sheet (`Tujuan`, `Penerima`, `Beneficiary`...). */
 const PAYEE_SIDE = /tujuan|penerima|beneficiar|benef|payee|recipient|destination|kredit|credit/;
+/** A column of the payer's side, said so (`Rekening Pengirim`, `Sender Account`). */
+const NOT_A_PAYEE_SIDE = /pengirim|sender|asal|sumber|debit|source|payer/;
 
 /**
  * A transfer sheet's columns of one role on both sides: the payee's (`Nomor Rekening Tujuan`, `No. Rek.
@@ -283,8 +282,6 @@ function bothSides(keys: readonly string[], like: RegExp): number[] {
   const unsaid = columns.filter((index) => !PAYEE_SIDE.test(keys[index]!) && !NOT_A_PAYEE_SIDE.test(keys[index]!));
   return payee.length > 0 && unsaid.length > 0 ? [...unsaid, ...payee] : [];
 }
-/** A column of the payer's side, said so (`Rekening Pengirim`, `Sender Account`). */
-const NOT_A_PAYEE_SIDE = /pengirim|sender|asal|sumber|debit|source|payer/;
 
 /**
  * Of the bank-code columns the aliases found (their header keys), the one to read when they are a bank's code

@@ -36,7 +36,7 @@ export interface XlsxFileInfo {
 
 /** What the inspection learnt of the sheet read and of the others, for what a row cannot say. */
 export interface SheetFacts {
-  /** The name of the sheet read (see firstSheetPath). */
+  /** The name of the sheet read (see firstVisible). */
   sheet: string;
   /** The workbook's other worksheets, in tab order, as people read them: `"Data" (hidden)`, `"Summary"`. */
   otherSheets: string[];
@@ -93,8 +93,6 @@ export async function* readXlsxRecords(
   const streams: Readable[] = [];
   let header: string[] | undefined;
   let headerRow = 0;
-  /** The sheet read, and the others (see SheetFacts), once known: for the message of a sheet with nothing. */
-  let sheetsSaid = '';
   let lastLine = 0;
   try {
     const before = await promisify(fstat)(fd);
@@ -167,8 +165,7 @@ export async function* readXlsxRecords(
     const sheets = worksheetsOf(workbook);
     const read = firstVisible(sheets);
     const others = sheets.filter((sheet) => sheet !== read).map((sheet) => `"${sheet.name}"${isVisible(sheet) ? '' : ' (hidden)'}`);
-    if (others.length > 0)
-      sheetsSaid = ` (sheet "${read.name}"; the workbook's other sheets, ${others.join(', ')}, are not read: put the list on the first sheet)`;
+    const othersNotRead = `the workbook's other sheets, ${others.join(', ')}, are not read: put the list on the first sheet`;
     for await (const row of readSheetRows(await required(sheetPath(workbook, read)), sheetContext, sheetEnd)) {
       const fields = Array.from({ length: Math.max(row.cells.length, header?.length ?? 0) }, (_, index) => row.cells[index] ?? '');
       if (fields.every((field) => field.trim() === '')) continue;
@@ -191,7 +188,7 @@ export async function* readXlsxRecords(
     // A sheet of a header only (a template tab) before the data's: an empty report would look like a night with nobody to pay.
     if (header !== undefined && lastLine === 0 && others.length > 0)
       throw new InputFileError(
-        `${path}: its first sheet shown, "${read.name}", has a header and no data rows, and the workbook's other sheets, ${others.join(', ')}, are not read: put the list on the first sheet, or save its sheet alone, and run that`,
+        `${path}: its first sheet shown, "${read.name}", has a header and no data rows, and ${othersNotRead}, or save its sheet alone, and run that`,
       );
     onSheetRead?.({
       sheet: read.name,
@@ -203,6 +200,10 @@ export async function* readXlsxRecords(
     // Written over while it was read (a copy in place): the rows may be another file's than the bytes hashed.
     if (changed(before, await promisify(fstat)(fd)))
       throw new InputFileError(`${path} changed while it was being read: run it again once it is written`);
+    if (header === undefined)
+      throw new InputFileError(
+        `${path} is empty: its first sheet needs a header row${others.length > 0 ? ` (sheet "${read.name}"; ${othersNotRead})` : ''}`,
+      );
   } catch (error) {
     if (error instanceof InputFileError) throw error;
     if ((error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).syscall !== undefined) {
@@ -217,7 +218,6 @@ export async function* readXlsxRecords(
     if (zip === undefined) closeSync(fd);
     else zip.close(); // the descriptor closes once the last part's stream is done
   }
-  if (header === undefined) throw new UsageError(`${path} is empty: its first sheet needs a header row${sheetsSaid}`);
 }
 
 const cutShort = (path: string, what: string): InputFileError =>
