@@ -47,6 +47,11 @@ export interface BatchRecord {
    */
   throwAwayQueue: boolean;
   layout: CsvLayout;
+  /**
+   * A workbook's sheet read and its other sheets (`"Old" (hidden)`), which are not; undefined for a CSV, or
+   * a batch made before it was recorded. Said wherever the batch is shown (fileNotes).
+   */
+  sheets: { read: string; notRead: string[] } | undefined;
   /** The input's columns the report repeats (without those of an earlier report: see readInputColumns). */
   header: string[];
   mapping: ColumnMapping;
@@ -99,7 +104,7 @@ export type NewBatch = Pick<
   | 'rowCount'
   | 'createdAt'
 > &
-  Partial<Pick<BatchRecord, 'throwAwayQueue' | 'accountsPerJob'>> & { endpoint: Endpoint };
+  Partial<Pick<BatchRecord, 'throwAwayQueue' | 'accountsPerJob' | 'sheets'>> & { endpoint: Endpoint };
 
 /** The accounts a slice of rows registered first (BatchStore.appendRows), in the order seen, and the first one's place in the batch's account order. */
 export interface FirstSeen {
@@ -172,6 +177,7 @@ export class BatchStore {
         endpoint: JSON.stringify(record.endpoint),
         ...(record.throwAwayQueue === true && { throwAwayQueue: 1 }),
         layout: JSON.stringify(record.layout),
+        ...(record.sheets !== undefined && { sheets: JSON.stringify(record.sheets) }),
         header: JSON.stringify(record.header),
         mapping: JSON.stringify(record.mapping),
         ...(record.replacedColumns.length > 0 && { replacedColumns: JSON.stringify(record.replacedColumns) }),
@@ -205,6 +211,7 @@ export class BatchStore {
       endpoint: fields.endpoint === undefined ? undefined : (JSON.parse(fields.endpoint) as Endpoint),
       throwAwayQueue: fields.throwAwayQueue === '1',
       layout: JSON.parse(fields.layout ?? '{"delimiter":","}') as CsvLayout,
+      sheets: fields.sheets === undefined ? undefined : (JSON.parse(fields.sheets) as BatchRecord['sheets']),
       header: JSON.parse(fields.header ?? '[]') as string[],
       mapping: JSON.parse(fields.mapping ?? '{}') as ColumnMapping,
       replacedColumns: JSON.parse(fields.replacedColumns ?? '[]') as string[],

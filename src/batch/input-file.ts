@@ -11,6 +11,9 @@ export type InputFileInfo = CsvFileInfo & {
   workbook?: SheetFacts;
 };
 
+/** A file's name as a message shows it: quoted when it holds a control character (a line break in a name would forge a line). */
+export const shownFileName = (name: string): string => (/[\p{Cc}\u2028\u2029]/u.test(name) ? JSON.stringify(name) : name);
+
 /**
  * First pass over an input, by what its first bytes say it is: a zip is a workbook, text is a CSV (in the
  * encoding its byte-order mark names, else UTF-8 or Windows-1252), anything else (a legacy .xls, gzip,

@@ -1,7 +1,6 @@
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Clock } from '../clock/clock.js';
 import { describeRoles, headerKey, roleColumns, type ColumnOverrides } from '../csv/columns.js';
-import type { TextEncoding } from '../csv/sniff.js';
 import { describeEndpoint, type Endpoint } from '../config/endpoint.js';
 import {
   BatchNotFoundError,
@@ -16,6 +15,8 @@ import type { Logger } from '../logging/logger.js';
 import { describeHolder, LeaseLostError, type LeaseHolder } from '../redis/lease.js';
 import { contentAtEndpoint, newBatchId, ProductionFencedError, type BatchRecord, type BatchStore } from './batch-store.js';
 import { decideContinuation, describeContinuation, type Continuation, type ContinuationPolicy } from './continuation.js';
+import { fileNotes } from './file-notes.js';
+import { shownFileName } from './input-file.js';
 import { checkReportPath, checkReportWidth } from './output-path.js';
 import type { Backlog } from './backlog.js';
 import type { InspectedFile, Producer } from './producer.js';
@@ -175,14 +176,6 @@ export interface CheckedBatch extends StartedBatch {
   gaveUp: string | undefined;
 }
 
-/** How the notice names an encoding other than UTF-8. */
-const ENCODING_NAMES: Record<TextEncoding, string> = {
-  'utf-8': 'UTF-8',
-  'utf-16le': 'UTF-16 (little-endian)',
-  'utf-16be': 'UTF-16 (big-endian)',
-  'windows-1252': 'Windows-1252 (Excel\'s "CSV" on Windows)',
-};
-
 const LEASE_POLL_MS = 500;
 /** How often the answers so far are reported while the file is still being queued (reportWhileProducing). */
 const PROGRESS_WHILE_PRODUCING_MS = 1_000;
@@ -227,19 +220,18 @@ export class BatchLifecycle {
 
   /** Inspects, leases the content, creates or continues the batch, produces it: after this, workers can answer it. */
   async start(request: BatchRequest): Promise<StartedBatch> {
+    try {
+      return await this.startNamed(request);
+    } catch (error) {
+      throw namedAsShown(error, request.input);
+    }
+  }
+
+  private async startNamed(request: BatchRequest): Promise<StartedBatch> {
     const { deps } = this;
     const startedAt = deps.clock.now();
     const startedElapsed = deps.clock.monotonic();
     const target = await this.resolveInput(request.input);
-    const encoding = target.inspected?.file.encoding;
-    if (encoding !== undefined && encoding !== 'utf-8')
-      request.onNotice?.(`${target.inputPath} is read as ${ENCODING_NAMES[encoding]} text`);
-    // Only one sheet of a workbook is read: rows on another (a hidden data sheet behind a visible cover) are said not to be.
-    const workbook = target.inspected?.file.workbook;
-    if (workbook !== undefined && workbook.otherSheets.length > 0)
-      request.onNotice?.(
-        `${target.inputPath}: sheet "${workbook.sheet}" is read (the first one shown); the workbook's other sheets are not: ${workbook.otherSheets.join(', ')}`,
-      );
     if (request.reportPath !== undefined) {
       await checkReportPath(request.reportPath, target.inputPath);
       checkReportWidth(request.reportPath, target.header);
@@ -418,8 +410,8 @@ export class BatchLifecycle {
       // Said before the production, which has its own news (calls of the last run waited for, late answers taken).
       request.onNotice?.(describeContinuation(continuation, batchId));
       request.onNotice?.(describeColumns(batch));
-      // Not refused (a night with nobody new to pay is a file like this), but said: an export that failed upstream looks the same.
-      if (batch.rowCount === 0) request.onNotice?.(`${batch.sourceFile} has a header and no data rows: the report holds none`);
+      // Not refused (a night with nobody new to pay is a header alone; a workbook's other sheets may be notes), but said.
+      for (const note of fileNotes(batch)) request.onNotice?.(`${shownInput(target)}: ${note}`);
       await request.onDecided?.();
       const stop = signal === undefined ? lease.signal : AbortSignal.any([lease.signal, signal]);
       const reporting = request.onProgress && this.reportWhileProducing(batchId, request.onProgress);
@@ -550,6 +542,9 @@ export class BatchLifecycle {
       endpoint: this.deps.endpoint,
       throwAwayQueue: this.deps.throwAwayQueue === true,
       layout: { delimiter: inspected.file.delimiter, encoding: inspected.file.encoding, sepLine: inspected.file.sepLine },
+      ...(inspected.file.workbook !== undefined && {
+        sheets: { read: inspected.file.workbook.sheet, notRead: inspected.file.workbook.otherSheets },
+      }),
       header: inspected.header,
       mapping: inspected.mapping,
       replacedColumns: inspected.replaced,
@@ -676,6 +671,23 @@ interface Target {
   header: string[];
   inspected?: InspectedFile;
   input: BatchInput;
+}
+
+/** The input as people know it: the name it was dropped or uploaded under, else its path. */
+const shownInput = (target: Target): string =>
+  target.input.kind === 'file' && target.input.name !== undefined ? shownFileName(target.input.name) : target.inputPath;
+
+/**
+ * A file refused while it was read names it as people know it (a watched folder's inbox name, an upload's
+ * name), not by the path this process reads it at (`processing/<claim>-…`, the console's uploads folder):
+ * the refusal is for whoever dropped the file. Every reader names the path it was given, so the one place
+ * that knows both swaps them.
+ */
+function namedAsShown(error: unknown, input: BatchInput): unknown {
+  if (input.kind !== 'file' || input.name === undefined || !(error instanceof UsageError)) return error;
+  const shown = shownFileName(input.name);
+  for (const path of new Set([resolve(input.path), input.path])) error.message = error.message.replaceAll(path, shown);
+  return error;
 }
 
 /** Production stopped because another process took it over (this one's lease was lost, or its generation replaced). */

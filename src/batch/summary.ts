@@ -8,6 +8,7 @@ import type { BatchRecord } from './batch-store.js';
 import type { Continuation } from './continuation.js';
 import type { WrittenReport } from './report-writer.js';
 import { writeWholeFile } from '../report/temporary-file.js';
+import { fileNotes } from './file-notes.js';
 
 /** Figures of one run (one command, one watched file, one nightly run), beside the batch's totals. */
 export interface BatchSummary {
@@ -22,6 +23,8 @@ export interface BatchSummary {
   columns: RoleColumns;
   /** Columns of an earlier report the input carried: not read, not repeated (this report's own take their place). */
   replacedColumns?: string[];
+  /** What the reading of the file did that a person must know (fileNotes): other sheets not read, a header alone, an encoding. */
+  notes: string[];
   report: string;
   rows: number;
   accounts: number;
@@ -84,6 +87,7 @@ export function buildSummary(
     endpoint: batch.endpoint ?? null,
     columns: roleColumns(batch.header, batch.mapping),
     ...(batch.replacedColumns.length > 0 && { replacedColumns: batch.replacedColumns }),
+    notes: fileNotes(batch),
     report: reportPath,
     rows: written.rows,
     accounts: batch.accountCount,
@@ -158,6 +162,8 @@ export function formatSummary(summary: BatchSummary): string {
     }`,
     `endpoint: ${summary.endpoint === null ? 'not recorded (a batch made before endpoints were)' : describeEndpoint(summary.endpoint)}`,
     `columns read: ${describeColumnsRead(summary)}`,
+    // Said at the start too, but that line has scrolled away by the end of a long run.
+    ...summary.notes.map((note) => `note: ${note}`),
     `report: ${summary.report}`,
     ...(summary.changesReport === undefined ? [] : [`changed rows: ${summary.changesReport}`]),
     `summary: ${summaryPathFor(summary.report)}`,

@@ -1,6 +1,7 @@
 import { batchState, type BatchProgress, type BatchRecord, type BatchState, type BatchStore } from '../batch/batch-store.js';
 import type { DecidedRow } from '../batch/decided-rows.js';
 import { countReview } from '../batch/review-counts.js';
+import { fileNotes } from '../batch/file-notes.js';
 import type { Endpoint } from '../config/endpoint.js';
 import { referenceColumn } from '../csv/columns.js';
 import { RowTally, zeroCounts, type ResultCounts } from '../batch/row-tally.js';
@@ -28,6 +29,8 @@ export interface BatchView {
   /** Inquiry calls made for the batch over all its runs. */
   calls: number;
   reportedAt: string | null;
+  /** What the reading of its file did that a person must know (fileNotes): other sheets not read, a header alone, an encoding. */
+  notes: string[];
   /** The last report written for the batch (a path on the machine that wrote it). */
   report: string | null;
   /**
@@ -144,6 +147,7 @@ export function batchView<C extends ResultCounts | null>(
     counts,
     calls: batch.calls,
     reportedAt: batch.reportedAt === undefined ? null : new Date(batch.reportedAt).toISOString(),
+    notes: fileNotes(batch).map(maskDigitRuns),
     report: batch.lastReport === undefined ? null : maskDigitRuns(batch.lastReport),
     review,
   };

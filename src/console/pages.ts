@@ -18,7 +18,7 @@ header h1{font-size:18px;margin:0}header a{color:#cfd8ea;text-decoration:none;ma
 main{padding:16px 24px;max-width:1280px}section{background:#fff;border:1px solid #dde1e8;border-radius:6px;padding:12px 16px;margin-bottom:16px}
 h2{font-size:15px;margin:0 0 8px}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eef0f4;vertical-align:top}
 th{font-weight:600;color:#4a5468;font-size:12px}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-progress{width:120px;vertical-align:middle}.hint{color:#66708a;font-size:12px}.error{color:#b42318}
+progress{width:120px;vertical-align:middle}.note{margin:0 0 2px}.hint{color:#66708a;font-size:12px}.error{color:#b42318}
 .r-MATCH{color:#067647}.r-CLOSE_MATCH{color:#b54708}.r-NO_MATCH,.r-FAILED{color:#b42318;font-weight:600}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:0}dt{color:#66708a}dd{margin:0}
 .counts td{min-width:80px}
@@ -106,6 +106,7 @@ export function batchPage(context: PageContext, batch: BatchView, decider: Decid
 <dt>Source</dt><dd>${batch.source.name}</dd><dt>Created</dt><dd>${localTime(batch.createdAt, context.timeZone)}</dd>
 <dt>Endpoint</dt><dd id="endpoint">${batch.endpoint === null ? 'not recorded' : describeEndpoint(batch.endpoint)}</dd>
 <dt>Rows</dt><dd><span id="rows">${batch.rows}</span> (<span id="invalid">${batch.invalidRows}</span> invalid)</dd>
+${batch.notes.length === 0 ? '' : html`<dt>Read</dt><dd id="notes">${batch.notes.map((note) => html`<p class="note">${note}</p>`)}</dd>`}
 <dt>Progress</dt><dd><progress id="progress" max="100" value="${batch.percent}"></progress> <span id="percent">${batch.percent}%</span> · <span id="answered">${batch.answered}</span>/<span id="accounts">${batch.accounts ?? '?'}</span> accounts · <span id="state">${batch.state}</span></dd>
 <dt>Review</dt><dd><span id="review-needsReview">${batch.review?.needsReview ?? '?'}</span> to review · <span id="review-approved">${batch.review?.approved ?? '?'}</span> approved · <span id="review-rejected">${batch.review?.rejected ?? '?'}</span> rejected</dd>
 <dt>Report</dt><dd><a id="download" href="/api/batches/${id}/report.csv" download ${reported ? '' : raw('hidden')}>Download the reconciliation report</a> <a id="summary" href="/api/batches/${id}/summary.json" ${reported ? '' : raw('hidden')}>summary</a><span id="report-pending" class="hint" ${reported ? raw('hidden') : ''}>written when every account is answered</span></dd>

@@ -28,6 +28,8 @@ export interface CompletionNotice {
   approved: number;
   rejected: number;
   report: string;
+  /** What the reading of the file did that a person must know (see fileNotes), masked like the names. */
+  notes: string[];
   startedAt: string;
   finishedAt: string;
   environment: string;

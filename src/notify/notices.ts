@@ -49,6 +49,7 @@ export function buildNotice(finished: FinishedBatch, environment: string): Compl
     approved: summary.approved,
     rejected: summary.rejected,
     report: maskDigitRuns(summary.report),
+    notes: summary.notes.map(maskDigitRuns),
     startedAt: summary.startedAt,
     finishedAt: new Date(finished.finishedAt).toISOString(),
     environment,

@@ -3,6 +3,7 @@ import { access, mkdir, readdir, rename } from 'node:fs/promises';
 import { basename, extname, join, resolve, sep } from 'node:path';
 import type { RedisClient } from '../redis/connection.js';
 import { continuationPolicy } from '../batch/continuation.js';
+import { shownFileName } from '../batch/input-file.js';
 import { changesPathFor } from '../batch/output-path.js';
 import type { BatchInput, BatchLifecycle, StartedBatch } from '../batch/lifecycle.js';
 import { finishOrHandBack, progressLogger } from '../batch/progress-log.js';
@@ -101,9 +102,6 @@ export function keptName(name: string): string {
   }
   return `${cut}…${extension}`;
 }
-
-/** A name as a note or a log message shows it: quoted when it holds a line break or another control character. */
-const shownName = (name: string): string => (/[\p{Cc}\u2028\u2029]/u.test(name) ? JSON.stringify(name) : name);
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -469,13 +467,13 @@ export class Watcher {
     if (first !== undefined) {
       await writeWholeFile(
         join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`),
-        `${shownName(claim.original)}: ${duplicateNote(first)}\n`,
+        `${shownFileName(claim.original)}: ${duplicateNote(first)}\n`,
       );
     }
     if (checked.gaveUp !== undefined) {
       // As `run` exits 1: a batch the provider gave no usable answer for is no success, whatever was written.
       await this.moveToFailed(claim, checked.gaveUp, 'inbox', {
-        headline: `${shownName(claim.original)} was checked, but not answered: ${checked.gaveUp}`,
+        headline: `${shownFileName(claim.original)} was checked, but not answered: ${checked.gaveUp}`,
         advice: `Its report, the rows without an answer FAILED, is ${reportPath}. Drop the file into inbox/ again once the provider answers: only those rows are asked again.`,
       });
       await this.dropClaim(claim);
@@ -508,7 +506,7 @@ export class Watcher {
   ): Promise<void> {
     const name = await freeName(this.folders.failed, stemOf(claim.original), extname(claim.original), claim.id);
     const note = [
-      wording.headline ?? `${shownName(claim.original)} was not checked: ${reason}`,
+      wording.headline ?? `${shownFileName(claim.original)} was not checked: ${reason}`,
       '',
       `received: ${new Date(claim.claimedAt).toISOString()}`,
       `refused:  ${new Date().toISOString()}`,

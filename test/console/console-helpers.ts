@@ -27,9 +27,15 @@ export async function stopServe(child: ChildProcess | undefined, signal: NodeJS.
   await closed;
 }
 
-export async function uploadCsv(url: string, name: string, content: string, headers: Record<string, string> = {}): Promise<Response> {
+/** Uploads a file as the console's form does (a CSV's text, or a workbook's bytes). */
+export async function uploadCsv(
+  url: string,
+  name: string,
+  content: string | Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const form = new FormData();
-  form.append('file', new Blob([content], { type: 'text/csv' }), name);
+  form.append('file', new Blob([content], { type: typeof content === 'string' ? 'text/csv' : 'application/octet-stream' }), name);
   return fetch(`${url}/api/batches`, { method: 'POST', body: form, headers });
 }
 

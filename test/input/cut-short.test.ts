@@ -7,7 +7,7 @@ import { deleteKeys, testKeyPrefix, testRedis } from '../support/redis.js';
 import { readReport } from '../support/report.js';
 import { sheetXml, workbookOf, workbookParts } from '../support/workbook-parts.js';
 import { listDir, opsEnvironment, removeTempFolders, tempFolder, waitFor } from '../ops/ops-helpers.js';
-import { startServe, stopServe, uploadCsv } from '../console/console-helpers.js';
+import { getJson, startServe, stopServe, uploadCsv } from '../console/console-helpers.js';
 
 /**
  * A last row cut short (issue 25, defect 3): a file whose transfer stopped mid-row (`...\nB,014,71000`, no
@@ -160,7 +160,11 @@ describe('a last row cut short', () => {
       await writeFile(join(watched, 'inbox', 'payouts.csv.part'), CUT);
       await rename(join(watched, 'inbox', 'payouts.csv.part'), join(watched, 'inbox', 'payouts.csv'));
       await waitFor(async () => (await listDir(join(watched, 'failed'))).includes('payouts.error.txt'), 30_000, 'the cut file in failed/');
-      expect(await readFile(join(watched, 'failed', 'payouts.error.txt'), 'utf8')).toContain(REASON);
+      const refusal = await readFile(join(watched, 'failed', 'payouts.error.txt'), 'utf8');
+      expect(refusal).toContain(REASON);
+      // Named as it was dropped, not by the path the watcher read it at (processing/<claim>-payouts.csv).
+      expect(refusal).toContain('payouts.csv was not checked: payouts.csv stops in the middle of a row');
+      expect(refusal).not.toContain('processing');
       expect(await listDir(join(watched, 'outbox'))).toEqual([]);
     } finally {
       watcher.kill('SIGTERM');
@@ -171,7 +175,10 @@ describe('a last row cut short', () => {
     try {
       const response = await uploadCsv(serve.url, 'payouts.csv', CUT);
       expect(response.status).toBe(422);
-      expect(await response.text()).toContain(REASON);
+      const refusal = await response.text();
+      expect(refusal).toContain(REASON);
+      expect(refusal).toContain('payouts.csv stops in the middle of a row');
+      expect(refusal).not.toContain(join(folder, 'console'));
     } finally {
       await stopServe(serve);
     }
@@ -240,7 +247,34 @@ describe('a last row cut short', () => {
     await writeFile(hidden, withTabBefore({ name: 'Data', xml: book.sheet, hidden: true }));
     const result = await runCli(['run', hidden, '--out', `${hidden}.out.csv`], env());
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('sheet "Sheet1" is read (the first one shown); the workbook\'s other sheets are not: "Data" (hidden)');
+    const sheetNote = 'sheet "Sheet1" is read (the first one shown); the workbook\'s other sheets are not: "Data" (hidden)';
+    expect(result.stderr).toContain(sheetNote);
+    // Said again where a person looks afterwards: the summary's last lines and the summary JSON beside the report.
+    expect(result.stdout + result.stderr).toContain(`note: ${sheetNote}`);
+    expect(JSON.parse(await readFile(`${hidden}.out.summary.json`, 'utf8')).notes).toEqual([sheetNote]);
+    // The watched folder's and the console's users get it too: in the outbox's summary, on the batch's page.
+    const watched = join(folder, 'watched-sheets');
+    const watcher = startCli(['watch', watched], env({ WATCH_STABLE: '1s', WATCH_POLL: '100ms' }));
+    try {
+      await waitFor(async () => (await listDir(watched)).includes('inbox'), 10_000, 'the watcher to create its folders');
+      await writeFile(join(watched, 'inbox', 'payouts.xlsx'), await readFile(hidden));
+      await waitFor(async () => (await listDir(join(watched, 'outbox'))).includes('payouts.reconciled.summary.json'), 30_000, 'the outbox');
+      expect(JSON.parse(await readFile(join(watched, 'outbox', 'payouts.reconciled.summary.json'), 'utf8')).notes).toEqual([sheetNote]);
+    } finally {
+      watcher.kill('SIGTERM');
+      await waitForExit(watcher);
+    }
+    const serve = await startServe([], env({ CONSOLE_REPORTS_DIR: join(folder, 'console-sheets') }));
+    try {
+      const response = await uploadCsv(serve.url, 'payouts.xlsx', await readFile(hidden));
+      expect(response.status).toBe(202);
+      const { batchId } = (await response.json()) as { batchId: string };
+      expect((await getJson<{ notes: string[] }>(`${serve.url}/api/batches/${batchId}`)).notes).toEqual([sheetNote]);
+      const page = await (await fetch(`${serve.url}/batches/${batchId}`)).text();
+      expect(page).toContain('sheet &quot;Sheet1&quot; is read (the first one shown)');
+    } finally {
+      await stopServe(serve);
+    }
     sandbox.resetStats();
     // A first sheet of a header only (a template tab) before the data's is refused: an empty report would look fine.
     const template = join(folder, 'template-first.xlsx');

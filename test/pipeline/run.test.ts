@@ -175,7 +175,12 @@ describe('bad input and systemic failures', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('has a header and no data rows: the report holds none');
     expect(await readReport(out)).toEqual([]);
-    expect(JSON.parse(await readFile(join(workDir, 'empty.out.summary.json'), 'utf8'))).toMatchObject({ rows: 0, accounts: 0, calls: 0 });
+    expect(JSON.parse(await readFile(join(workDir, 'empty.out.summary.json'), 'utf8'))).toMatchObject({
+      rows: 0,
+      accounts: 0,
+      calls: 0,
+      notes: ['the file has a header and no data rows: the report holds none'],
+    });
   });
 
   it('exits 1 after one login call and no inquiry when the password is wrong', async () => {

@@ -87,6 +87,7 @@ export class FakeStore {
       record: {
         ...record,
         throwAwayQueue: record.throwAwayQueue ?? false,
+        sheets: record.sheets,
         accountsPerJob: record.accountsPerJob ?? 1,
         producedAt: undefined,
         accountCount: 0,
