@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import { cutLastValue } from '../csv/reader.js';
 import { readInputColumns, refuseSecondHeaderRow, type ColumnOverrides, type InputColumns } from '../csv/columns.js';
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
-import { BatchNotFoundError, InputFileError } from '../errors.js';
+import { BatchNotFoundError, InputFileError, MissingColumnsError } from '../errors.js';
 import {
   addInquiryJobs,
   inquiryGroups,
@@ -38,7 +38,7 @@ export interface InspectedFile extends InputColumns {
  */
 export async function inspectFile(path: string, columns: ColumnOverrides): Promise<InspectedFile> {
   const file = await inspectInputFile(resolve(path));
-  const inputColumns = readInputColumns(file.header, columns);
+  const inputColumns = readColumnsOf(file, columns);
   const { mapping, positions } = inputColumns;
   const read = [mapping.bankCode, mapping.accountNumber, ...(mapping.expectedName === undefined ? [] : [mapping.expectedName])].map(
     (index) => positions[index]!,
@@ -48,6 +48,22 @@ export async function inspectFile(path: string, columns: ColumnOverrides): Promi
   const cut = cutLastValue(file, read);
   if (cut !== undefined) throw cut;
   return { file, ...inputColumns };
+}
+
+/**
+ * The columns of the file; a workbook whose sheet read lacks them says which sheets were not read: the list
+ * is often on another tab (a cover or an instructions sheet first), and "required column(s) missing" alone
+ * sends a person looking at the right sheet for what is wrong with it.
+ */
+function readColumnsOf(file: InputFileInfo, columns: ColumnOverrides): InputColumns {
+  try {
+    return readInputColumns(file.header, columns);
+  } catch (error) {
+    const others = file.workbook?.otherSheets ?? [];
+    if (error instanceof MissingColumnsError && others.length > 0)
+      error.message += ` Only the first sheet shown, "${file.workbook!.sheet}", is read; the workbook's other sheets are not: ${others.join(', ')}. If the list is on one of them, move it to the first tab or save that sheet alone.`;
+    throw error;
+  }
 }
 
 /**

@@ -337,10 +337,15 @@ export function refuseSecondHeaderRow(
   );
 }
 
-/** The first column the mapping does not use: usually the payer's own id for the row (what people call it by). */
+/**
+ * The column people call a row by: the first the mapping does not use that is no bank's or account's column
+ * (a transfer sheet's own `Kode Bank` or `No Rekening`, the payer's, names no row: its rows all share it), else
+ * the first the mapping does not use.
+ */
 export function referenceColumn(header: readonly string[], mapping: ColumnMapping): number | undefined {
-  const column = header.findIndex(
-    (_, index) => index !== mapping.bankCode && index !== mapping.accountNumber && index !== mapping.expectedName,
+  const unused = header.flatMap((_, index) =>
+    index !== mapping.bankCode && index !== mapping.accountNumber && index !== mapping.expectedName ? [index] : [],
   );
-  return column < 0 ? undefined : column;
+  const roleLike = (index: number) => Object.values(PAYEE_ROLE_LIKE).some((like) => like.test(headerKey(header[index]!)));
+  return unused.find((index) => !roleLike(index)) ?? unused[0];
 }

@@ -285,6 +285,25 @@ describe('a last row cut short', () => {
     expect(refused.stderr).toContain(
       'its first sheet shown, "Template", has a header and no data rows, and the workbook\'s other sheets, "Sheet1"',
     );
+    // A cover sheet first, the list behind it: the refusal for its missing columns says which sheets were not read.
+    const cover = join(folder, 'cover-first.xlsx');
+    const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    await writeFile(
+      cover,
+      withTabBefore({
+        name: 'Petunjuk',
+        xml: sheetXml(
+          `<row r="1">${inline('A1', 'Langkah')}${inline('B1', 'Petunjuk')}</row><row r="2">${inline('A2', '1')}${inline('B2', 'Isi daftar di sheet berikut')}</row>`,
+        ),
+      }),
+    );
+    const coverRefused = await runCli(['run', cover, '--out', `${cover}.out.csv`], env());
+    expect(coverRefused.code, coverRefused.stderr).toBe(2);
+    expect(coverRefused.stderr).toContain('required column(s) missing');
+    expect(coverRefused.stderr).toContain(
+      'Only the first sheet shown, "Petunjuk", is read; the workbook\'s other sheets are not: "Sheet1"',
+    );
+    expect(sandbox.stats().inquiries).toBe(0);
   });
 
   it('a workbook whose zip is whole but whose sheet or shared strings are cut is refused (exit 2), nothing asked; the whole one is read', async () => {

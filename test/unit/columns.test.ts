@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALIASES, headerKey, mapColumns, readInputColumns, refuseSecondHeaderRow } from '../../src/csv/columns.js';
+import { ALIASES, headerKey, mapColumns, readInputColumns, referenceColumn, refuseSecondHeaderRow } from '../../src/csv/columns.js';
 import { DECISION_COLUMNS, RESULT_COLUMNS } from '../../src/csv/report-columns.js';
 import { ColumnChoiceError, MissingColumnsError, UsageError } from '../../src/errors.js';
 
@@ -298,5 +298,26 @@ describe("readInputColumns: the product's own output columns are never input", (
 
   it('lets any number of unnamed columns through', () => {
     expect(readInputColumns(['bank_code', '', 'account_number', ' ', '']).header).toEqual(['bank_code', '', 'account_number', ' ', '']);
+  });
+});
+
+describe('referenceColumn: what people call a row by', () => {
+  it('is the first column the check does not read', () => {
+    const header = ['beneficiary_id', 'bank_code', 'account_number', 'beneficiary_name'];
+    expect(referenceColumn(header, mapColumns(header))).toBe(0);
+    expect(referenceColumn(['bank_code', 'account_number', 'name', 'notes'], { bankCode: 0, accountNumber: 1, expectedName: 2 })).toBe(3);
+    expect(referenceColumn(['bank_code', 'account_number'], { bankCode: 0, accountNumber: 1, expectedName: undefined })).toBeUndefined();
+  });
+
+  it("passes over a transfer sheet's own bank and account columns, which every row shares, for its id", () => {
+    const header = ['Kode Bank', 'No Rekening', 'No Transaksi', 'Kode Bank Tujuan', 'No Rekening Tujuan', 'Nama Penerima'];
+    expect(referenceColumn(header, { bankCode: 3, accountNumber: 4, expectedName: 5 })).toBe(2);
+    // With nothing else beside them, the first one unread still names the row.
+    expect(
+      referenceColumn(
+        header.filter((_, index) => index !== 2),
+        { bankCode: 2, accountNumber: 3, expectedName: 4 },
+      ),
+    ).toBe(0);
   });
 });
