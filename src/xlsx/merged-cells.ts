@@ -11,11 +11,18 @@ interface MergedRange {
   bottom: number;
 }
 
+/**
+ * Its corners in either order, with spaces around them (Excel writes `D2:D3`; a workbook written by hand or
+ * by another tool may say `D3:D2` or `D2 : D3`, and Excel opens it merged all the same): the value shown is
+ * the top-left cell's whichever corner comes first.
+ */
 function parseRange(ref: string): MergedRange | undefined {
-  const found = /^\$?([A-Z]{1,3})\$?(\d+):\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref.toUpperCase());
+  const found = /^\s*\$?([A-Z]{1,3})\$?(\d+)\s*:\s*\$?([A-Z]{1,3})\$?(\d+)\s*$/.exec(ref.toUpperCase());
   if (found === null) return undefined;
   const [, fromColumn, fromRow, toColumn, toRow] = found as unknown as [string, string, string, string, string];
-  return { ref, left: columnOf(fromColumn), top: Number(fromRow), right: columnOf(toColumn), bottom: Number(toRow) };
+  const [left, right] = [columnOf(fromColumn), columnOf(toColumn)].sort((a, b) => a - b) as [number, number];
+  const [top, bottom] = [Number(fromRow), Number(toRow)].sort((a, b) => a - b) as [number, number];
+  return { ref: ref.trim(), left, top, right, bottom };
 }
 
 /**
