@@ -26,9 +26,20 @@ export class OutputPathError extends UsageError {}
 export class ColumnChoiceError extends UsageError {
   constructor(
     message: string,
-    readonly choice: string,
+    private choiceText: string,
   ) {
     super(message);
+  }
+
+  /** What the person is to choose, short, for a place that then offers the choice (the console's column form). */
+  get choice(): string {
+    return this.choiceText;
+  }
+
+  /** Said after both the message and the choice: what the reader of the file knows and the columns do not (a workbook's other sheets). */
+  addContext(text: string): void {
+    this.message += ` ${text}`;
+    this.choiceText += `. ${text}`;
   }
 }
 

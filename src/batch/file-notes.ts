@@ -1,4 +1,6 @@
 import type { TextEncoding } from '../csv/sniff.js';
+import { maskDigitRuns } from '../logging/logger.js';
+import { listedSheets, shownSheetName } from '../xlsx/sheet-names.js';
 import type { BatchRecord } from './batch-store.js';
 
 /** How a note names an encoding other than UTF-8. */
@@ -13,7 +15,7 @@ const ENCODING_NAMES: Record<TextEncoding, string> = {
  * What the reading of a batch's file did that a person must know, in words without the file's path: an
  * encoding other than UTF-8 (names with accents hang on it), a workbook's sheets not read (rows there are
  * not checked), a header with no data rows (an export that failed upstream looks like a night with nobody
- * to pay). One source for every place that shows them: the notices of a run, the summary JSON beside every
+ * to pay), masked as free text. One source for every place that shows them: the notices of a run, the summary JSON beside every
  * report (the watched folder's outbox, the nightly run's), the console's batch page and the completion notice.
  */
 export function fileNotes(batch: Pick<BatchRecord, 'layout' | 'sheets' | 'rowCount'>): string[] {
@@ -22,9 +24,10 @@ export function fileNotes(batch: Pick<BatchRecord, 'layout' | 'sheets' | 'rowCou
   if (encoding !== 'utf-8') notes.push(`read as ${ENCODING_NAMES[encoding]} text`);
   if (batch.sheets !== undefined && batch.sheets.notRead.length > 0)
     notes.push(
-      `sheet "${batch.sheets.read}" is read (the first one shown); the workbook's other sheets are not: ${batch.sheets.notRead.join(', ')}`,
+      `sheet ${shownSheetName(batch.sheets.read)} is read (the first one shown); the workbook's other sheets are not: ${listedSheets(batch.sheets.notRead)}`,
     );
   // Counted by the inspection until production ends, then stored: zero either way for a header alone.
   if (batch.rowCount === 0) notes.push('the file has a header and no data rows: the report holds none');
-  return notes;
+  // Masked as free text everywhere: a sheet's name may hold an account number.
+  return notes.map(maskDigitRuns);
 }

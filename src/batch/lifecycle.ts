@@ -686,7 +686,8 @@ const shownInput = (target: Target): string =>
 function namedAsShown(error: unknown, input: BatchInput): unknown {
   if (input.kind !== 'file' || input.name === undefined || !(error instanceof UsageError)) return error;
   const shown = shownFileName(input.name);
-  for (const path of new Set([resolve(input.path), input.path])) error.message = error.message.replaceAll(path, shown);
+  // split/join, not replaceAll: a name holding `$&` or `$'` would be read as a replacement pattern.
+  for (const path of new Set([resolve(input.path), input.path])) error.message = error.message.split(path).join(shown);
   return error;
 }
 

@@ -17,6 +17,7 @@ import {
 import { ROWS_PER_BLOCK, type BatchStore, type StoredRow } from './batch-store.js';
 import { DEFAULT_BACKLOG, type Backlog } from './backlog.js';
 import { refuseMergedCellsRead } from '../xlsx/merged-cells.js';
+import { listedSheets, shownSheetName } from '../xlsx/sheet-names.js';
 import { inspectInputFile, readInputRecords, type InputFileInfo } from './input-file.js';
 
 /** Takes the accounts about to be asked and returns those still to ask (answer reuse stores the others' answers). */
@@ -61,7 +62,9 @@ function readColumnsOf(file: InputFileInfo, columns: ColumnOverrides): InputColu
   } catch (error) {
     const others = file.workbook?.otherSheets ?? [];
     if (error instanceof MissingColumnsError && others.length > 0)
-      error.message += ` Only the first sheet shown, "${file.workbook!.sheet}", is read; the workbook's other sheets are not: ${others.join(', ')}. If the list is on one of them, move it to the first tab or save that sheet alone.`;
+      error.addContext(
+        `Only the first sheet shown, ${shownSheetName(file.workbook!.sheet)}, is read; the workbook's other sheets are not: ${listedSheets(others)}. If the list is on one of them, move it to the first tab or save that sheet alone.`,
+      );
     throw error;
   }
 }

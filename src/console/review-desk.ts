@@ -176,8 +176,10 @@ function matchesSearch(batch: BatchRecord, { row, decided }: DecidedRow, search:
   if (query === '') return true;
   const cell = (column: number | undefined) => (column === undefined ? '' : (row.fields[column] ?? ''));
   const { mapping } = batch;
+  // What the list shows of them, digit runs masked: a search must not find the digits a cell hides (a reference
+  // holding an account number, `pay 0060009876543 now`, would otherwise give them away one query at a time).
   const haystack = plainNormalised(
-    [cell(referenceColumn(batch.header, mapping)), cell(mapping.expectedName), decided.outcome?.holderName ?? ''].join(' '),
+    maskDigitRuns([cell(referenceColumn(batch.header, mapping)), cell(mapping.expectedName), decided.outcome?.holderName ?? ''].join(' ')),
   );
   if (/^\d+$/.test(query)) return accountMatches(cell(mapping.accountNumber).replace(/\D/g, ''), query) || haystack.includes(query);
   return plainNormalised(query)

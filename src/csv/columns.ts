@@ -338,14 +338,17 @@ export function refuseSecondHeaderRow(
 }
 
 /**
- * The column people call a row by: the first the mapping does not use that is no bank's or account's column
- * (a transfer sheet's own `Kode Bank` or `No Rekening`, the payer's, names no row: its rows all share it), else
- * the first the mapping does not use.
+ * The column people call a row by: the first the mapping does not use that is no bank's or account's column (a
+ * transfer sheet's own `Kode Bank` or `No Rekening`, the payer's, names no row: its rows all share it, and an
+ * account number is no label to show); none when there is no other, and the row goes by its number.
  */
 export function referenceColumn(header: readonly string[], mapping: ColumnMapping): number | undefined {
-  const unused = header.flatMap((_, index) =>
-    index !== mapping.bankCode && index !== mapping.accountNumber && index !== mapping.expectedName ? [index] : [],
+  const index = header.findIndex(
+    (name, column) =>
+      column !== mapping.bankCode &&
+      column !== mapping.accountNumber &&
+      column !== mapping.expectedName &&
+      !Object.values(PAYEE_ROLE_LIKE).some((like) => like.test(headerKey(name))),
   );
-  const roleLike = (index: number) => Object.values(PAYEE_ROLE_LIKE).some((like) => like.test(headerKey(header[index]!)));
-  return unused.find((index) => !roleLike(index)) ?? unused[0];
+  return index < 0 ? undefined : index;
 }

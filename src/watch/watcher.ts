@@ -12,7 +12,7 @@ import { sleep } from '../clock/clock.js';
 import type { OutputFormat, WatchSettings } from '../config/index.js';
 import type { ColumnOverrides } from '../csv/columns.js';
 import { describeError, OutputPathError, UsageError } from '../errors.js';
-import type { Logger } from '../logging/logger.js';
+import { showable, type Logger } from '../logging/logger.js';
 import type { RedisKeys } from '../redis/keys.js';
 import type { LeaseLostError } from '../redis/lease.js';
 import { writeWholeFile } from '../report/temporary-file.js';
@@ -102,6 +102,13 @@ export function keptName(name: string): string {
   }
   return `${cut}…${extension}`;
 }
+
+/**
+ * A note for the people at the folder (failed/*.error.txt, outbox/*.review.txt, *.duplicate.txt): free text as a
+ * log line shows it, account numbers masked (a sheet's or a file's name may hold one), written whole under a
+ * temporary name so that whoever reads it as it appears (a person, a script, a test) reads all of it.
+ */
+const writeNote = (path: string, text: string): Promise<void> => writeWholeFile(path, showable(text));
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -293,7 +300,7 @@ export class Watcher {
         else throw error;
         continue;
       }
-      await writeWholeFile(
+      await writeNote(
         join(this.folders.outbox, await freeName(this.folders.outbox, stemOf(name), '.review.txt', claimId)),
         describeReviewImport(name, reviewer, result, this.deps.showTime),
       );
@@ -465,7 +472,7 @@ export class Watcher {
     }
     const first = duplicateOf(checked);
     if (first !== undefined) {
-      await writeWholeFile(
+      await writeNote(
         join(this.folders.outbox, `${record.reportName!.replace(/\.reconciled\.(csv|xlsx)$/, '')}.duplicate.txt`),
         `${shownFileName(claim.original)}: ${duplicateNote(first)}\n`,
       );
@@ -513,9 +520,8 @@ export class Watcher {
       wording.advice ?? `Fix the file and drop it into ${folder}/ again.`,
       '',
     ].join('\n');
-    // The note first, then the move: a crash in between refuses the file again, to the same names. Written
-    // whole under a temporary name: whoever reads it as it appears (a person, a script, a test) reads all of it.
-    await writeWholeFile(join(this.folders.failed, `${stemOf(name)}.error.txt`), note);
+    // The note first, then the move: a crash in between refuses the file again, to the same names.
+    await writeNote(join(this.folders.failed, `${stemOf(name)}.error.txt`), note);
     await rename(claim.path, join(this.folders.failed, name));
     this.log.warn({ file: claim.original, movedTo: join(this.folders.failed, name) }, `refused: ${reason}`);
   }

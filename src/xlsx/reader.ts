@@ -7,6 +7,7 @@ import { crc32 } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { InputFileError, UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
+import { listedSheets, shownSheetName } from './sheet-names.js';
 import {
   type PartEnd,
   readNumberFormats,
@@ -38,7 +39,7 @@ export interface XlsxFileInfo {
 export interface SheetFacts {
   /** The name of the sheet read (see firstVisible). */
   sheet: string;
-  /** The workbook's other worksheets, in tab order, as people read them: `"Data" (hidden)`, `"Summary"`. */
+  /** The workbook's other worksheets, in tab order, as people read them (shownSheetName): `"Data" (hidden)`, `"Summary"`. */
   otherSheets: string[];
   /** The sheet row numbers of the header and of the last data row (the header's when there is none). */
   headerRow: number;
@@ -164,8 +165,10 @@ export async function* readXlsxRecords(
     };
     const sheets = worksheetsOf(workbook);
     const read = firstVisible(sheets);
-    const others = sheets.filter((sheet) => sheet !== read).map((sheet) => `"${sheet.name}"${isVisible(sheet) ? '' : ' (hidden)'}`);
-    const othersNotRead = `the workbook's other sheets, ${others.join(', ')}, are not read: put the list on the first sheet`;
+    const others = sheets
+      .filter((sheet) => sheet !== read)
+      .map((sheet) => `${shownSheetName(sheet.name)}${isVisible(sheet) ? '' : ' (hidden)'}`);
+    const othersNotRead = `the workbook's other sheets, ${listedSheets(others)}, are not read: put the list on the first sheet`;
     for await (const row of readSheetRows(await required(sheetPath(workbook, read)), sheetContext, sheetEnd)) {
       const fields = Array.from({ length: Math.max(row.cells.length, header?.length ?? 0) }, (_, index) => row.cells[index] ?? '');
       if (fields.every((field) => field.trim() === '')) continue;
@@ -188,7 +191,7 @@ export async function* readXlsxRecords(
     // A sheet of a header only (a template tab) before the data's: an empty report would look like a night with nobody to pay.
     if (header !== undefined && lastLine === 0 && others.length > 0)
       throw new InputFileError(
-        `${path}: its first sheet shown, "${read.name}", has a header and no data rows, and ${othersNotRead}, or save its sheet alone, and run that`,
+        `${path}: its first sheet shown, ${shownSheetName(read.name)}, has a header and no data rows, and ${othersNotRead}, or save its sheet alone, and run that`,
       );
     onSheetRead?.({
       sheet: read.name,
@@ -202,7 +205,7 @@ export async function* readXlsxRecords(
       throw new InputFileError(`${path} changed while it was being read: run it again once it is written`);
     if (header === undefined)
       throw new InputFileError(
-        `${path} is empty: its first sheet needs a header row${others.length > 0 ? ` (sheet "${read.name}"; ${othersNotRead})` : ''}`,
+        `${path} is empty: its first sheet needs a header row${others.length > 0 ? ` (sheet ${shownSheetName(read.name)}; ${othersNotRead})` : ''}`,
       );
   } catch (error) {
     if (error instanceof InputFileError) throw error;
@@ -262,7 +265,7 @@ function firstVisible(worksheets: SheetEntry[]): SheetEntry {
 function sheetPath(workbook: WorkbookParts, sheet: SheetEntry): string {
   const target = (workbook.workbookRels ?? []).find((relation) => relation.Id === sheet.rId)!.Target;
   const path = target.startsWith('/') ? posix.normalize(target.slice(1)) : posix.join('xl', target);
-  if (path.startsWith('../')) throw new Error(`its sheet "${sheet.name}" points outside the workbook (${target})`);
+  if (path.startsWith('../')) throw new Error(`its sheet ${shownSheetName(sheet.name)} points outside the workbook (${target})`);
   return path;
 }
 

@@ -165,6 +165,17 @@ describe('a last row cut short', () => {
       // Named as it was dropped, not by the path the watcher read it at (processing/<claim>-payouts.csv).
       expect(refusal).toContain('payouts.csv was not checked: payouts.csv stops in the middle of a row');
       expect(refusal).not.toContain('processing');
+      // A name holding what a replacement string would read as a pattern (`$&`: the path itself) is named as it is.
+      await writeFile(join(watched, 'inbox', 'pay$&-0012345678.csv'), CUT);
+      await waitFor(
+        async () => (await listDir(join(watched, 'failed'))).includes('pay$&-0012345678.error.txt'),
+        30_000,
+        'the second cut file',
+      );
+      const named = await readFile(join(watched, 'failed', 'pay$&-0012345678.error.txt'), 'utf8');
+      // Masked as a notice is: the file's name may hold an account number.
+      expect(named).toContain('pay$&-******5678.csv was not checked: pay$&-******5678.csv stops in the middle of a row');
+      expect(named).not.toContain('processing');
       expect(await listDir(join(watched, 'outbox'))).toEqual([]);
     } finally {
       watcher.kill('SIGTERM');
@@ -303,6 +314,17 @@ describe('a last row cut short', () => {
     expect(coverRefused.stderr).toContain(
       'Only the first sheet shown, "Petunjuk", is read; the workbook\'s other sheets are not: "Sheet1"',
     );
+    // The console, which offers a choice of columns instead, says it beside the choice.
+    const coverServe = await startServe([], env({ CONSOLE_REPORTS_DIR: join(folder, 'console-cover') }));
+    try {
+      const response = await uploadCsv(coverServe.url, 'cover.xlsx', await readFile(cover));
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { error: string }).error).toContain(
+        'Only the first sheet shown, "Petunjuk", is read; the workbook\'s other sheets are not: "Sheet1"',
+      );
+    } finally {
+      await stopServe(coverServe);
+    }
     expect(sandbox.stats().inquiries).toBe(0);
   });
 

@@ -312,12 +312,12 @@ describe('referenceColumn: what people call a row by', () => {
   it("passes over a transfer sheet's own bank and account columns, which every row shares, for its id", () => {
     const header = ['Kode Bank', 'No Rekening', 'No Transaksi', 'Kode Bank Tujuan', 'No Rekening Tujuan', 'Nama Penerima'];
     expect(referenceColumn(header, { bankCode: 3, accountNumber: 4, expectedName: 5 })).toBe(2);
-    // With nothing else beside them, the first one unread still names the row.
+    // With nothing else beside them, no column names the row (it goes by its number): an account number is no label.
     expect(
       referenceColumn(
         header.filter((_, index) => index !== 2),
         { bankCode: 2, accountNumber: 3, expectedName: 4 },
       ),
-    ).toBe(0);
+    ).toBeUndefined();
   });
 });
