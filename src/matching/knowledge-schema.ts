@@ -98,6 +98,8 @@ export interface LegalFormEntry {
 export interface WordEntry {
   word: string;
   kind: string;
+  /** organisationWords: first in a name of several words, it makes the name an organisation's. */
+  opens?: boolean;
   source?: string;
 }
 
@@ -263,7 +265,7 @@ const SCHEMA: Record<Concept, Record<string, FieldSpec>> = {
     ofMembersOf: opt('boolean'),
     source,
   },
-  organisationWords: { word: req('letters'), kind: req('text'), source },
+  organisationWords: { word: req('letters'), kind: req('text'), opens: opt('boolean'), source },
   everydayNames: { word: req('letters'), kind: req('text'), source },
   surnames: { word: req('letters'), kind: req('text'), source },
   nicknames: { short: req('letters'), full: req('letters[]'), kind: req('text'), source },

@@ -284,6 +284,7 @@ export class NameKnowledge {
   private readonly qualifiers = new Set<string>();
   private readonly phraseStarts = new Set<string>();
   private readonly genericOrganisation = new Set<string>();
+  private readonly opensOrganisation = new Set<string>();
   private readonly surnameKinds = new Map<string, string>();
   private readonly givenGender = new Map<string, Gender | 'unisex'>();
   private readonly nicknameOf = new Map<string, Set<string>>();
@@ -378,6 +379,7 @@ export class NameKnowledge {
     for (const entry of entries.organisationWords) {
       this.organisation.add(baseKey(entry.word));
       if (entry.kind !== 'trade') this.genericOrganisation.add(baseKey(entry.word));
+      if (entry.opens === true) this.opensOrganisation.add(baseKey(entry.word));
     }
     for (const entry of entries.surnames) this.surnameKinds.set(baseKey(entry.word), entry.kind);
     for (const entry of entries.givenNames) {
@@ -441,6 +443,11 @@ export class NameKnowledge {
   /** An organisation-type or everyday business word (Lembaga, Panti; Jaya, Abadi): it identifies no organisation. */
   isGenericOrganisationWord(keys: readonly string[]): boolean {
     return keys.some((key) => this.genericOrganisation.has(key));
+  }
+
+  /** First in a name of several words, it makes the name an organisation's (DINAS, GEREJA, UNIVERSITAS: organisationWords' `opens`). */
+  opensOrganisationName(keys: readonly string[]): boolean {
+    return keys.some((key) => this.opensOrganisation.has(key));
   }
 
   surnameKind(keys: readonly string[]): string | null {

@@ -201,8 +201,11 @@ class Reader {
     const surname = this.knowledge.surnameKind(keys);
     word.keys = keys;
     word.surname = surname;
+    // In an organisation's name a number identifies nothing by itself either: every town has its SMK Negeri 2.
     word.everyday =
-      this.knowledge.isEveryday(keys) || (company && this.knowledge.isGenericOrganisationWord(keys)) || surname === 'chinese-clan';
+      this.knowledge.isEveryday(keys) ||
+      (company && (this.knowledge.isGenericOrganisationWord(keys) || /\d/.test(token.letters))) ||
+      surname === 'chinese-clan';
     word.abbreviation = abbreviation;
     word.initial =
       /^[A-Z]$/.test(token.letters) ||
@@ -596,6 +599,8 @@ export function isCompanyName(tokens: readonly Token[], knowledge: NameKnowledge
   const words = tokens.map((token) => token.letters);
   const sameChunk = (from: number, to: number) => tokens[from]!.chunk === tokens[to]!.chunk;
   if (tokens.length > 1 && knowledge.legalForms.match(words, 0, sameChunk) !== null) return true;
+  // A government office, a school, a church with no legal form (DINAS KESEHATAN KOTA B, GEREJA KRISTEN INDONESIA).
+  if (tokens.length > 1 && knowledge.opensOrganisationName(knowledge.spelling.keys(words[0]!))) return true;
   for (let start = Math.max(1, tokens.length - 4); start < tokens.length; start += 1) {
     const found = knowledge.legalForms.match(words, start, sameChunk);
     if (found !== null && start + found.length === tokens.length && mayTrail(found.value, tokens, start)) return true;
