@@ -281,6 +281,15 @@ describe('same: patronymics, middle names, order, typos, aliases', () => {
     expect(notes('Siregar Rudi Hartono', 'RUDI HARTONO SIREGAR')).toBe('family name moved to the other end');
   });
 
+  it('one middle name only in the holder is the same person; several are for a person to look at', () => {
+    expect(compareNames('Citra Maharani', 'CITRA AYU MAHARANI').verdict).toBe('MATCH');
+    for (const holder of ['AHMAD BUDI SANTOSO YUSUF', 'AHMAD FAUZI RAHMAN HAKIM YUSUF', 'AHMAD <IMG SRC=X ONERROR=ALERT(1)> YUSUF'])
+      expect(compareNames('Ahmad Yusuf', holder)).toMatchObject({ verdict: 'CLOSE_MATCH' });
+    expect(notes('Ahmad Yusuf', 'AHMAD BUDI SANTOSO YUSUF')).toBe(
+      "middle names 'BUDI', 'SANTOSO' only in holder name: more than the one a file leaves out",
+    );
+  });
+
   it('patronymic mix-ups are somebody else', () => {
     expect(compareNames('Ahmad bin Abdullah', 'ABDULLAH')).toMatchObject({
       verdict: 'NO_MATCH',
