@@ -9,6 +9,7 @@ import { answerStorage } from '../batch/answer-storage.js';
 import { BatchLifecycle } from '../batch/lifecycle.js';
 import { BatchStore } from '../batch/batch-store.js';
 import { inspectFile, Producer } from '../batch/producer.js';
+import { knownAnswers } from '../batch/known-answers.js';
 import { reviewImporter } from '../batch/review-import.js';
 import { writeReconciliation } from '../batch/report-writer.js';
 import { DEFAULT_SETTLE, settleBatch, type SettleDependencies } from '../batch/settle.js';
@@ -41,7 +42,7 @@ import { answerRecorder, answerReuser } from '../history/answers.js';
 import { Lease } from '../redis/lease.js';
 import { redisKeys, type RedisKeys } from '../redis/keys.js';
 import { DecisionStore } from '../review/decision-store.js';
-import type { ReviewImport, ReviewImportRequest } from '../review/review-file.js';
+import type { KnownAnswer, ReviewImport, ReviewImportRequest } from '../review/review-file.js';
 
 /** How long the content lease lives without renewal: a producer that died frees its content within this. */
 const CONTENT_LEASE_TTL_MS = 30_000;
@@ -60,6 +61,8 @@ export interface App {
   decisions: DecisionStore;
   /** Records the decisions a person wrote in a reviewed report (`review`, the watched folder's `reviews/`). */
   importReview(request: ReviewImportRequest): Promise<ReviewImport>;
+  /** The last definitive answer stored for each account in an environment, over its endpoints and `endpoint` (see knownAnswers). */
+  knownAnswers(environment: string, accountKeys: string[], endpoint: string): Promise<Map<string, KnownAnswer>>;
   queue: Queue<InquiryJobData>;
   lifecycle: BatchLifecycle;
   /** Logs in (a few tries for passing failures); throws the login error. */
@@ -189,7 +192,13 @@ export function openApp(
 
   const importReview = reviewImporter(
     { store, history, decisions },
-    { environment: provider.environment, endpoint: queueName, bankCodes: config.bankCodes, timeZone: config.displayTimeZone },
+    {
+      environment: provider.environment,
+      endpoint: queueName,
+      bankCodes: config.bankCodes,
+      timeZone: config.displayTimeZone,
+      nameMatching: config.nameMatching,
+    },
   );
 
   const landing = new AnswerLanding({
@@ -224,6 +233,7 @@ export function openApp(
     store,
     decisions,
     importReview,
+    knownAnswers: (environment, accountKeys, endpoint) => knownAnswers(store, history, environment, accountKeys, endpoint),
     queue,
     lifecycle,
     login: loginNow,

@@ -18,7 +18,14 @@ import {
 } from '../report/row-result.js';
 import { openSink, type RowSink } from '../report/sink.js';
 import { PRIVATE_FOLDER_MODE } from '../host/private-files.js';
-import { countReviewState, decidableFacts, zeroReviewCounts, type ReviewCounts } from '../review/decision.js';
+import {
+  countReviewState,
+  decidableFacts,
+  matchRowFacts,
+  rejectionOfMatch,
+  zeroReviewCounts,
+  type ReviewCounts,
+} from '../review/decision.js';
 import type { DecisionStore } from '../review/decision-store.js';
 import type { BatchStore, ReviewRowEntry } from './batch-store.js';
 import { HandedBackError } from './settle.js';
@@ -124,18 +131,15 @@ export async function writeReconciliation(
         const expectedName = nameColumn === undefined ? undefined : row.fields[nameColumn];
         const answer = row.accountKey === null ? undefined : answers.get(row.accountKey);
         const decided = decideRowResult(row.invalidReason, answer?.outcome, expectedName, nameMatching);
-        const facts = decidableFacts(environment, {
-          result: decided.result,
-          accountKey: row.accountKey,
-          expectedName,
-          holderName: decided.outcome?.holderName,
-        });
-        return { row, answer, decided, facts };
+        const subject = { result: decided.result, accountKey: row.accountKey, expectedName, holderName: decided.outcome?.holderName };
+        return { row, answer, decided, facts: decidableFacts(environment, subject), matchFacts: matchRowFacts(environment, subject) };
       });
-      const states = await decisions.judge(
-        decidedRows.map(({ facts }) => facts),
+      const judged = await decisions.judge(
+        decidedRows.map(({ facts, matchFacts }) => facts ?? matchFacts),
         showTime,
       );
+      // A MATCH row shows a decision only when a REJECTED one stands on its facts (matchRowFacts).
+      const states = judged.map((state, offset) => (decidedRows[offset]!.facts === undefined ? rejectionOfMatch(state) : state));
       const listed: ReviewRowEntry[] = [];
       for (const [offset, { row, answer, decided, facts }] of decidedRows.entries()) {
         const { change, note } = classifyChange(decided, answer?.previous);
@@ -145,7 +149,7 @@ export async function writeReconciliation(
         if (state !== undefined && facts !== undefined) {
           countReviewState(review, state);
           listed.push([start + offset + 1, row.accountKey!, facts.expectedName, facts.holderName]);
-        }
+        } else if (state !== undefined) countReviewState(review, state);
         // The verdicts of this batch's own valid answers go to the history (reused ones are another batch's).
         if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && answer?.previous?.reused === false)
           reported.set(row.accountKey, decided.result);
@@ -155,6 +159,9 @@ export async function writeReconciliation(
           withChangeNote(decided.reason, note),
           bankTranslationNote(row.fields[batch.mapping.bankCode], sent?.bankCode),
           state?.kind === 'void' ? state.note : undefined,
+          facts === undefined && state?.kind === 'stands'
+            ? 'a REJECTED decision stands on this account, name and holder: do not pay'
+            : undefined,
         ]
           .filter((part) => part)
           .join('; ');

@@ -1,6 +1,7 @@
 import type { BankCodeMap } from '../csv/validation.js';
 import { localTime } from '../clock/local-time.js';
 import type { AccountHistory } from '../history/account-history.js';
+import type { NameMatching } from '../matching/compare-names.js';
 import type { DecisionStore } from '../review/decision-store.js';
 import { importReviewFile, type ReviewImport, type ReviewImportRequest } from '../review/review-file.js';
 import type { BatchStore } from './batch-store.js';
@@ -13,7 +14,7 @@ import { knownAnswers } from './known-answers.js';
  */
 export function reviewImporter(
   sources: { store: BatchStore; history: AccountHistory; decisions: DecisionStore },
-  settings: { environment: string; endpoint: string; bankCodes: BankCodeMap; timeZone: string },
+  settings: { environment: string; endpoint: string; bankCodes: BankCodeMap; timeZone: string; nameMatching: NameMatching },
 ): (request: ReviewImportRequest) => Promise<ReviewImport> {
   const { store, history, decisions } = sources;
   return (request) =>
@@ -24,6 +25,7 @@ export function reviewImporter(
         knownAnswers: (environment, accountKeys) => knownAnswers(store, history, environment, accountKeys, settings.endpoint),
         environment: settings.environment,
         bankCodes: settings.bankCodes,
+        nameMatching: settings.nameMatching,
         showTime: (at) => localTime(at, settings.timeZone),
       },
       request,

@@ -230,7 +230,7 @@ function decisionCell(tr, row) {
   for (const [value, label] of [['APPROVED', 'Approve'], ['REJECTED', 'Reject']]) {
     const button = document.createElement('button');
     button.type = 'button'; button.textContent = label; button.className = 'decide-' + value;
-    button.addEventListener('click', () => decide(tr, row.row, value, note.value));
+    button.addEventListener('click', () => decide(tr, row.row, value, note.value, row.decision ? row.decision.decidedAt : null));
     td.appendChild(button);
     td.appendChild(document.createTextNode(' '));
   }
@@ -244,11 +244,11 @@ function reviewRow(row) {
   decisionCell(tr, row);
   return tr;
 }
-async function decide(tr, row, decision, note) {
+async function decide(tr, row, decision, note, seen) {
   const status = tr.querySelector('.decision-status');
   status.textContent = 'recording...';
   try {
-    const response = await fetch(base + '/rows/' + row + '/decision', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ decision, note }) });
+    const response = await fetch(base + '/rows/' + row + '/decision', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ decision, note, seen }) });
     const answer = await response.json().catch(() => ({}));
     if (response.status !== 201) { status.textContent = answer.error || ('not recorded: HTTP ' + response.status); return; }
     tr.replaceWith(reviewRow(answer.row));

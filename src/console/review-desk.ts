@@ -9,6 +9,7 @@ import type { NameMatching } from '../matching/compare-names.js';
 import type { ResultValue } from '../report/row-result.js';
 import { decidableFacts, parseDecisionValue, type DecisionState } from '../review/decision.js';
 import type { DecisionStore } from '../review/decision-store.js';
+import type { KnownAnswer } from '../review/review-file.js';
 import { reviewRow, type ReviewRow } from './batch-views.js';
 
 /** The rows the desk lists: those a person decides, those without a definitive answer, and the invalid ones (to fix at the source). */
@@ -63,6 +64,8 @@ export class ReviewDesk {
     private readonly decisions: Pick<DecisionStore, 'judge' | 'record'>,
     private readonly nameMatching: NameMatching,
     private readonly timeZone: string,
+    /** The last answer stored for each account in an environment (see knownAnswers): a decision is made on the current facts only. */
+    private readonly knownAnswers: (environment: string, accountKeys: string[], endpoint: string) => Promise<Map<string, KnownAnswer>>,
   ) {}
 
   async list(batchId: string, from: number, limit: number, filter: DeskFilter): Promise<DeskPage> {
@@ -87,11 +90,32 @@ export class ReviewDesk {
     return { rows, next: cursor };
   }
 
-  /** Records `person`'s decision on row `row` (1-based) of the batch; returns the row as it stands now. */
-  async decide(batchId: string, row: number, written: { decision: unknown; note: unknown }, person: string): Promise<DeskRow> {
+  /**
+   * Records `person`'s decision on row `row` (1-based) of the batch; returns the row as it stands now. `seen` is
+   * the time (`decidedAt`, ISO) of the decision the person saw on the row, null or absent when they saw none: a
+   * page older than somebody else's decision does not change it (409), nor does a batch older than the bank's
+   * latest answer for the account decide on facts that are no longer the bank's.
+   */
+  async decide(
+    batchId: string,
+    row: number,
+    written: { decision: unknown; note: unknown; seen?: unknown },
+    person: string,
+  ): Promise<DeskRow> {
     const decision = typeof written.decision === 'string' ? parseDecisionValue(written.decision) : undefined;
     if (decision === undefined) throw new DecisionRefusedError('decision must be APPROVED or REJECTED', 422);
     if (written.note !== undefined && typeof written.note !== 'string') throw new DecisionRefusedError('note must be text', 422);
+    const seenAt =
+      written.seen === undefined || written.seen === null
+        ? undefined
+        : typeof written.seen === 'string'
+          ? Date.parse(written.seen)
+          : Number.NaN;
+    if (seenAt !== undefined && Number.isNaN(seenAt))
+      throw new DecisionRefusedError(
+        'seen must be the decidedAt of the decision the row showed (ISO time), or null when it showed none',
+        422,
+      );
     const note = (written.note ?? '').trim();
     if (note.length > MAX_NOTE_CHARACTERS) throw new DecisionRefusedError(`the note is longer than ${MAX_NOTE_CHARACTERS} characters`, 422);
     const batch = await this.store.get(batchId);
@@ -107,7 +131,27 @@ export class ReviewDesk {
         409,
       );
     }
-    await this.decisions.record([{ facts, decision, decidedBy: person, note, source: 'console', batchId, row }]);
+    const showTime = (at: number) => localTime(at, this.timeZone);
+    const accountKey = decidedRow.row.accountKey!;
+    const known = (await this.knownAnswers(facts.environment, [accountKey], batch.queueName)).get(accountKey);
+    if (known === undefined || known.holderName !== facts.holderName) {
+      throw new DecisionRefusedError(
+        known === undefined
+          ? `no answer for this account is stored for the ${facts.environment} environment any more: decide on a current batch`
+          : `the bank's holder name for this account is now ${JSON.stringify(known.holderName ?? '')} (checked ${showTime(known.answeredAt)}), not ${JSON.stringify(facts.holderName)} as in this batch: decide on the latest batch`,
+        409,
+      );
+    }
+    const [outcome] = await this.decisions.record([{ facts, decision, decidedBy: person, note, seenAt, source: 'console', batchId, row }]);
+    if (outcome?.status === 'stale') {
+      const now = outcome.earlier;
+      throw new DecisionRefusedError(
+        now === undefined
+          ? 'the decision this row showed no longer stands: load the row again'
+          : `the decision on this row changed since the page showed it (now ${now.decision} by ${now.decidedBy}, ${showTime(now.decidedAt)}): load the row again`,
+        409,
+      );
+    }
     return (await this.show(batch, [decidedRow])).get(decidedRow.index)!;
   }
 
@@ -144,10 +188,11 @@ function deskRow(batch: BatchRecord, row: DecidedRow, state: DecisionState | und
         ? null
         : {
             decision: standing.decision,
-            decidedBy: standing.decidedBy,
+            // Free text, masked as the page's other cells are: a note may quote an account number.
+            decidedBy: maskDigitRuns(standing.decidedBy),
             decidedAt: new Date(standing.decidedAt).toISOString(),
             decidedAtShown: showTime(standing.decidedAt),
-            note: standing.note,
+            note: maskDigitRuns(standing.note),
           },
   };
 }

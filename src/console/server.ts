@@ -58,7 +58,7 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
   const server = Fastify({ loggerInstance: quietLogger(app, 'console'), bodyLimit: 64 * 1024 });
   server.addHook('onClose', async () => stopSweeping());
   const views = new BatchViews(app.store, app.decisions, app.config.nameMatching);
-  const desk = new ReviewDesk(app.store, app.decisions, app.config.nameMatching, app.config.displayTimeZone);
+  const desk = new ReviewDesk(app.store, app.decisions, app.config.nameMatching, app.config.displayTimeZone, app.knownAnswers);
   const timeZone = app.config.displayTimeZone;
   const queues: Queue[] = [app.queue as Queue, ...options.extraQueues];
 
@@ -119,13 +119,18 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
         deskFilter(request.query),
       ),
   );
-  server.post<{ Params: { id: string; row: string }; Body: { decision?: unknown; note?: unknown } | undefined }>(
+  server.post<{ Params: { id: string; row: string }; Body: { decision?: unknown; note?: unknown; seen?: unknown } | undefined }>(
     '/api/batches/:id/rows/:row/decision',
     async (request, reply) => {
       const person = personOf(request.headers, settings.userHeader);
       if (person === undefined) throw new DecisionRefusedError(noPersonReason(settings.userHeader), 403);
       const body = request.body ?? {};
-      const row = await desk.decide(request.params.id, Number(request.params.row), { decision: body.decision, note: body.note }, person);
+      const row = await desk.decide(
+        request.params.id,
+        Number(request.params.row),
+        { decision: body.decision, note: body.note, seen: body.seen },
+        person,
+      );
       return reply.code(201).send({ row });
     },
   );

@@ -97,7 +97,7 @@ export function maskAccountNumber(accountNumber: string): string {
 /**
  * What free text may hold that is no account number, though it has digits: this tool's own ids (batch ids,
  * inquiry job ids, watch claim and upload ids), 16-digit hex digests (queue names, folder ids), ISO
- * timestamps, IPv4 addresses where they are addresses (after `//` or `@` in a URL, or before a `:port`) and
+ * timestamps and the local times it shows (`2026-11-30 16:40:42 WIB`), IPv4 addresses where they are addresses (after `//` or `@` in a URL, or before a `:port`) and
  * process ids (`pid 4194301`). Each is a fixed shape an account number is not written in; a bare
  * IPv4-shaped group (`payroll 527.012.34.56.csv`) may be an account number written with dots, and is masked.
  */
@@ -108,6 +108,8 @@ const NOT_AN_ACCOUNT = [
   // biome-ignore lint/complexity/noUselessStringRaw: raw like its neighbours, so that an escape added later stays a regex escape
   String.raw`(?<![0-9A-Za-z])(?=[0-9a-f]{0,15}[a-f])[0-9a-f]{16}(?![0-9A-Za-z])`,
   String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?`,
+  // A time as this tool shows it to people (localTime: `2026-11-30 16:40:42 WIB`).
+  String.raw`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?= [A-Z]{3,4}\b)`,
   String.raw`(?:(?<=\/\/|@)(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.]*\d)|(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?=:\d))`,
 ].join('|');
 

@@ -14,9 +14,10 @@ export interface DecisionToRecord {
   /** Undefined when none was given (a review file without a `decision_note` column): an unchanged decision keeps its note. */
   note?: string | undefined;
   /**
-   * The time of the decision the writer saw on its row (a report's `decided_at`), or undefined when it saw
-   * none. When set and that decision no longer stands, nothing is recorded (`stale`): a report written before
-   * somebody else changed the decision must not change it back.
+   * The time of the decision the writer saw on its row (a report's `decided_at`, the console's `seen`), or
+   * undefined when it saw none. Nothing is recorded (`stale`) when that decision no longer stands, or when the
+   * writer saw none and another decision now stands on the same facts: a report or a page older than
+   * somebody else's decision must not change it.
    */
   seenAt?: number | undefined;
   /** Where it was made: `console`, `review <file>`, `watch <folder>/reviews/<file>`. */

@@ -57,6 +57,23 @@ export function decidableFacts(
 }
 
 /**
+ * The facts of a MATCH row, for one thing only: a REJECTED decision standing on them still says do not pay. It was
+ * made while the same facts came out CLOSE_MATCH or NO_MATCH (under NAME_MATCH_POLICY=strict, an earlier rules file,
+ * another process's settings); a person said no to exactly this account, name and holder, and a looser reading
+ * since is no reason to pay. An APPROVED one adds nothing to a MATCH.
+ */
+export function matchRowFacts(
+  environment: string,
+  row: { result: ResultValue; accountKey: string | null; expectedName: string | undefined; holderName: string | undefined },
+): DecisionFacts | undefined {
+  return row.result === 'MATCH' ? decidableFacts(environment, { ...row, result: 'CLOSE_MATCH' }) : undefined;
+}
+
+/** A MATCH row's state as shown and counted: only a REJECTED decision standing on its facts (see matchRowFacts). */
+export const rejectionOfMatch = (state: DecisionState | undefined): DecisionState | undefined =>
+  state?.kind === 'stands' && state.decision.decision === 'REJECTED' ? state : undefined;
+
+/**
  * The expected name as decisions compare it: case, accents, punctuation and spacing folded
  * (`Ratna  Dewi` = `RATNA DEWI`), with the matcher's own normalisation, so that re-typing the same name
  * does not void a decision while any other edit does.

@@ -2,6 +2,7 @@ import { headerKey, mapColumns, referenceColumn, type ColumnMapping, type Column
 import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js';
 import { UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
+import { compareNames, type NameMatching } from '../matching/compare-names.js';
 import { RESULT_COLUMNS } from '../report/row-result.js';
 import {
   DECIDABLE_RESULTS,
@@ -36,6 +37,8 @@ export interface ReviewImportDependencies {
   environment: string;
   /** BANK_CODE_MAP: the bank code sent for a row is found as `run` found it. */
   bankCodes: BankCodeMap;
+  /** NAME_MATCH_POLICY and NAME_RULES_FILE: the row's names are compared again, as `run` compared them. */
+  nameMatching: NameMatching;
   showTime(at: number): string;
 }
 
@@ -97,7 +100,18 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
   for await (const { fields } of file.records) {
     rowNumber += 1;
     const value = (fields[layout.decision] ?? '').trim();
-    if (value === '') continue;
+    if (value === '') {
+      // A decision the report showed, its cell emptied: nothing withdraws a decision, and a person who meant to
+      // must hear so (an APPROVED still pays), not read "0 recorded" as done.
+      const decidedBy = (fields[layout.decidedBy] ?? '').trim();
+      if (decidedBy !== '' && (fields[layout.decidedAt] ?? '').trim() !== '')
+        result.refused.push({
+          row: rowNumber,
+          reference: maskDigitRuns(layout.reference === undefined ? '' : (fields[layout.reference] ?? '').trim()),
+          reason: `the decision cell is empty, but the report showed a decision by ${JSON.stringify(decidedBy.slice(0, MAX_NAME_CHARACTERS))}: an emptied cell withdraws nothing (it still stands); write REJECTED to stop a payment, or leave the cell as the report wrote it`,
+        });
+      continue;
+    }
     written += 1;
     if (written > MAX_DECISIONS_PER_FILE) {
       throw new UsageError(
@@ -133,9 +147,11 @@ interface ReportLayout {
   /** Number of input columns (the product's columns start there). */
   inputColumns: number;
   result: number;
+  nameScore: number;
   holderName: number;
   accountChecked: number;
   decision: number;
+  decidedBy: number;
   decidedAt: number;
   note: number | undefined;
   reference: number | undefined;
@@ -161,9 +177,11 @@ function reportLayout(header: readonly string[], path: string, overrides: Column
     mapping,
     inputColumns: start,
     result: at('result'),
+    nameScore: at('name_score'),
     holderName: at('account_holder'),
     accountChecked: at('account_number_checked'),
     decision: at('decision'),
+    decidedBy: at('decided_by'),
     decidedAt: at('decided_at'),
     note: note < 0 ? undefined : note,
     reference: referenceColumn(header.slice(0, start), mapping),
@@ -198,6 +216,13 @@ function readDecision(
     holderName.trim() === ''
   ) {
     return "the row's bank code, account number, expected name or holder name is not as the report wrote it: decide on the report as written";
+  }
+  // The names compared again: a decision is recorded for the expected name the report compared, never for one
+  // typed in since (a name edited, a row added, a VERIFIED row given a name and a result), which no run compared
+  // with the holder's and a later run would show APPROVED.
+  const compared = compareNames(expectedName, holderName, deps.nameMatching.policy, deps.nameMatching.knowledge);
+  if (compared.verdict !== result || String(compared.score) !== (fields[layout.nameScore] ?? '').trim()) {
+    return `the expected name and the holder name give ${compared.verdict} (name_score ${compared.score}), not this row's ${result} (name_score ${JSON.stringify((fields[layout.nameScore] ?? '').trim().slice(0, 10))}): the expected name was edited since the report was written, or this process compares names under another NAME_MATCH_POLICY or NAME_RULES_FILE than the run that wrote it. Decide on the report as written, with the settings it was written with`;
   }
   const decidedAt = (fields[layout.decidedAt] ?? '').trim();
   const seenAt = decidedAt === '' ? undefined : Date.parse(decidedAt);

@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isoInZone } from '../clock/local-time.js';
 import { describeError, OutputPathError } from '../errors.js';
+import { maskDigitRuns } from '../logging/logger.js';
 import { openSink, type RowSink } from '../report/sink.js';
 import type { DecisionStore } from './decision-store.js';
 
@@ -27,11 +28,14 @@ export const TRAIL_COLUMNS = [
   'entry_id',
 ] as const;
 
+/** The columns people write in: masked like every free text (`account` is masked when the trail is written). */
+const FREE_TEXT: ReadonlySet<string> = new Set(['decided_by', 'note', 'previous_by', 'expected_name', 'holder_name', 'source']);
+
 /**
  * `decisions export --out FILE`: writes the audit trail, CSV or a workbook by the name (as reports are:
  * formula-like cells neutralised, every workbook cell text), streamed a page at a time, under a temporary
  * name renamed at the end. Accounts are masked as they are in the trail (`account_ref` links the entries of
- * one account). Returns the entries written.
+ * one account), digit runs in free text too. Returns the entries written.
  */
 export async function exportTrail(decisions: Pick<DecisionStore, 'trail'>, outPath: string, timeZone: string): Promise<number> {
   const path = resolve(outPath);
@@ -53,7 +57,10 @@ export async function exportTrail(decisions: Pick<DecisionStore, 'trail'>, outPa
           previous_at: fields.previous_at ? isoInZone(Number(fields.previous_at), timeZone) : '',
           entry_id: id,
         };
-        await sink.write(TRAIL_COLUMNS.map((column) => shown[column] ?? fields[column] ?? ''));
+        // Free text (a note, a name, a reviewer's name) masked as everywhere: a note may quote an account number.
+        await sink.write(
+          TRAIL_COLUMNS.map((column) => shown[column] ?? (FREE_TEXT.has(column) ? maskDigitRuns : String)(fields[column] ?? '')),
+        );
         written += 1;
       }
     }

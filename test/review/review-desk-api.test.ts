@@ -235,4 +235,46 @@ describe('the review desk over the API', () => {
       rejected: 1,
     });
   });
+
+  it("changes a decision only for a person who saw it, and decides only on the bank's latest answer (an outside attack)", async () => {
+    // AGT-0205 (row 16): NO_MATCH, undecided. Ratna decides it; a page loaded before (no decision seen) does not change it back.
+    const first = await decide(batchId, 16, { decision: 'REJECTED', note: 'wrong account, see ticket 0060009876543' }, as('ratna'));
+    expect(first.status).toBe(201);
+    const { row } = (await first.json()) as { row: DeskRow };
+    // A note is free text: masked as the rest of the page.
+    expect(row.decision?.note).toBe('wrong account, see ticket *********6543');
+    const blind = await decide(batchId, 16, { decision: 'APPROVED' }, as('budi'));
+    expect(blind.status).toBe(409);
+    expect(((await blind.json()) as { error: string }).error).toMatch(
+      /the decision on this row changed since the page showed it \(now REJECTED by ratna, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d WIB\): load the row again/,
+    );
+    expect((await decide(batchId, 16, { decision: 'APPROVED', seen: 'yesterday' }, as('budi'))).status).toBe(422);
+    const seen = await decide(batchId, 16, { decision: 'APPROVED', seen: row.decision!.decidedAt }, as('budi'));
+    expect(seen.status).toBe(201);
+    expect(((await seen.json()) as { row: DeskRow }).row.decision).toMatchObject({ decision: 'APPROVED', decidedBy: 'budi' });
+
+    // The bank renames the holder, and a newer batch asks the account: this batch's row is no ground for a decision any more.
+    sandbox.upsertAccounts([{ bankCode: '147', accountNumber: '3010012345', holderName: 'BUDI SANTOSO WIJAYA', status: 'SUCCESS' }]);
+    const newer = await upload(
+      'agt-0205.csv',
+      'beneficiary_id,bank_code,account_number,beneficiary_name\nAGT-0205,147,3010012345,Budi Santoso\n',
+    );
+    expect(newer.status).toBe(202);
+    const newerId = ((await newer.json()) as { batchId: string }).batchId;
+    await waitFor(
+      async () => (await getJson<{ state: string }>(`${serve!.url}/api/batches/${newerId}`, auth)).state === 'reported',
+      60_000,
+      'the newer batch',
+    );
+    const stale = await decide(batchId, 16, { decision: 'REJECTED', seen: null }, as('ratna'));
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { error: string }).error).toContain(
+      'the bank\'s holder name for this account is now "BUDI SANTOSO WIJAYA"',
+    );
+    // Nothing was recorded: the decision on this batch's (older) facts is budi's still.
+    expect((await review(batchId, '&decided=decided')).rows.find((each) => each.reference === 'AGT-0205')?.decision).toMatchObject({
+      decision: 'APPROVED',
+      decidedBy: 'budi',
+    });
+  });
 });

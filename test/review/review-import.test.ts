@@ -6,6 +6,7 @@ import { RESULT_COLUMNS } from '../../src/report/row-result.js';
 import { runCli } from '../support/cli.js';
 import { startWorld, type World } from '../history/world.js';
 import { stringify } from 'csv-stringify/sync';
+import { readReport } from '../support/report.js';
 import { ACCOUNTS, EXPORT, HEADER, reportRows, summaryOf, trailOf } from './review-helpers.js';
 
 /**
@@ -152,3 +153,82 @@ async function editWorkbook(from: string, to: string, decisions: Record<string, 
   });
   await workbook.xlsx.writeFile(to);
 }
+
+/**
+ * What a report as edited cannot decide, found by an outside attack on the morning review: a name typed in
+ * since the report was written, a decision made after the copy was taken, a cell emptied to withdraw one; and
+ * a REJECTED decision made under a stricter reading still stands when the same facts read MATCH.
+ */
+describe('review: what an edited copy of a report cannot decide', () => {
+  const CITRA = { bankCode: '014', accountNumber: '0099887766', holderName: 'CITRA AYU MAHARANI', status: 'SUCCESS' };
+  const INPUT = `${EXPORT}B-4,014,0099887766,Citra Maharani,75000\n`;
+  let world: World;
+  let input: string;
+  const strict = () => ({ ...world.env, NAME_MATCH_POLICY: 'strict' });
+  const review = (path: string, by: string) => runCli(['review', path, '--by', by], strict());
+  const edited = async (from: string, to: string, edit: (row: Record<string, string>) => Record<string, string>) =>
+    writeFile(to, `\uFEFF${stringify((await readReport(from)).map(edit), { header: true })}`);
+
+  beforeAll(async () => {
+    world = await startWorld('review-edits', [...Object.values(ACCOUNTS), CITRA]);
+    input = join(world.folder, 'payouts.csv');
+    await writeFile(input, INPUT);
+  });
+  afterAll(() => world?.close());
+
+  it('refuses a decision for an expected name the report never compared with the holder', async () => {
+    const report = join(world.folder, 'strict.csv');
+    expect((await runCli(['run', input, '--out', report], strict())).code).toBe(0);
+    const rows = await reportRows(report);
+    expect([rows.get('B-2')?.result, rows.get('B-4')?.result]).toEqual(['CLOSE_MATCH', 'CLOSE_MATCH']);
+    const renamed = join(world.folder, 'renamed.csv');
+    await edited(report, renamed, (row) =>
+      row.beneficiary_id === 'B-2' ? { ...row, beneficiary_name: 'Bambang Hartono', decision: 'APPROVED' } : row,
+    );
+    const result = await review(renamed, 'ratna');
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain(
+      "row 2 (B-2): refused: the expected name and the holder name give NO_MATCH (name_score 0), not this row's CLOSE_MATCH",
+    );
+    expect(await trailOf(world.redis, world.prefix)).toEqual([]);
+  });
+
+  it('keeps a decision made after a copy was taken, and says an emptied cell withdraws nothing', async () => {
+    const report = join(world.folder, 'strict.csv');
+    const budi = join(world.folder, 'budi.csv');
+    const ratna = join(world.folder, 'ratna.csv');
+    await edited(report, budi, (row) => (row.beneficiary_id === 'B-3' ? { ...row, decision: 'REJECTED' } : row));
+    await edited(report, ratna, (row) => (row.beneficiary_id === 'B-3' ? { ...row, decision: 'APPROVED' } : row));
+    expect((await review(budi, 'budi')).stdout).toContain('1 recorded');
+    // Ratna's copy shows no decision on B-3: the one made since is not hers to change back.
+    const late = await review(ratna, 'ratna');
+    expect(late.code).toBe(3);
+    expect(late.stdout).toMatch(/row 3 \(B-3\): refused: the decision changed after this report was written \(now REJECTED by budi, /);
+
+    // The next report shows budi's decision; its cell emptied, the decision stands, and the person hears so.
+    const next = join(world.folder, 'next.csv');
+    expect((await runCli(['export', (await summaryOf(report)).batchId as string, '--out', next], strict())).code).toBe(0);
+    expect((await reportRows(next)).get('B-3')?.decision).toBe('REJECTED');
+    const emptied = join(world.folder, 'emptied.csv');
+    await edited(next, emptied, (row) => (row.beneficiary_id === 'B-3' ? { ...row, decision: '' } : row));
+    const withdrawn = await review(emptied, 'budi');
+    expect(withdrawn.code).toBe(3);
+    expect(withdrawn.stdout).toContain(
+      'row 3 (B-3): refused: the decision cell is empty, but the report showed a decision by "budi": an emptied cell withdraws nothing',
+    );
+  });
+
+  it('shows a REJECTED decision on facts that now read MATCH (made under a stricter reading): do not pay', async () => {
+    const report = join(world.folder, 'strict.csv');
+    const rejected = join(world.folder, 'citra.csv');
+    await edited(report, rejected, (row) => (row.beneficiary_id === 'B-4' ? { ...row, decision: 'REJECTED' } : row));
+    expect((await review(rejected, 'ratna')).stdout).toContain('1 recorded');
+    // The standard reading: the same account, name and holder are MATCH, and the person's no still stands.
+    const standard = join(world.folder, 'standard.csv');
+    expect((await runCli(['run', input, '--out', standard], world.env)).code).toBe(0);
+    const row = (await reportRows(standard)).get('B-4')!;
+    expect(row).toMatchObject({ result: 'MATCH', decision: 'REJECTED', decided_by: 'ratna' });
+    expect(row.reason).toContain('a REJECTED decision stands on this account, name and holder: do not pay');
+    expect((await summaryOf(standard)).rejected).toBe(2);
+  });
+});

@@ -20,7 +20,7 @@ describe('shownSheetName and listedSheets: a sheet as a message names it', () =>
 });
 
 describe('fileNotes', () => {
-  const csv = { layout: { delimiter: ',' as const }, sheets: undefined, rowCount: 3 };
+  const csv = { layout: { delimiter: ',' as const }, sheets: undefined, rowCount: 3, replacedColumns: [] };
 
   it('says nothing of a plain UTF-8 CSV with rows', () => {
     expect(fileNotes(csv)).toEqual([]);
@@ -34,5 +34,12 @@ describe('fileNotes', () => {
     expect(fileNotes({ ...csv, sheets: { read: 'Rek 5270123456', notRead: ['"Old 0012345678" (hidden)'] } })).toEqual([
       'sheet "Rek ******3456" is read (the first one shown); the workbook\'s other sheets are not: "Old ******5678" (hidden)',
     ]);
+  });
+
+  it("says that an earlier report given as input has its decisions left unrecorded, not its other report columns' absence", () => {
+    expect(fileNotes({ ...csv, replacedColumns: ['result', 'decision', 'decided_by'] })).toEqual([
+      "the file is an earlier report: its result and decision columns are not read, and decisions written in it are not recorded (record them with `review`, or in a watched folder's reviews/)",
+    ]);
+    expect(fileNotes({ ...csv, replacedColumns: ['result'] })).toEqual([]);
   });
 });

@@ -35,10 +35,10 @@ end
  * Reply: per decision {status, the earlier decision on the same expected name as JSON or '', at}, status
  * `recorded` (at: its time, the ms of its trail id), `unchanged` (the same decision on the same holder already
  * stands, with the same note when one was given: nothing written), `stale` (the writer saw a decision that no
- * longer stands: nothing written).
+ * longer stands, or saw none where another decision now stands on the same facts: nothing written).
  */
 export const DECISIONS_RECORD: LuaCommand = {
-  name: 'bcDecisionsRecordV1',
+  name: 'bcDecisionsRecordV2',
   numberOfKeys: 2,
   lua: `${LIVE_ENTRIES}
 local keep = tonumber(ARGV[1])
@@ -56,6 +56,9 @@ for i = 2, #ARGV, 4 do
   if earlier and earlier.h == new.h and earlier.d == new.d and (new.n == nil or earlier.n == new.n) then
     replies[#replies + 1] = {'unchanged', earlierJson, tostring(earlier.at)}
   elseif seen ~= '' and (not earlier or earlier.at ~= tonumber(seen)) then
+    replies[#replies + 1] = {'stale', earlierJson, ''}
+  elseif seen == '' and earlier and earlier.h == new.h and earlier.d ~= new.d then
+    -- The writer saw no decision, yet one stands on the same facts: made since it looked (by someone else).
     replies[#replies + 1] = {'stale', earlierJson, ''}
   else
     if new.n == nil then new.n = '' end
