@@ -19,11 +19,13 @@ import {
 import { openSink, type RowSink } from '../report/sink.js';
 import { PRIVATE_FOLDER_MODE } from '../host/private-files.js';
 import {
+  changedSinceDecided,
   countReviewState,
   decidableFacts,
   matchRowFacts,
   rejectionOfMatch,
   zeroReviewCounts,
+  type Decision,
   type ReviewCounts,
 } from '../review/decision.js';
 import type { DecisionStore } from '../review/decision-store.js';
@@ -52,7 +54,7 @@ export interface ReportSources {
   store: Pick<BatchStore, 'get' | 'readRows' | 'getAnswers' | 'reusedAnswers' | 'reviewRowsWriter'>;
   history: Pick<AccountHistory, 'recordResults'>;
   /** People's decisions: the one that stands on a row's facts fills its decision columns. */
-  decisions: Pick<DecisionStore, 'judge'>;
+  decisions: Pick<DecisionStore, 'judge' | 'end'>;
 }
 
 export interface ReportOutputs {
@@ -138,8 +140,18 @@ export async function writeReconciliation(
         decidedRows.map(({ facts, matchFacts }) => facts ?? matchFacts),
         showTime,
       );
-      // A MATCH row shows a decision only when a REJECTED one stands on its facts (matchRowFacts).
-      const states = judged.map((state, offset) => (decidedRows[offset]!.facts === undefined ? rejectionOfMatch(state) : state));
+      // A MATCH row shows a decision only when a REJECTED one stands on its facts (matchRowFacts). A decision
+      // whose holder name the bank changed after it was made, and has since given again, is void and ended.
+      const ended: Array<{ decision: Decision; reason: string }> = [];
+      const states = judged.map((judgedState, offset) => {
+        const { facts, answer } = decidedRows[offset]!;
+        const state = facts === undefined ? rejectionOfMatch(judgedState) : judgedState;
+        const voided = state?.kind === 'stands' ? changedSinceDecided(state.decision, answer?.previous?.entry, showTime) : undefined;
+        if (voided === undefined) return state;
+        ended.push({ decision: voided.earlier, reason: voided.note });
+        return facts === undefined ? undefined : voided;
+      });
+      await decisions.end(ended);
       const listed: ReviewRowEntry[] = [];
       for (const [offset, { row, answer, decided, facts }] of decidedRows.entries()) {
         const { change, note } = classifyChange(decided, answer?.previous);

@@ -2,7 +2,7 @@ import { accountKey } from '../csv/validation.js';
 import { maskAccountNumber, maskDigitRuns } from '../logging/logger.js';
 import type { RedisClient } from '../redis/connection.js';
 import { runCommand } from '../redis/commands/define.js';
-import { DECISIONS_RECORD, DECISIONS_SWEEP } from '../redis/commands/decisions.js';
+import { DECISIONS_RECORD, DECISIONS_SWEEP, DECISIONS_VOID } from '../redis/commands/decisions.js';
 import { decisionAccountField, type RedisKeys } from '../redis/keys.js';
 import { expectedNameKey, judgeRow, type Decision, type DecisionFacts, type DecisionState, type DecisionValue } from './decision.js';
 
@@ -149,6 +149,35 @@ export class DecisionStore {
       if (status === 'unchanged') return { status, earlier: earlier! };
       return { status: 'stale', earlier };
     });
+  }
+
+  /**
+   * Ends these decisions (each with a `VOIDED` audit entry saying why): the bank changed the holder name after
+   * each was made, and a name that comes back is no longer the one a person saw then. One whose entry changed
+   * meanwhile (decided again) is left as it is. Returns how many were ended.
+   */
+  async end(voided: ReadonlyArray<{ decision: Decision; reason: string }>): Promise<number> {
+    if (voided.length === 0) return 0;
+    const args: Array<string | number> = [this.keepMs];
+    for (const { decision, reason } of voided) {
+      const { facts } = decision;
+      const trail = {
+        decision: '',
+        decided_by: '',
+        note: reason,
+        environment: facts.environment,
+        bank_code: facts.bankCode,
+        account: maskAccountNumber(facts.accountNumber),
+        account_ref: accountField(facts),
+        expected_name: facts.expectedName,
+        holder_name: facts.holderName,
+        source: 'report',
+        batch_id: '',
+        row: '',
+      };
+      args.push(accountField(facts), expectedNameKey(facts.expectedName), decision.decidedAt, JSON.stringify(Object.entries(trail).flat()));
+    }
+    return runCommand<number>(this.redis, DECISIONS_VOID, [this.keys.decisionsStanding(), this.keys.decisionsTrail()], args);
   }
 
   /** The audit trail in the order decisions were made, a page at a time (never all in memory). */

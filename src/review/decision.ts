@@ -111,6 +111,31 @@ export function judgeRow(facts: DecisionFacts, onAccount: readonly Decision[], s
   };
 }
 
+/**
+ * A decision that stands on a row's facts, though the bank gave another holder name (or none: the account
+ * closed) after it was made: the answer before the row's was that, newer than the decision. The name has come
+ * back, but it is no longer the one a person saw, so the decision is void (and is ended for good: see
+ * DecisionStore.end), as it was the moment the name changed. `before`: the history entry the row's answer
+ * replaced (its holder name, when it was answered).
+ */
+export function changedSinceDecided(
+  decision: Decision,
+  before: { outcome: { holderName?: string | undefined }; answeredAt: number } | null | undefined,
+  showTime: (at: number) => string,
+): Extract<DecisionState, { kind: 'void' }> | undefined {
+  if (before === null || before === undefined || before.answeredAt <= decision.decidedAt) return undefined;
+  if (before.outcome.holderName === decision.facts.holderName) return undefined;
+  const then =
+    before.outcome.holderName === undefined
+      ? 'no holder (the account was invalid)'
+      : `the holder name ${JSON.stringify(before.outcome.holderName)}`;
+  return {
+    kind: 'void',
+    earlier: decision,
+    note: `the decision ${decision.decision} by ${decision.decidedBy} (${showTime(decision.decidedAt)}) no longer applies: the bank gave ${then} after it was made (checked ${showTime(before.answeredAt)})`,
+  };
+}
+
 /** What a person still has to do, and what they decided, over a report's rows. */
 export interface ReviewCounts {
   /** CLOSE_MATCH and NO_MATCH rows without a standing decision. */

@@ -170,5 +170,20 @@ describe('the morning review: decisions made once, remembered by every later che
     expect(keys).toContain(`${prefix}:{decisions}:standing`);
     for (const key of keys) for (const account of Object.values(ACCOUNTS)) expect(key).not.toContain(account.accountNumber);
     expect(keys.filter((key) => /RATNA|IQBAL|Ratna|Iqbal/.test(key))).toEqual([]);
+
+    // Day 5: the bank gives the old name back. The approval made for it stays void (the name changed after it
+    // was made: what comes back is no longer what ratna saw), is ended for good, and the trail says so.
+    await renameHolder(sandbox, ACCOUNTS.close, 'RATNA SARI DEWI');
+    const day5 = await day('day5');
+    expect(day5.run.code, day5.run.stderr).toBe(0);
+    const rows5 = await reportRows(day5.report);
+    expect(rows5.get('B-2')).toMatchObject({ account_holder: 'RATNA SARI DEWI', decision: '', decided_by: '' });
+    expect(rows5.get('B-2')!.reason).toMatch(
+      /the decision APPROVED by ratna \(.* WIB\) no longer applies: the bank gave the holder name "RATNA SARI WULANDARI" after it was made/,
+    );
+    expect((await trailOf(redis, prefix)).at(-1)).toMatchObject({ event: 'VOIDED', previous_decision: 'APPROVED', previous_by: 'ratna' });
+    const day6 = await day('day6');
+    expect((await reportRows(day6.report)).get('B-2')).toMatchObject({ decision: '', decided_by: '' });
+    expect(await summaryOf(day6.report)).toMatchObject({ needsReview: 1, approved: 0, rejected: 1 });
   });
 });

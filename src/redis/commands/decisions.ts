@@ -103,3 +103,40 @@ end
 redis.call('XTRIM', KEYS[2], 'MINID', nowMs - keep)
 return dropped`,
 };
+
+/**
+ * Ends decisions whose holder name the bank changed after they were made, even where it has since gone back:
+ * each entry is removed only if it is still the one judged (same expected name key, same `at`), with a
+ * `VOIDED` audit entry saying why. KEYS: standing hash, trail stream. ARGV: keep ms (0: for ever), then per
+ * decision four values: the account field, the expected name key, the `at` (ms) of the decision judged, the
+ * trail entry's own fields as a JSON array [name, value, ...]. Reply: decisions ended.
+ */
+export const DECISIONS_VOID: LuaCommand = {
+  name: 'bcDecisionsVoidV1',
+  numberOfKeys: 2,
+  lua: `
+local ended = 0
+for i = 2, #ARGV, 4 do
+  local field, key, at = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  local stored = redis.call('HGET', KEYS[1], field)
+  if stored then
+    local list, kept, found = cjson.decode(stored), {}, nil
+    for _, entry in ipairs(list) do
+      if entry.e == key and entry.at == at then found = entry else kept[#kept + 1] = entry end
+    end
+    if found then
+      if #kept == 0 then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, cjson.encode(kept)) end
+      local fields = {'event', 'VOIDED', 'previous_decision', found.d, 'previous_by', found.by, 'previous_at', tostring(found.at)}
+      for _, value in ipairs(cjson.decode(ARGV[i + 3])) do fields[#fields + 1] = value end
+      redis.call('XADD', KEYS[2], '*', unpack(fields))
+      ended = ended + 1
+    end
+  end
+end
+local keep = tonumber(ARGV[1])
+if keep > 0 then
+  local now = redis.call('TIME')
+  redis.call('XTRIM', KEYS[2], 'MINID', tonumber(now[1]) * 1000 - keep)
+end
+return ended`,
+};
