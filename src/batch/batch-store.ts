@@ -641,7 +641,11 @@ export class BatchStore {
 const UNFINISHED_LIST_MS = 24 * 3600_000;
 
 /** A row a person decides, as listed with the report: its 1-based row, its account as sent, the names compared. */
-export type ReviewRowEntry = [row: number, accountKey: string, expectedName: string, holderName: string];
+/**
+ * A report row a person decides, or (`matchRejected` 1) a MATCH row a REJECTED decision stood on when the report was
+ * written (matchRowFacts): counted while that rejection stands, as a `rejected` row, never as one to review.
+ */
+export type ReviewRowEntry = [row: number, accountKey: string, expectedName: string, holderName: string, matchRejected?: 1];
 
 export interface ReviewRowsWriter {
   add(entries: readonly ReviewRowEntry[]): Promise<void>;

@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import type { Clock } from '../clock/clock.js';
-import { describeRoles, headerKey, roleColumns, type ColumnOverrides } from '../csv/columns.js';
+import { describeRoles, roleColumns, type ColumnOverrides } from '../csv/columns.js';
 import { describeEndpoint, type Endpoint } from '../config/endpoint.js';
 import {
   BatchNotFoundError,
@@ -636,16 +636,15 @@ export class BatchLifecycle {
   }
 }
 
-/** Which input column is read for each role, and the columns of an earlier report set aside: a line for people. */
+/**
+ * Which input column is read for each role, and the columns of an earlier report set aside: a line for people
+ * (that the decisions written in such a report are not recorded so is a note of its own: fileNotes).
+ */
 function describeColumns(batch: BatchRecord): string {
   const replaced =
     batch.replacedColumns.length === 0
       ? ''
-      : `; the columns of an earlier report (${batch.replacedColumns.join(', ')}) are not read, and this report's own take their place${
-          batch.replacedColumns.some((name) => headerKey(name) === 'decision')
-            ? ' (decisions written in a report are recorded with `review`)'
-            : ''
-        }`;
+      : `; the columns of an earlier report (${batch.replacedColumns.join(', ')}) are not read, and this report's own take their place`;
   return `reading ${describeRoles(roleColumns(batch.header, batch.mapping))}${replaced}`;
 }
 

@@ -153,15 +153,17 @@ export async function writeReconciliation(
       });
       await decisions.end(ended);
       const listed: ReviewRowEntry[] = [];
-      for (const [offset, { row, answer, decided, facts }] of decidedRows.entries()) {
+      for (const [offset, { row, answer, decided, facts, matchFacts }] of decidedRows.entries()) {
         const { change, note } = classifyChange(decided, answer?.previous);
         const state = states[offset];
         counts[decided.result] += 1;
         if (change !== undefined) changes[change] += 1;
-        if (state !== undefined && facts !== undefined) {
-          countReviewState(review, state);
+        if (state !== undefined) countReviewState(review, state);
+        if (state !== undefined && facts !== undefined)
           listed.push([start + offset + 1, row.accountKey!, facts.expectedName, facts.holderName]);
-        } else if (state !== undefined) countReviewState(review, state);
+        // A MATCH row a rejection stands on: listed too, so that the console and `status` count it as the summary does.
+        else if (state !== undefined && matchFacts !== undefined)
+          listed.push([start + offset + 1, row.accountKey!, matchFacts.expectedName, matchFacts.holderName, 1]);
         // The verdicts of this batch's own valid answers go to the history (reused ones are another batch's).
         if (row.accountKey !== null && decided.outcome?.verdict === 'VERIFIED' && answer?.previous?.reused === false)
           reported.set(row.accountKey, decided.result);

@@ -1,6 +1,6 @@
 import { parseAccountKey } from '../csv/validation.js';
 import { environmentOfQueue } from '../queue/inquiry-queue.js';
-import { countReviewState, zeroReviewCounts, type ReviewCounts } from '../review/decision.js';
+import { countReviewState, rejectionOfMatch, zeroReviewCounts, type ReviewCounts } from '../review/decision.js';
 import type { DecisionStore } from '../review/decision-store.js';
 import type { BatchRecord, BatchStore } from './batch-store.js';
 
@@ -28,8 +28,12 @@ export async function countReview(
       expectedName,
       holderName,
     }));
-    // Counted, not shown: no note needs a time.
-    for (const state of await decisions.judge(facts, () => '')) countReviewState(counts, state!);
+    // Counted, not shown: no note needs a time. A MATCH row listed for its rejection counts while that stands.
+    const states = await decisions.judge(facts, () => '');
+    states.forEach((state, index) => {
+      const shown = entries[index]![4] === 1 ? rejectionOfMatch(state) : state;
+      if (shown !== undefined) countReviewState(counts, shown);
+    });
     if (entries.length < ENTRIES_PER_READ) return counts;
   }
 }

@@ -53,10 +53,12 @@ export const FAIL_ON_EXIT_CODE = 3;
 
 /** `--fail-on NEEDS_REVIEW`: rows a person still has to look at (CLOSE_MATCH / NO_MATCH without a standing decision). */
 const NEEDS_REVIEW = 'NEEDS_REVIEW';
-export type FailOnValue = ResultValue | typeof NEEDS_REVIEW;
-const FAIL_ON_VALUES: readonly string[] = [...RESULT_VALUES, NEEDS_REVIEW];
+/** `--fail-on REJECTED`: rows a standing REJECTED decision says not to pay, whatever their result (a MATCH one too). */
+const REJECTED = 'REJECTED';
+export type FailOnValue = ResultValue | typeof NEEDS_REVIEW | typeof REJECTED;
+const FAIL_ON_VALUES: readonly string[] = [...RESULT_VALUES, NEEDS_REVIEW, REJECTED];
 
-/** `--fail-on FAILED,NO_MATCH`: result values (or NEEDS_REVIEW), checked before anything starts (a typo is a usage error, exit 2). */
+/** `--fail-on FAILED,NO_MATCH`: result values (or NEEDS_REVIEW, REJECTED), checked before anything starts (a typo is a usage error, exit 2). */
 export function parseFailOn(value: string | undefined): FailOnValue[] {
   if (value === undefined) return [];
   const values = value
@@ -72,7 +74,7 @@ export function parseFailOn(value: string | undefined): FailOnValue[] {
 
 /** How many rows of the summary a --fail-on value names. */
 const failOnCount = (summary: BatchSummary, value: FailOnValue): number =>
-  value === NEEDS_REVIEW ? summary.needsReview : summary.counts[value];
+  value === NEEDS_REVIEW ? summary.needsReview : value === REJECTED ? summary.rejected : summary.counts[value];
 
 export interface OutputFlags {
   json?: boolean;

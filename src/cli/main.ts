@@ -57,7 +57,7 @@ function buildProgram(): Command {
     .option('--json', 'print the summary as one JSON document on stdout (progress and logs stay on stderr)')
     .option(
       '--fail-on <results>',
-      'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet',
+      'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet; REJECTED: rows a person said not to pay',
     )
     .action(async (file: string, flags) => exitWith(await (await commands()).runCommand(file, flags)));
   reuse(common(columns(program.command('enqueue <file>'))))
@@ -72,7 +72,7 @@ function buildProgram(): Command {
     .option('--json', 'print the summary as one JSON document on stdout')
     .option(
       '--fail-on <results>',
-      'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet',
+      'exit 3 when rows of these results exist, e.g. FAILED,NO_MATCH; NEEDS_REVIEW: rows a person has not decided yet; REJECTED: rows a person said not to pay',
     )
     .action(async (batchId: string, flags) => exitWith(await (await commands()).resumeCommand(batchId, flags)));
   common(program.command('export <batch-id>'))

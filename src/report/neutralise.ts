@@ -19,3 +19,18 @@ export function neutraliseCell(value: string): string {
   // A cell that starts with a carriage return is formula-like itself (the split left its first line empty).
   return lines.startsWith('\r') ? `'${lines}` : lines;
 }
+
+/**
+ * The cell as it was before neutraliseCell, for a reader of a CSV report (`review`): the apostrophe before each
+ * formula-like line taken off again. A holder name the bank gave as `-RATNA SARI DEWI` is written
+ * `'-RATNA SARI DEWI` and must read back as the bank gave it, or no decision on it could ever be recorded.
+ */
+export function restoreCell(written: string): string {
+  if (!written.includes("'")) return written;
+  // A cell that started with a carriage return got its apostrophe before it (see neutraliseCell).
+  const value = written.startsWith("'\r") ? written.slice(1) : written;
+  const parts = value.split(LINE_BREAK);
+  return parts
+    .map((part, index) => (index % 2 === 0 && part.startsWith("'") && neutraliseLine(part.slice(1)) === part ? part.slice(1) : part))
+    .join('');
+}

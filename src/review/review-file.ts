@@ -3,6 +3,7 @@ import { accountKey, validateRow, type BankCodeMap } from '../csv/validation.js'
 import { UsageError } from '../errors.js';
 import { maskDigitRuns } from '../logging/logger.js';
 import { compareNames, type NameMatching } from '../matching/compare-names.js';
+import { restoreCell } from '../report/neutralise.js';
 import { RESULT_COLUMNS } from '../report/row-result.js';
 import {
   DECIDABLE_RESULTS,
@@ -103,12 +104,13 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
     if (value === '') {
       // A decision the report showed, its cell emptied: nothing withdraws a decision, and a person who meant to
       // must hear so (an APPROVED still pays), not read "0 recorded" as done.
+      // Either cell left filled shows the row had one; all three emptied cannot be told from a row the report left undecided.
       const decidedBy = (fields[layout.decidedBy] ?? '').trim();
-      if (decidedBy !== '' && (fields[layout.decidedAt] ?? '').trim() !== '')
+      if (decidedBy !== '' || (fields[layout.decidedAt] ?? '').trim() !== '')
         result.refused.push({
           row: rowNumber,
           reference: maskDigitRuns(layout.reference === undefined ? '' : (fields[layout.reference] ?? '').trim()),
-          reason: `the decision cell is empty, but the report showed a decision by ${JSON.stringify(decidedBy.slice(0, MAX_NAME_CHARACTERS))}: an emptied cell withdraws nothing (it still stands); write REJECTED to stop a payment, or leave the cell as the report wrote it`,
+          reason: `the decision cell is empty, but the report showed a decision${decidedBy === '' ? '' : ` by ${JSON.stringify(decidedBy.slice(0, MAX_NAME_CHARACTERS))}`}: an emptied cell withdraws nothing (it still stands); write REJECTED to stop a payment, or leave the cell as the report wrote it`,
         });
       continue;
     }
@@ -158,7 +160,12 @@ interface ReportLayout {
 }
 
 function reportLayout(header: readonly string[], path: string, overrides: ColumnOverrides): ReportLayout {
-  const keys = header.map(headerKey);
+  const allKeys = header.map(headerKey);
+  // A reviewer's note column may be put anywhere after the input's, beside `decision` too, where people put it:
+  // the product's columns are found without it, and its place is mapped back.
+  const noteKey = headerKey(NOTE_COLUMN);
+  const columns = allKeys.flatMap((key, index) => (key === noteKey ? [] : [index]));
+  const keys = columns.map((index) => allKeys[index]!);
   const product = RESULT_COLUMNS.map(headerKey);
   // The product's columns are the last run of them: an input column may itself be called `result`.
   let start = -1;
@@ -167,15 +174,16 @@ function reportLayout(header: readonly string[], path: string, overrides: Column
   }
   if (start < 0) {
     throw new UsageError(
-      `${path} is not a reconciliation report with a decision column: its header needs the report's own columns (${RESULT_COLUMNS.join(', ')}), as beneficiary-check wrote them; review the latest report`,
+      `${path} is not a reconciliation report with a decision column: its header needs the report's own columns (${RESULT_COLUMNS.join(', ')}), as beneficiary-check wrote them, side by side in that order (a column of your own goes after them, or before them among the input's); review the latest report`,
     );
   }
-  const at = (name: string) => start + RESULT_COLUMNS.indexOf(name as (typeof RESULT_COLUMNS)[number]);
-  const mapping = mapColumns(header.slice(0, start), overrides);
-  const note = keys.indexOf(headerKey(NOTE_COLUMN), start + product.length);
+  const inputColumns = columns[start]!;
+  const at = (name: string) => columns[start + RESULT_COLUMNS.indexOf(name as (typeof RESULT_COLUMNS)[number])]!;
+  const mapping = mapColumns(header.slice(0, inputColumns), overrides);
+  const note = allKeys.indexOf(noteKey, inputColumns);
   return {
     mapping,
-    inputColumns: start,
+    inputColumns,
     result: at('result'),
     nameScore: at('name_score'),
     holderName: at('account_holder'),
@@ -184,7 +192,7 @@ function reportLayout(header: readonly string[], path: string, overrides: Column
     decidedBy: at('decided_by'),
     decidedAt: at('decided_at'),
     note: note < 0 ? undefined : note,
-    reference: referenceColumn(header.slice(0, start), mapping),
+    reference: referenceColumn(header.slice(0, inputColumns), mapping),
   };
 }
 
@@ -201,14 +209,18 @@ function readDecision(
   if (decision === undefined)
     return `unknown decision ${JSON.stringify(written.slice(0, 40))}: write APPROVED or REJECTED (or leave the cell empty)`;
   const result = (fields[layout.result] ?? '').trim();
-  if (!DECIDABLE_RESULTS.has(result as never)) {
+  // A MATCH row showing a decision (a REJECTED one made under a stricter reading: matchRowFacts) is the person's
+  // to keep or change, like any decided row.
+  const shownDecided = result === 'MATCH' && (fields[layout.decidedAt] ?? '').trim() !== '';
+  if (!DECIDABLE_RESULTS.has(result as never) && !shownDecided) {
     return `a decision on a ${result === '' ? 'row without a result' : `${result} row`}: only CLOSE_MATCH and NO_MATCH rows are decided${
       result === 'FAILED' || result === 'INPUT_INVALID' ? ' (nothing was verified)' : ''
     }`;
   }
   const validation = validateRow(fields.slice(0, layout.inputColumns), layout.mapping, deps.bankCodes);
-  const expectedName = layout.mapping.expectedName === undefined ? '' : (fields[layout.mapping.expectedName] ?? '').trim();
-  const holderName = fields[layout.holderName] ?? '';
+  // As the bank and the payer wrote them: a CSV report put an apostrophe before a formula-like name (restoreCell).
+  const expectedName = layout.mapping.expectedName === undefined ? '' : restoreCell(fields[layout.mapping.expectedName] ?? '').trim();
+  const holderName = restoreCell(fields[layout.holderName] ?? '');
   if (
     !validation.valid ||
     validation.account.accountNumber !== (fields[layout.accountChecked] ?? '').trim() ||
@@ -221,8 +233,11 @@ function readDecision(
   // typed in since (a name edited, a row added, a VERIFIED row given a name and a result), which no run compared
   // with the holder's and a later run would show APPROVED.
   const compared = compareNames(expectedName, holderName, deps.nameMatching.policy, deps.nameMatching.knowledge);
-  if (compared.verdict !== result || String(compared.score) !== (fields[layout.nameScore] ?? '').trim()) {
-    return `the expected name and the holder name give ${compared.verdict} (name_score ${compared.score}), not this row's ${result} (name_score ${JSON.stringify((fields[layout.nameScore] ?? '').trim().slice(0, 10))}): the expected name was edited since the report was written, or this process compares names under another NAME_MATCH_POLICY or NAME_RULES_FILE than the run that wrote it. Decide on the report as written, with the settings it was written with`;
+  const scoreCell = (fields[layout.nameScore] ?? '').trim();
+  // As a spreadsheet may have saved the number: `85`, `85.0`, `85,0`.
+  if (compared.verdict !== result || Number(scoreCell.replace(',', '.')) !== compared.score || scoreCell === '') {
+    const which = compared.verdict === result ? 'the name_score cell' : 'the expected name';
+    return `the expected name and the holder name give ${compared.verdict} (name_score ${compared.score}), not this row's ${result} (name_score ${JSON.stringify(scoreCell.slice(0, 10))}): ${which} was edited since the report was written, or this process compares names under another NAME_MATCH_POLICY or NAME_RULES_FILE than the run that wrote it. Decide on the report as written, with the settings it was written with`;
   }
   const decidedAt = (fields[layout.decidedAt] ?? '').trim();
   const seenAt = decidedAt === '' ? undefined : Date.parse(decidedAt);

@@ -110,7 +110,10 @@ describe('a report fed back as input', () => {
     const fromReviewed = join(workDir, 'from-reviewed.csv');
     const third = await runCli(['run', reviewed, '--out', fromReviewed], env());
     expect(third.code, third.stderr).toBe(0);
-    expect(third.stderr).toContain('decisions written in a report are recorded with `review`');
+    expect(third.stderr).toContain('decisions written in it are not recorded (record them with `review`');
+    expect(JSON.parse(await readFile(fromReviewed.replace(/\.csv$/, '.summary.json'), 'utf8')).notes).toEqual([
+      "the file is an earlier report: its result and decision columns are not read, and decisions written in it are not recorded (record them with `review`, or in a watched folder's reviews/)",
+    ]);
     expect(await headerOf(fromReviewed)).toEqual([...INPUT_COLUMNS, ...RESULT_COLUMNS]);
     expect((await readReport(fromReviewed)).map((row) => row.result)).toEqual(['NO_MATCH', 'MATCH', 'FAILED']);
   });

@@ -161,7 +161,9 @@ async function editWorkbook(from: string, to: string, decisions: Record<string, 
  */
 describe('review: what an edited copy of a report cannot decide', () => {
   const CITRA = { bankCode: '014', accountNumber: '0099887766', holderName: 'CITRA AYU MAHARANI', status: 'SUCCESS' };
-  const INPUT = `${EXPORT}B-4,014,0099887766,Citra Maharani,75000\n`;
+  // A holder the bank gives starting with `-`: a CSV report writes it `'-RATNA...` (formula protection).
+  const DASHED = { bankCode: '014', accountNumber: '0099887700', holderName: '-RATNA SARI DEWI', status: 'SUCCESS' };
+  const INPUT = `${EXPORT}B-4,014,0099887766,Citra Maharani,75000\nB-5,014,0099887700,Ratna Sari,80000\n`;
   let world: World;
   let input: string;
   const strict = () => ({ ...world.env, NAME_MATCH_POLICY: 'strict' });
@@ -170,7 +172,7 @@ describe('review: what an edited copy of a report cannot decide', () => {
     writeFile(to, `\uFEFF${stringify((await readReport(from)).map(edit), { header: true })}`);
 
   beforeAll(async () => {
-    world = await startWorld('review-edits', [...Object.values(ACCOUNTS), CITRA]);
+    world = await startWorld('review-edits', [...Object.values(ACCOUNTS), CITRA, DASHED]);
     input = join(world.folder, 'payouts.csv');
     await writeFile(input, INPUT);
   });
@@ -216,6 +218,11 @@ describe('review: what an edited copy of a report cannot decide', () => {
     expect(withdrawn.stdout).toContain(
       'row 3 (B-3): refused: the decision cell is empty, but the report showed a decision by "budi": an emptied cell withdraws nothing',
     );
+    // decided_by emptied with it (selected and deleted together): decided_at still shows the row had one.
+    await edited(next, emptied, (row) => (row.beneficiary_id === 'B-3' ? { ...row, decision: '', decided_by: '' } : row));
+    expect((await review(emptied, 'budi')).stdout).toContain(
+      'row 3 (B-3): refused: the decision cell is empty, but the report showed a decision:',
+    );
   });
 
   it('shows a REJECTED decision on facts that now read MATCH (made under a stricter reading): do not pay', async () => {
@@ -229,6 +236,52 @@ describe('review: what an edited copy of a report cannot decide', () => {
     const row = (await reportRows(standard)).get('B-4')!;
     expect(row).toMatchObject({ result: 'MATCH', decision: 'REJECTED', decided_by: 'ratna' });
     expect(row.reason).toContain('a REJECTED decision stands on this account, name and holder: do not pay');
-    expect((await summaryOf(standard)).rejected).toBe(2);
+    const summary = await summaryOf(standard);
+    expect(summary.rejected).toBe(2);
+    // `status` (and the console, by the same count) says so too, and --fail-on REJECTED catches it.
+    const status = await runCli(['status', summary.batchId as string, '--json'], world.env);
+    expect(JSON.parse(status.stdout).review).toMatchObject({ rejected: 2 });
+    const failing = await runCli(['run', input, '--out', join(world.folder, 'standard-again.csv'), '--fail-on', 'REJECTED'], world.env);
+    expect(failing.code, failing.stderr).toBe(3);
+    // The report as written imports as it is (nothing changed), and the person may change their own no.
+    const asWritten = join(world.folder, 'as-written.csv');
+    await edited(standard, asWritten, (each) => each);
+    const kept = await runCli(['review', asWritten, '--by', 'ratna'], world.env);
+    expect(kept.code, kept.stdout).toBe(0);
+    expect(kept.stdout).toContain('0 recorded');
+    expect(kept.stdout).toContain('0 refused');
+  });
+
+  it('reads a report as a spreadsheet leaves it: a score saved as 85.0, a note column beside decision, a formula-like holder', async () => {
+    const report = join(world.folder, 'strict.csv');
+    const rows = await readReport(report);
+    const b2 = rows.find((row) => row.beneficiary_id === 'B-2')!;
+    // A `decision_note` column put right after `decision`, and B-2's score as a spreadsheet may save it.
+    const header = Object.keys(b2);
+    const at = header.indexOf('decision') + 1;
+    const withNote = [...header.slice(0, at), 'decision_note', ...header.slice(at)];
+    const noted = join(world.folder, 'noted.csv');
+    await writeFile(
+      noted,
+      `\uFEFF${stringify(
+        rows.map((row) =>
+          row.beneficiary_id === 'B-2'
+            ? { ...row, name_score: `${row.name_score}.0`, decision: 'APPROVED', decision_note: 'her full name' }
+            : row.beneficiary_id === 'B-5'
+              ? { ...row, decision: 'REJECTED', decision_note: 'not her' }
+              : { ...row, decision_note: '' },
+        ),
+        { header: true, columns: withNote },
+      )}`,
+    );
+    const result = await review(noted, 'budi');
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain('row 2 (B-2): APPROVED recorded');
+    expect(b2.name_score).not.toContain('.');
+    expect(rows.find((row) => row.beneficiary_id === 'B-5')!.account_holder).toBe("'-RATNA SARI DEWI");
+    expect(result.stdout).toContain('row 5 (B-5): REJECTED recorded');
+    expect((await trailOf(world.redis, world.prefix)).find((entry) => entry.note === 'her full name')).toMatchObject({
+      decision: 'APPROVED',
+    });
   });
 });

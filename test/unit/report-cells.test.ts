@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { neutraliseCell } from '../../src/report/neutralise.js';
+import { neutraliseCell, restoreCell } from '../../src/report/neutralise.js';
 import { BUILT_IN_KNOWLEDGE } from '../../src/matching/knowledge.js';
 import {
   bankTranslationNote,
@@ -30,11 +30,17 @@ describe('neutraliseCell', () => {
     ['=a\n=b', `'=a\n'=b`],
     ['\r=a', `'\r'=a`],
     ['a\n\tb', `a\n'\tb`],
-  ])('neutralises %j', (cell, expected) => expect(neutraliseCell(cell)).toBe(expected));
+  ])('neutralises %j, and restoreCell reads it back', (cell, expected) => {
+    expect(neutraliseCell(cell)).toBe(expected);
+    expect(restoreCell(expected)).toBe(cell);
+  });
 
   it.each(['-5000', '+6281234567', '-12.5', '1,5', 'BUDI', '', "O'NEIL", 'a=b', 'line one\n-5000', 'a\nb\r\nc', 'a-b\nc+d'])(
-    'leaves %j alone',
-    (cell) => expect(neutraliseCell(cell)).toBe(cell),
+    'leaves %j alone, both ways',
+    (cell) => {
+      expect(neutraliseCell(cell)).toBe(cell);
+      expect(restoreCell(cell)).toBe(cell);
+    },
   );
 });
 
