@@ -4,7 +4,7 @@ import { localTime } from '../clock/local-time.js';
 import { describeReviewImport } from '../review/review-file.js';
 import { exportTrail } from '../review/trail-export.js';
 import { columnsFrom, FAIL_ON_EXIT_CODE, type ColumnFlags, type CommonFlags } from './commands.js';
-import { notice } from '../logging/logger.js';
+import { notice, showable } from '../logging/logger.js';
 
 /**
  * `review <reviewed-report> --by NAME`: records the decisions written in a report's `decision` column. Needs
@@ -16,7 +16,8 @@ export async function reviewCommand(file: string, flags: CommonFlags & ColumnFla
   try {
     const path = resolve(file);
     const result = await guard(app.importReview({ path, reviewer: flags.by, source: `review ${path}`, columns: columnsFrom(flags) }));
-    process.stdout.write(describeReviewImport(path, flags.by.trim(), result, (at) => localTime(at, app.config.displayTimeZone)));
+    // Masked as the watched folder's review.txt is: a file's name or a reviewer's may hold an account number.
+    process.stdout.write(showable(describeReviewImport(path, flags.by.trim(), result, (at) => localTime(at, app.config.displayTimeZone))));
     const warning = await app.decisions.persistenceWarning();
     if (warning !== undefined) notice(warning);
     return result.refused.length > 0 ? FAIL_ON_EXIT_CODE : 0;

@@ -1,16 +1,17 @@
-import type { IncomingHttpHeaders } from 'node:http';
-
 const MAX_NAME_CHARACTERS = 100;
 
 /**
  * The person behind a request: the name an authenticating proxy put in CONSOLE_USER_HEADER (oauth2-proxy's
  * X-Forwarded-User, say). Trusted only when that setting names the header, so that a client cannot name
  * itself on a console nobody put a proxy in front of. Undefined when the console knows no person:
- * CONSOLE_TOKEN alone says that a caller may look, not who it is.
+ * CONSOLE_TOKEN alone says that a caller may look, not who it is. `headers`: each header's values apart
+ * (IncomingMessage.headersDistinct), so that one given twice is seen.
  */
-export function personOf(headers: IncomingHttpHeaders, userHeader: string | undefined): string | undefined {
+export function personOf(headers: NodeJS.Dict<string | string[]>, userHeader: string | undefined): string | undefined {
   if (userHeader === undefined) return undefined;
   const value = headers[userHeader];
+  // Given twice (a client's own beside the proxy's), the header names nobody: Node would join them, `alice, mallory`.
+  if (Array.isArray(value) && value.length > 1) return undefined;
   const name = (Array.isArray(value) ? value[0] : value)?.trim();
   // Control characters would end up in the audit trail and in reports: a proxy never sends them.
   if (name === undefined || name === '' || name.length > MAX_NAME_CHARACTERS || /\p{Cc}/u.test(name)) return undefined;

@@ -138,7 +138,9 @@ export class ReviewDesk {
       throw new DecisionRefusedError(
         known === undefined
           ? `no answer for this account is stored for the ${facts.environment} environment any more: decide on a current batch`
-          : `the bank's holder name for this account is now ${JSON.stringify(known.holderName ?? '')} (checked ${showTime(known.answeredAt)}), not ${JSON.stringify(facts.holderName)} as in this batch: decide on the latest batch`,
+          : known.holderName === undefined
+            ? `the bank answered this account invalid since (checked ${showTime(known.answeredAt)}): there is no holder to decide on; see the latest batch`
+            : `the bank's holder name for this account is now ${JSON.stringify(known.holderName)} (checked ${showTime(known.answeredAt)}), not ${JSON.stringify(facts.holderName)} as in this batch: decide on the latest batch`,
         409,
       );
     }

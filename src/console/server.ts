@@ -122,9 +122,12 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
   server.post<{ Params: { id: string; row: string }; Body: { decision?: unknown; note?: unknown; seen?: unknown } | undefined }>(
     '/api/batches/:id/rows/:row/decision',
     async (request, reply) => {
-      const person = personOf(request.headers, settings.userHeader);
+      const person = personOf(request.raw.headersDistinct, settings.userHeader);
       if (person === undefined) throw new DecisionRefusedError(noPersonReason(settings.userHeader), 403);
       const body = request.body ?? {};
+      // A row number as written: `0x0b` or `1e1` names no row.
+      if (!/^\d{1,9}$/.test(request.params.row))
+        throw new DecisionRefusedError(`batch ${request.params.id} has no row ${JSON.stringify(request.params.row.slice(0, 20))}`, 409);
       const row = await desk.decide(
         request.params.id,
         Number(request.params.row),
@@ -196,7 +199,7 @@ export async function buildConsole(app: App, runner: BatchRunner | undefined, op
   server.get('/', async (_request, reply) => page(reply, (nonce) => indexPageFor(nonce)));
   server.get<{ Params: { id: string } }>('/batches/:id', async (request, reply) => {
     const batch = await views.one(request.params.id);
-    const person = personOf(request.headers, settings.userHeader);
+    const person = personOf(request.raw.headersDistinct, settings.userHeader);
     return page(reply, (nonce) =>
       batchPage(
         { nonce, timeZone },

@@ -92,6 +92,8 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
   const reviewer = request.reviewer.trim();
   if (reviewer === '') throw new UsageError('a decision needs the name of the person who made it: --by NAME');
   if (reviewer.length > MAX_NAME_CHARACTERS) throw new UsageError(`the reviewer's name is longer than ${MAX_NAME_CHARACTERS} characters`);
+  // As the console's proxy header: a line break in a name would forge a line of the audit trail's exports.
+  if (/\p{Cc}/u.test(reviewer)) throw new UsageError("the reviewer's name holds a line break or another control character");
   const file = await deps.open(request.path);
   const layout = reportLayout(file.header, request.path, request.columns ?? {});
   const result: ReviewImport = { recorded: [], unchanged: 0, refused: [] };
@@ -290,12 +292,17 @@ async function checkAgainstStore(
     if (answer === undefined) {
       result.refused.push({
         ...first!.where,
-        reason: `no answer for this account is stored for the ${deps.environment} environment (H2H_ENV) any more: decide on a current report`,
+        reason: `no answer for this account is stored for the ${deps.environment} environment (H2H_ENV) any more: decide on a current report (if a spreadsheet dropped the account number's leading zeros or turned it into a number, review the XLSX report, or open the CSV with the column as text)`,
+      });
+    } else if (answer.holderName === undefined) {
+      result.refused.push({
+        ...first!.where,
+        reason: `the bank answered this account invalid since (checked ${deps.showTime(answer.answeredAt)}): there is no holder to decide on; see the latest report`,
       });
     } else if (answer.holderName !== facts.holderName) {
       result.refused.push({
         ...first!.where,
-        reason: `the bank's holder name for this account is now ${JSON.stringify(answer.holderName ?? '')} (checked ${deps.showTime(answer.answeredAt)}), not ${JSON.stringify(facts.holderName)} as in this file: decide on the latest report`,
+        reason: `the bank's holder name for this account is now ${JSON.stringify(answer.holderName)} (checked ${deps.showTime(answer.answeredAt)}), not ${JSON.stringify(facts.holderName)} as in this file (renamed at the bank, or the account_holder cell was edited): decide on the latest report`,
       });
     } else {
       accepted.push(first!);
@@ -305,9 +312,11 @@ async function checkAgainstStore(
 }
 
 function staleReason(standing: Decision | undefined, showTime: (at: number) => string): string {
+  // The same words when decided_by or decided_at were typed in or reformatted: the row then shows a decision that is not the one standing.
+  const cells = 'if nothing changed, leave decided_by and decided_at as the report wrote them';
   return standing === undefined
-    ? 'the decision this row shows no longer stands: decide on the latest report'
-    : `the decision changed after this report was written (now ${standing.decision} by ${standing.decidedBy}, ${showTime(standing.decidedAt)}): decide on the latest report`;
+    ? `the decision this row shows no longer stands: decide on the latest report (${cells})`
+    : `the decision changed after this report was written (now ${standing.decision} by ${standing.decidedBy}, ${showTime(standing.decidedAt)}): decide on the latest report (${cells})`;
 }
 
 /** What a review import did, for people: the counts, then a line per row recorded or refused. */

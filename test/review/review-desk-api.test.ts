@@ -249,6 +249,13 @@ describe('the review desk over the API', () => {
       /the decision on this row changed since the page showed it \(now REJECTED by ratna, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d WIB\): load the row again/,
     );
     expect((await decide(batchId, 16, { decision: 'APPROVED', seen: 'yesterday' }, as('budi'))).status).toBe(422);
+    // A row number as written: 0x10 is no row 16.
+    const hex = await fetch(`${serve!.url}/api/batches/${batchId}/rows/0x10/decision`, {
+      method: 'POST',
+      headers: { ...as('budi'), 'content-type': 'application/json' },
+      body: JSON.stringify({ decision: 'APPROVED', seen: row.decision!.decidedAt }),
+    });
+    expect(hex.status).toBe(409);
     const seen = await decide(batchId, 16, { decision: 'APPROVED', seen: row.decision!.decidedAt }, as('budi'));
     expect(seen.status).toBe(201);
     expect(((await seen.json()) as { row: DeskRow }).row.decision).toMatchObject({ decision: 'APPROVED', decidedBy: 'budi' });

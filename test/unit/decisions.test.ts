@@ -135,6 +135,9 @@ describe('who decides in the console', () => {
     expect(personOf({}, 'x-forwarded-user')).toBeUndefined();
     expect(personOf({ 'x-forwarded-user': '   ' }, 'x-forwarded-user')).toBeUndefined();
     expect(personOf({ 'x-forwarded-user': 'ratna\u0007' }, 'x-forwarded-user')).toBeUndefined();
+    // Given twice, the header names nobody (a client's own beside the proxy's).
+    expect(personOf({ 'x-forwarded-user': ['alice', 'mallory'] }, 'x-forwarded-user')).toBeUndefined();
+    expect(personOf({ 'x-forwarded-user': ['alice'] }, 'x-forwarded-user')).toBe('alice');
     expect(noPersonReason(undefined)).toContain('CONSOLE_USER_HEADER');
     expect(loadConfig({}, { CONSOLE_USER_HEADER: 'X-Forwarded-User' }).console.userHeader).toBe('x-forwarded-user');
     expect(() => loadConfig({}, { CONSOLE_USER_HEADER: 'X Forwarded User' })).toThrow('CONSOLE_USER_HEADER');

@@ -19,6 +19,10 @@ describe('free text is masked the way the product reads an account number', () =
       expect(maskDigitRuns(`ref 5270${separator}1234${separator}56.`)).toBe('ref ******3456.');
     }
     expect(maskDigitRuns('payroll_5270_1234_56.csv')).toBe('payroll_******3456.csv');
+    // Commas between groups, and characters nobody sees (an outside attack); a comma and a space separate a list.
+    expect(maskDigitRuns('acct 5270,1234,56')).toBe('acct ******3456');
+    expect(maskDigitRuns('acct 5270\u200B1234\u200D56')).toBe('acct ******3456');
+    expect(maskDigitRuns('rows 1203, 1204 and 1205')).toBe('rows 1203, 1204 and 1205');
     // An account number written as four dot-separated groups, as an IPv4 address is, in a file name.
     expect(maskDigitRuns('payroll 527.012.34.56.csv')).toBe('payroll ******3456.csv');
     expect(maskDigitRuns('/in/10.123.45.67.csv')).toBe('/in/*****4567.csv');
@@ -36,6 +40,8 @@ describe('free text is masked the way the product reads an account number', () =
       'from 192.168.100.200:443 and http://127.0.0.1:6379 and redis://ops@10.0.0.5/0',
       'connect ECONNREFUSED 127.0.0.1:6379',
       'worker process 2 (pid 4194301) exited',
+      // A time as the tool shows it to people.
+      'decided by ratna (2026-11-30 16:40:42 WIB)',
     ];
     for (const text of kept) expect(maskDigitRuns(text)).toBe(text);
     // An account number beside them is still masked.
