@@ -14,7 +14,8 @@ export function personOf(headers: NodeJS.Dict<string | string[]>, userHeader: st
   if (Array.isArray(value) && value.length > 1) return undefined;
   const name = (Array.isArray(value) ? value[0] : value)?.trim();
   // Control characters would end up in the audit trail and in reports: a proxy never sends them.
-  if (name === undefined || name === '' || name.length > MAX_NAME_CHARACTERS || /\p{Cc}/u.test(name)) return undefined;
+  // A comma: two values a proxy folded into one (`eko, budi`), which name nobody either.
+  if (name === undefined || name === '' || name.length > MAX_NAME_CHARACTERS || /[\p{Cc},]/u.test(name)) return undefined;
   return name;
 }
 
@@ -22,5 +23,5 @@ export function personOf(headers: NodeJS.Dict<string | string[]>, userHeader: st
 export function noPersonReason(userHeader: string | undefined): string {
   return userHeader === undefined
     ? 'a decision needs the name of the person who makes it, and this console knows none: put an authenticating proxy in front of it and set CONSOLE_USER_HEADER to the header it names the user in (e.g. X-Forwarded-User), or record decisions with `beneficiary-check review <report> --by NAME`'
-    : `a decision needs the name of the person who makes it: the request has no ${userHeader} header (set by the authenticating proxy in front of this console)`;
+    : `a decision needs the name of the person who makes it: the request has no ${userHeader} header naming one person (set once, by the authenticating proxy in front of this console; not empty, not two names)`;
 }

@@ -118,11 +118,12 @@ const NOT_AN_ACCOUNT = [
  * spaces (a spreadsheet's wide ones too), dots or dashes, `5270 1234 56`, `5270-1234-56`. Taken more widely
  * than the product reads them, so that a number typed carelessly in a reference or a file name is hidden
  * too: digits of any script (fullwidth `５２７０`), any space (thin, no-break), any dash (en, em, minus),
- * `/`, `_` and the characters nobody sees (zero-width space and joiners), up to three of them mixed
+ * `/`, `_`, line breaks and tabs, middle dots, and the characters nobody sees (zero-width spaces and joiners,
+ * the soft hyphen, invisible operators, variation selectors), up to three of them mixed
  * (`5270  1234–56`, `5270/1234_56`), or one comma (`5270,1234,56`; not a comma and a space, which separate a
  * list: `rows 1203, 1204`). Masking a little more is the safe side (an amount written `1,000,000` is masked too).
  */
-const DIGIT_GROUPS = String.raw`\p{Nd}+(?:(?:[\p{Zs}.\p{Pd}\u2212/_\u200b-\u200d\u2060\ufeff]{1,3}|,)\p{Nd}+)*`;
+const DIGIT_GROUPS = String.raw`\p{Nd}+(?:(?:[\p{Zs}\t\n\r\u2028\u2029.\u00b7\u30fb\uff0e\p{Pd}\u2212/_\u00ad\u034f\u180e\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f\ufeff]{1,3}|,)\p{Nd}+)*`;
 
 const FREE_TEXT = new RegExp(`(${NOT_AN_ACCOUNT})|${DIGIT_GROUPS}`, 'gu');
 

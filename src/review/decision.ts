@@ -112,17 +112,19 @@ export function judgeRow(facts: DecisionFacts, onAccount: readonly Decision[], s
 }
 
 /**
- * A decision that stands on a row's facts, though the bank gave another holder name (or none: the account
- * closed) after it was made: the answer before the row's was that, newer than the decision. The name has come
- * back, but it is no longer the one a person saw, so the decision is void (and is ended for good: see
- * DecisionStore.end), as it was the moment the name changed. `before`: the history entry the row's answer
- * replaced (its holder name, when it was answered).
+ * An APPROVED decision that stands on a row's facts, though the bank gave another holder name (or none: the
+ * account closed) after it was made: the answer before the row's was that, newer than the decision. The name has
+ * come back, but it is no longer the one a person saw, so the approval is void (and is ended for good: see
+ * DecisionStore.end), as it was the moment the name changed. A REJECTED one stays: a no to exactly these facts,
+ * which are these facts again, is no reason to pay (a void would make a MATCH row payable with nobody looking).
+ * `before`: the history entry the row's answer replaced (its holder name, when it was answered).
  */
 export function changedSinceDecided(
   decision: Decision,
   before: { outcome: { holderName?: string | undefined }; answeredAt: number } | null | undefined,
   showTime: (at: number) => string,
 ): Extract<DecisionState, { kind: 'void' }> | undefined {
+  if (decision.decision !== 'APPROVED') return undefined;
   if (before === null || before === undefined || before.answeredAt <= decision.decidedAt) return undefined;
   if (before.outcome.holderName === decision.facts.holderName) return undefined;
   const then =

@@ -26,6 +26,8 @@ export interface ReviewFileRows {
 export interface KnownAnswer {
   holderName: string | undefined;
   answeredAt: number;
+  /** The provider's id of that inquiry: a report row of another id shows an older answer (or a newer one). */
+  inquiryId: string | undefined;
 }
 
 export interface ReviewImportDependencies {
@@ -81,7 +83,8 @@ const NOTE_COLUMN = 'decision_note';
  * an XLSX, as the tool wrote it, edited in a spreadsheet). The report is read by its own columns: the
  * product's columns (the last `result` ... `decided_at` run of the header) and, before them, the input
  * columns found as `run` found them. Every new or changed decision is recorded, each row checked first:
- * - only CLOSE_MATCH and NO_MATCH rows are decided (refused: MATCH, FAILED, ...; an unknown value);
+ * - only CLOSE_MATCH and NO_MATCH rows are decided, and a MATCH row REJECTED or showing a decision (refused:
+ *   FAILED, ...; an unknown value);
  * - its facts must be what this tool last stored for the account: the account as sent, and the holder name
  *   of the last answer (a report older than a rename of the holder, or an edited cell, is refused);
  * - a row that showed a decision (`decided_at` filled) changes it only if that decision still stands: a
@@ -97,7 +100,7 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
   const file = await deps.open(request.path);
   const layout = reportLayout(file.header, request.path, request.columns ?? {});
   const result: ReviewImport = { recorded: [], unchanged: 0, refused: [] };
-  const candidates: Array<{ where: ReviewedRow; toRecord: DecisionToRecord }> = [];
+  const candidates: Candidate[] = [];
   let rowNumber = 0;
   let written = 0;
   for await (const { fields } of file.records) {
@@ -131,7 +134,8 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
       result.refused.push({ ...where, reason: read });
       continue;
     }
-    candidates.push({ where, toRecord: { ...read, decidedBy: reviewer, source: request.source, row: rowNumber } });
+    const { inquiryId, ...decision } = read;
+    candidates.push({ where, inquiryId, toRecord: { ...decision, decidedBy: reviewer, source: request.source, row: rowNumber } });
   }
   const accepted = await checkAgainstStore(candidates, deps, result);
   const outcomes = await deps.decisions.record(accepted.map(({ toRecord }) => toRecord));
@@ -153,6 +157,7 @@ interface ReportLayout {
   result: number;
   nameScore: number;
   holderName: number;
+  inquiryId: number;
   accountChecked: number;
   decision: number;
   decidedBy: number;
@@ -189,6 +194,7 @@ function reportLayout(header: readonly string[], path: string, overrides: Column
     result: at('result'),
     nameScore: at('name_score'),
     holderName: at('account_holder'),
+    inquiryId: at('inquiry_id'),
     accountChecked: at('account_number_checked'),
     decision: at('decision'),
     decidedBy: at('decided_by'),
@@ -198,7 +204,9 @@ function reportLayout(header: readonly string[], path: string, overrides: Column
   };
 }
 
-type ReadDecision = Pick<DecisionToRecord, 'facts' | 'decision' | 'note' | 'seenAt'>;
+/** A row's decision, and the provider's id of the answer the row showed (its `inquiry_id`; '' when it had none). */
+type ReadDecision = Pick<DecisionToRecord, 'facts' | 'decision' | 'note' | 'seenAt'> & { inquiryId: string };
+type Candidate = { where: ReviewedRow; toRecord: DecisionToRecord; inquiryId: string };
 
 /** The decision a row asks for, or why it is refused (from the row alone). */
 function readDecision(
@@ -212,11 +220,15 @@ function readDecision(
     return `unknown decision ${JSON.stringify(written.slice(0, 40))}: write APPROVED or REJECTED (or leave the cell empty)`;
   const result = (fields[layout.result] ?? '').trim();
   // A MATCH row showing a decision (a REJECTED one made under a stricter reading: matchRowFacts) is the person's
-  // to keep or change, like any decided row.
-  const shownDecided = result === 'MATCH' && (fields[layout.decidedAt] ?? '').trim() !== '';
-  if (!DECIDABLE_RESULTS.has(result as never) && !shownDecided) {
+  // to keep or change, like any decided row; and a no may be said to any MATCH row (it stands: matchRowFacts).
+  const onMatch = result === 'MATCH' && ((fields[layout.decidedAt] ?? '').trim() !== '' || decision === 'REJECTED');
+  if (!DECIDABLE_RESULTS.has(result as never) && !onMatch) {
     return `a decision on a ${result === '' ? 'row without a result' : `${result} row`}: only CLOSE_MATCH and NO_MATCH rows are decided${
-      result === 'FAILED' || result === 'INPUT_INVALID' ? ' (nothing was verified)' : ''
+      result === 'FAILED' || result === 'INPUT_INVALID'
+        ? ' (nothing was verified)'
+        : result === 'MATCH'
+          ? ' (a MATCH row may be REJECTED: do not pay)'
+          : ''
     }`;
   }
   const validation = validateRow(fields.slice(0, layout.inputColumns), layout.mapping, deps.bankCodes);
@@ -247,7 +259,7 @@ function readDecision(
     return `decided_at ${JSON.stringify(decidedAt.slice(0, 40))} is not as the report wrote it: leave decided_by and decided_at as they are`;
   const note = layout.note === undefined ? undefined : (fields[layout.note] ?? '').trim().slice(0, MAX_NOTE_CHARACTERS);
   const facts: DecisionFacts = { environment: deps.environment, ...validation.account, expectedName, holderName };
-  return { facts, decision, note, seenAt };
+  return { facts, decision, note, seenAt, inquiryId: (fields[layout.inquiryId] ?? '').trim() };
 }
 
 /**
@@ -255,20 +267,16 @@ function readDecision(
  * (both refused); a decision that already stands as written (unchanged: a report re-imported, a row left as
  * the report filled it); facts that are not the last answer stored for the account.
  */
-async function checkAgainstStore(
-  candidates: Array<{ where: ReviewedRow; toRecord: DecisionToRecord }>,
-  deps: ReviewImportDependencies,
-  result: ReviewImport,
-): Promise<Array<{ where: ReviewedRow; toRecord: DecisionToRecord }>> {
+async function checkAgainstStore(candidates: Candidate[], deps: ReviewImportDependencies, result: ReviewImport): Promise<Candidate[]> {
   const subjectOf = ({ facts }: DecisionToRecord) => `${accountField(facts)}|${expectedNameKey(facts.expectedName)}|${facts.holderName}`;
   const standing = await deps.decisions.onAccounts(candidates.map(({ toRecord }) => toRecord.facts));
-  const bySubject = new Map<string, Array<{ where: ReviewedRow; toRecord: DecisionToRecord }>>();
+  const bySubject = new Map<string, Candidate[]>();
   for (const candidate of candidates) {
     const subject = subjectOf(candidate.toRecord);
     bySubject.set(subject, [...(bySubject.get(subject) ?? []), candidate]);
   }
   const known = await deps.knownAnswers(deps.environment, [...new Set(candidates.map(({ toRecord }) => accountKey(toRecord.facts)))]);
-  const accepted: Array<{ where: ReviewedRow; toRecord: DecisionToRecord }> = [];
+  const accepted: Candidate[] = [];
   for (const same of bySubject.values()) {
     const values = new Set(same.map(({ toRecord }) => toRecord.decision));
     if (values.size > 1) {
@@ -303,6 +311,13 @@ async function checkAgainstStore(
       result.refused.push({
         ...first!.where,
         reason: `the bank's holder name for this account is now ${JSON.stringify(answer.holderName)} (checked ${deps.showTime(answer.answeredAt)}), not ${JSON.stringify(facts.holderName)} as in this file (renamed at the bank, or the account_holder cell was edited): decide on the latest report`,
+      });
+    } else if (answer.inquiryId !== undefined && first!.inquiryId !== '' && answer.inquiryId !== first!.inquiryId) {
+      // The same holder name, from another answer than the row's: the name may have changed and come back since
+      // (an approval made on it then is void), or the account been closed and reopened. The latest report decides.
+      result.refused.push({
+        ...first!.where,
+        reason: `the bank answered this account again since this report was written (checked ${deps.showTime(answer.answeredAt)}): decide on the latest report`,
       });
     } else {
       accepted.push(first!);

@@ -185,5 +185,10 @@ describe('the morning review: decisions made once, remembered by every later che
     const day6 = await day('day6');
     expect((await reportRows(day6.report)).get('B-2')).toMatchObject({ decision: '', decided_by: '' });
     expect(await summaryOf(day6.report)).toMatchObject({ needsReview: 1, approved: 0, rejected: 1 });
+    // A rejection is not ended so: the same facts again are the same no (an ended one would make the row look new).
+    await renameHolder(sandbox, ACCOUNTS.other, 'MUHAMMAD IQBAL HASAN');
+    expect((await reportRows((await day('day7')).report)).get('B-3')).toMatchObject({ decision: '' });
+    await renameHolder(sandbox, ACCOUNTS.other, ACCOUNTS.other.holderName);
+    expect((await reportRows((await day('day8')).report)).get('B-3')).toMatchObject({ decision: 'REJECTED', decided_by: 'ratna' });
   });
 });

@@ -258,6 +258,8 @@ describe('the review desk over the API', () => {
     expect(hex.status).toBe(409);
     const seen = await decide(batchId, 16, { decision: 'APPROVED', seen: row.decision!.decidedAt }, as('budi'));
     expect(seen.status).toBe(201);
+    // The same value by someone who saw none: not a way to put one's name (and note) on budi's decision.
+    expect((await decide(batchId, 16, { decision: 'APPROVED', note: 'mine now', seen: null }, as('ratna'))).status).toBe(409);
     expect(((await seen.json()) as { row: DeskRow }).row.decision).toMatchObject({ decision: 'APPROVED', decidedBy: 'budi' });
 
     // The bank renames the holder, and a newer batch asks the account: this batch's row is no ground for a decision any more.

@@ -23,6 +23,9 @@ describe('free text is masked the way the product reads an account number', () =
     expect(maskDigitRuns('acct 5270,1234,56')).toBe('acct ******3456');
     expect(maskDigitRuns('acct 5270\u200B1234\u200D56')).toBe('acct ******3456');
     expect(maskDigitRuns('rows 1203, 1204 and 1205')).toBe('rows 1203, 1204 and 1205');
+    for (const separator of ['\u00AD', '\n', '\t', '\u2028', '\u2062', '\uFE0F', '\u00B7', '\u30FB', '\uFF0E', '\u180E']) {
+      expect(maskDigitRuns(`ref 5270${separator}1234${separator}56.`)).toBe('ref ******3456.');
+    }
     // An account number written as four dot-separated groups, as an IPv4 address is, in a file name.
     expect(maskDigitRuns('payroll 527.012.34.56.csv')).toBe('payroll ******3456.csv');
     expect(maskDigitRuns('/in/10.123.45.67.csv')).toBe('/in/*****4567.csv');

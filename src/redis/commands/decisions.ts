@@ -38,7 +38,7 @@ end
  * longer stands, or saw none where another decision now stands on the same facts: nothing written).
  */
 export const DECISIONS_RECORD: LuaCommand = {
-  name: 'bcDecisionsRecordV2',
+  name: 'bcDecisionsRecordV3',
   numberOfKeys: 2,
   lua: `${LIVE_ENTRIES}
 local keep = tonumber(ARGV[1])
@@ -57,8 +57,9 @@ for i = 2, #ARGV, 4 do
     replies[#replies + 1] = {'unchanged', earlierJson, tostring(earlier.at)}
   elseif seen ~= '' and (not earlier or earlier.at ~= tonumber(seen)) then
     replies[#replies + 1] = {'stale', earlierJson, ''}
-  elseif seen == '' and earlier and earlier.h == new.h and earlier.d ~= new.d then
-    -- The writer saw no decision, yet one stands on the same facts: made since it looked (by someone else).
+  elseif seen == '' and earlier and earlier.h == new.h then
+    -- The writer saw no decision, yet one stands on the same facts: made since it looked (by someone else, whose
+    -- name and note the same value would otherwise replace).
     replies[#replies + 1] = {'stale', earlierJson, ''}
   else
     if new.n == nil then new.n = '' end
