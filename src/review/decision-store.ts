@@ -93,7 +93,9 @@ export class DecisionStore {
   /** The state of each row (undefined: a row nobody decides), reading the decisions of all of them at once. */
   async judge(rows: ReadonlyArray<DecisionFacts | undefined>, showTime: (at: number) => string): Promise<Array<DecisionState | undefined>> {
     const decidable = rows.filter((facts): facts is DecisionFacts => facts !== undefined);
-    const standing = decidable.length === 0 ? new Map<string, Decision[]>() : await this.onAccounts(decidable);
+    // Where nobody has decided anything, one HLEN instead of a digest and a field per row (a report's MATCH rows are judged too).
+    const none = decidable.length === 0 || (await this.redis.hlen(this.keys.decisionsStanding())) === 0;
+    const standing = none ? new Map<string, Decision[]>() : await this.onAccounts(decidable);
     return rows.map((facts) => (facts === undefined ? undefined : judgeRow(facts, standing.get(accountField(facts)) ?? [], showTime)));
   }
 
