@@ -21,7 +21,7 @@ export async function knownAnswers(
     for (const [accountKey, entry] of await history.getMany(endpoint, accountKeys)) {
       const known = newest.get(accountKey);
       if (known === undefined || entry.answeredAt > known.answeredAt)
-        newest.set(accountKey, { holderName: entry.outcome.holderName, answeredAt: entry.answeredAt, inquiryId: entry.outcome.inquiryId });
+        newest.set(accountKey, { holderName: entry.outcome.holderName, answeredAt: entry.answeredAt });
     }
   }
   return newest;

@@ -144,13 +144,6 @@ export class ReviewDesk {
         409,
       );
     }
-    // The same holder name from a later answer: it may have changed and come back since (see review's check).
-    const answered = decidedRow.decided.outcome?.inquiryId;
-    if (known.inquiryId !== undefined && answered !== undefined && answered !== '' && known.inquiryId !== answered)
-      throw new DecisionRefusedError(
-        `the bank answered this account again since this batch asked it (checked ${showTime(known.answeredAt)}): decide on the latest batch`,
-        409,
-      );
     const [outcome] = await this.decisions.record([{ facts, decision, decidedBy: person, note, seenAt, source: 'console', batchId, row }]);
     if (outcome?.status === 'stale') {
       const now = outcome.earlier;

@@ -120,10 +120,10 @@ const NOT_AN_ACCOUNT = [
  * too: digits of any script (fullwidth `５２７０`), any space (thin, no-break), any dash (en, em, minus),
  * `/`, `_`, line breaks and tabs, middle dots, and the characters nobody sees (zero-width spaces and joiners,
  * the soft hyphen, invisible operators, variation selectors), up to three of them mixed
- * (`5270  1234–56`, `5270/1234_56`), or one comma (`5270,1234,56`; not a comma and a space, which separate a
- * list: `rows 1203, 1204`). Masking a little more is the safe side (an amount written `1,000,000` is masked too).
+ * (`5270  1234–56`, `5270/1234_56`). Masking a little more is the safe side. Not a comma: it separates lists
+ * that must stay readable (a cluster's `127.0.0.1:30001,127.0.0.1:30002`, `rows 1203,1204`).
  */
-const DIGIT_GROUPS = String.raw`\p{Nd}+(?:(?:[\p{Zs}\t\n\r\u2028\u2029.\u00b7\u30fb\uff0e\p{Pd}\u2212/_\u00ad\u034f\u180e\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f\ufeff]{1,3}|,)\p{Nd}+)*`;
+const DIGIT_GROUPS = String.raw`\p{Nd}+(?:[\p{Zs}\t\n\r\u2028\u2029.\u00b7\u30fb\uff0e\p{Pd}\u2212/_\u00ad\u034f\u180e\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f\ufeff]{1,3}\p{Nd}+)*`;
 
 const FREE_TEXT = new RegExp(`(${NOT_AN_ACCOUNT})|${DIGIT_GROUPS}`, 'gu');
 

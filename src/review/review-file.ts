@@ -26,8 +26,6 @@ export interface ReviewFileRows {
 export interface KnownAnswer {
   holderName: string | undefined;
   answeredAt: number;
-  /** The provider's id of that inquiry: a report row of another id shows an older answer (or a newer one). */
-  inquiryId: string | undefined;
 }
 
 export interface ReviewImportDependencies {
@@ -134,8 +132,7 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
       result.refused.push({ ...where, reason: read });
       continue;
     }
-    const { inquiryId, ...decision } = read;
-    candidates.push({ where, inquiryId, toRecord: { ...decision, decidedBy: reviewer, source: request.source, row: rowNumber } });
+    candidates.push({ where, toRecord: { ...read, decidedBy: reviewer, source: request.source, row: rowNumber } });
   }
   const accepted = await checkAgainstStore(candidates, deps, result);
   const outcomes = await deps.decisions.record(accepted.map(({ toRecord }) => toRecord));
@@ -157,7 +154,6 @@ interface ReportLayout {
   result: number;
   nameScore: number;
   holderName: number;
-  inquiryId: number;
   accountChecked: number;
   decision: number;
   decidedBy: number;
@@ -194,7 +190,6 @@ function reportLayout(header: readonly string[], path: string, overrides: Column
     result: at('result'),
     nameScore: at('name_score'),
     holderName: at('account_holder'),
-    inquiryId: at('inquiry_id'),
     accountChecked: at('account_number_checked'),
     decision: at('decision'),
     decidedBy: at('decided_by'),
@@ -204,9 +199,8 @@ function reportLayout(header: readonly string[], path: string, overrides: Column
   };
 }
 
-/** A row's decision, and the provider's id of the answer the row showed (its `inquiry_id`; '' when it had none). */
-type ReadDecision = Pick<DecisionToRecord, 'facts' | 'decision' | 'note' | 'seenAt'> & { inquiryId: string };
-type Candidate = { where: ReviewedRow; toRecord: DecisionToRecord; inquiryId: string };
+type ReadDecision = Pick<DecisionToRecord, 'facts' | 'decision' | 'note' | 'seenAt'>;
+type Candidate = { where: ReviewedRow; toRecord: DecisionToRecord };
 
 /** The decision a row asks for, or why it is refused (from the row alone). */
 function readDecision(
@@ -259,7 +253,7 @@ function readDecision(
     return `decided_at ${JSON.stringify(decidedAt.slice(0, 40))} is not as the report wrote it: leave decided_by and decided_at as they are`;
   const note = layout.note === undefined ? undefined : (fields[layout.note] ?? '').trim().slice(0, MAX_NOTE_CHARACTERS);
   const facts: DecisionFacts = { environment: deps.environment, ...validation.account, expectedName, holderName };
-  return { facts, decision, note, seenAt, inquiryId: (fields[layout.inquiryId] ?? '').trim() };
+  return { facts, decision, note, seenAt };
 }
 
 /**
@@ -311,13 +305,6 @@ async function checkAgainstStore(candidates: Candidate[], deps: ReviewImportDepe
       result.refused.push({
         ...first!.where,
         reason: `the bank's holder name for this account is now ${JSON.stringify(answer.holderName)} (checked ${deps.showTime(answer.answeredAt)}), not ${JSON.stringify(facts.holderName)} as in this file (renamed at the bank, or the account_holder cell was edited): decide on the latest report`,
-      });
-    } else if (answer.inquiryId !== undefined && first!.inquiryId !== '' && answer.inquiryId !== first!.inquiryId) {
-      // The same holder name, from another answer than the row's: the name may have changed and come back since
-      // (an approval made on it then is void), or the account been closed and reopened. The latest report decides.
-      result.refused.push({
-        ...first!.where,
-        reason: `the bank answered this account again since this report was written (checked ${deps.showTime(answer.answeredAt)}): decide on the latest report`,
       });
     } else {
       accepted.push(first!);

@@ -19,10 +19,10 @@ describe('free text is masked the way the product reads an account number', () =
       expect(maskDigitRuns(`ref 5270${separator}1234${separator}56.`)).toBe('ref ******3456.');
     }
     expect(maskDigitRuns('payroll_5270_1234_56.csv')).toBe('payroll_******3456.csv');
-    // Commas between groups, and characters nobody sees (an outside attack); a comma and a space separate a list.
-    expect(maskDigitRuns('acct 5270,1234,56')).toBe('acct ******3456');
+    // Characters nobody sees between groups (an outside attack); a comma separates a list (a cluster's nodes).
     expect(maskDigitRuns('acct 5270\u200B1234\u200D56')).toBe('acct ******3456');
     expect(maskDigitRuns('rows 1203, 1204 and 1205')).toBe('rows 1203, 1204 and 1205');
+    expect(maskDigitRuns('nodes 127.0.0.1:30001,127.0.0.1:30002')).toBe('nodes 127.0.0.1:30001,127.0.0.1:30002');
     for (const separator of ['\u00AD', '\n', '\t', '\u2028', '\u2062', '\uFE0F', '\u00B7', '\u30FB', '\uFF0E', '\u180E']) {
       expect(maskDigitRuns(`ref 5270${separator}1234${separator}56.`)).toBe('ref ******3456.');
     }
