@@ -117,27 +117,15 @@ export class DecisionStore {
         by: decision.decidedBy,
         ...(decision.note !== undefined && { n: decision.note }),
       };
-      const trail = {
+      const trail = trailFields(facts, {
         decision: decision.decision,
-        decided_by: decision.decidedBy,
+        decidedBy: decision.decidedBy,
         note: decision.note ?? '',
-        environment: facts.environment,
-        bank_code: facts.bankCode,
-        account: maskAccountNumber(facts.accountNumber),
-        account_ref: field,
-        expected_name: facts.expectedName,
-        holder_name: facts.holderName,
-        // A reviewed file's path may hold an account number: the trail, kept for DECISION_RETENTION, holds it masked.
-        source: maskDigitRuns(decision.source),
-        batch_id: decision.batchId ?? '',
+        source: decision.source,
+        batchId: decision.batchId ?? '',
         row: decision.row === undefined ? '' : String(decision.row),
-      };
-      args.push(
-        field,
-        JSON.stringify(entry),
-        decision.seenAt === undefined ? '' : String(decision.seenAt),
-        JSON.stringify(Object.entries(trail).flat()),
-      );
+      });
+      args.push(field, JSON.stringify(entry), decision.seenAt === undefined ? '' : String(decision.seenAt), trail);
     }
     const replies = await runCommand<Array<[string, string, string]>>(
       this.redis,
@@ -163,21 +151,8 @@ export class DecisionStore {
     const args: Array<string | number> = [this.keepMs];
     for (const { decision, reason } of voided) {
       const { facts } = decision;
-      const trail = {
-        decision: '',
-        decided_by: '',
-        note: reason,
-        environment: facts.environment,
-        bank_code: facts.bankCode,
-        account: maskAccountNumber(facts.accountNumber),
-        account_ref: accountField(facts),
-        expected_name: facts.expectedName,
-        holder_name: facts.holderName,
-        source: 'report',
-        batch_id: '',
-        row: '',
-      };
-      args.push(accountField(facts), expectedNameKey(facts.expectedName), decision.decidedAt, JSON.stringify(Object.entries(trail).flat()));
+      const trail = trailFields(facts, { decision: '', decidedBy: '', note: reason, source: 'report', batchId: '', row: '' });
+      args.push(accountField(facts), expectedNameKey(facts.expectedName), decision.decidedAt, trail);
     }
     return runCommand<number>(this.redis, DECISIONS_VOID, [this.keys.decisionsStanding(), this.keys.decisionsTrail()], args);
   }
@@ -235,6 +210,32 @@ export class DecisionStore {
     } while (cursor !== '0');
     return dropped;
   }
+}
+
+/**
+ * An audit entry's own fields as the scripts take them (a JSON array [name, value, ...]): what was done, by whom,
+ * where, and the facts, the account masked. A reviewed file's path may hold an account number: the trail, kept for
+ * DECISION_RETENTION, holds it masked too.
+ */
+function trailFields(
+  facts: DecisionFacts,
+  entry: { decision: string; decidedBy: string; note: string; source: string; batchId: string; row: string },
+): string {
+  const fields = {
+    decision: entry.decision,
+    decided_by: entry.decidedBy,
+    note: entry.note,
+    environment: facts.environment,
+    bank_code: facts.bankCode,
+    account: maskAccountNumber(facts.accountNumber),
+    account_ref: accountField(facts),
+    expected_name: facts.expectedName,
+    holder_name: facts.holderName,
+    source: maskDigitRuns(entry.source),
+    batch_id: entry.batchId,
+    row: entry.row,
+  };
+  return JSON.stringify(Object.entries(fields).flat());
 }
 
 /** The field of the facts' account in the standing decisions. */

@@ -80,6 +80,10 @@ export const rejectionOfMatch = (state: DecisionState | undefined): DecisionStat
  */
 export const expectedNameKey = (expectedName: string): string => plainNormalised(expectedName);
 
+/** `the decision APPROVED by ratna (2026-11-21 09:15:07 WIB) no longer applies`: the start of every void note. */
+const noLongerApplies = (decision: Decision, showTime: (at: number) => string): string =>
+  `the decision ${decision.decision} by ${decision.decidedBy} (${showTime(decision.decidedAt)}) no longer applies`;
+
 /** Where a row stands: a decision stands on its facts, an earlier one no longer applies, or none was made. */
 export type DecisionState = { kind: 'stands'; decision: Decision } | { kind: 'void'; earlier: Decision; note: string } | { kind: 'none' };
 
@@ -92,14 +96,12 @@ export type DecisionState = { kind: 'stands'; decision: Decision } | { kind: 'vo
 export function judgeRow(facts: DecisionFacts, onAccount: readonly Decision[], showTime: (at: number) => string): DecisionState {
   const expected = expectedNameKey(facts.expectedName);
   const same = onAccount.find((decision) => expectedNameKey(decision.facts.expectedName) === expected);
-  const describe = (earlier: Decision) =>
-    `the decision ${earlier.decision} by ${earlier.decidedBy} (${showTime(earlier.decidedAt)}) no longer applies`;
   if (same !== undefined) {
     if (same.facts.holderName === facts.holderName) return { kind: 'stands', decision: same };
     return {
       kind: 'void',
       earlier: same,
-      note: `${describe(same)}: it was made for the holder name ${JSON.stringify(same.facts.holderName)}`,
+      note: `${noLongerApplies(same, showTime)}: it was made for the holder name ${JSON.stringify(same.facts.holderName)}`,
     };
   }
   const latest = [...onAccount].sort((a, b) => b.decidedAt - a.decidedAt)[0];
@@ -107,7 +109,7 @@ export function judgeRow(facts: DecisionFacts, onAccount: readonly Decision[], s
   return {
     kind: 'void',
     earlier: latest,
-    note: `${describe(latest)}: it was made for the expected name ${JSON.stringify(latest.facts.expectedName)}`,
+    note: `${noLongerApplies(latest, showTime)}: it was made for the expected name ${JSON.stringify(latest.facts.expectedName)}`,
   };
 }
 
@@ -134,7 +136,7 @@ export function changedSinceDecided(
   return {
     kind: 'void',
     earlier: decision,
-    note: `the decision ${decision.decision} by ${decision.decidedBy} (${showTime(decision.decidedAt)}) no longer applies: the bank gave ${then} after it was made (checked ${showTime(before.answeredAt)})`,
+    note: `${noLongerApplies(decision, showTime)}: the bank gave ${then} after it was made (checked ${showTime(before.answeredAt)})`,
   };
 }
 

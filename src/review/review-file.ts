@@ -104,6 +104,11 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
   for await (const { fields } of file.records) {
     rowNumber += 1;
     const value = (fields[layout.decision] ?? '').trim();
+    // Only for a row that is reported: most rows of a report have no decision cell filled.
+    const whereOf = (): ReviewedRow => ({
+      row: rowNumber,
+      reference: maskDigitRuns(layout.reference === undefined ? '' : (fields[layout.reference] ?? '').trim()),
+    });
     if (value === '') {
       // A decision the report showed, its cell emptied: nothing withdraws a decision, and a person who meant to
       // must hear so (an APPROVED still pays), not read "0 recorded" as done.
@@ -111,8 +116,7 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
       const decidedBy = (fields[layout.decidedBy] ?? '').trim();
       if (decidedBy !== '' || (fields[layout.decidedAt] ?? '').trim() !== '')
         result.refused.push({
-          row: rowNumber,
-          reference: maskDigitRuns(layout.reference === undefined ? '' : (fields[layout.reference] ?? '').trim()),
+          ...whereOf(),
           reason: `the decision cell is empty, but the report showed a decision${decidedBy === '' ? '' : ` by ${JSON.stringify(decidedBy.slice(0, MAX_NAME_CHARACTERS))}`}: an emptied cell withdraws nothing (it still stands); write REJECTED to stop a payment, or leave the cell as the report wrote it`,
         });
       continue;
@@ -123,10 +127,7 @@ export async function importReviewFile(deps: ReviewImportDependencies, request: 
         `${request.path} holds more than ${MAX_DECISIONS_PER_FILE.toLocaleString('en')} decisions: split it (nothing was recorded)`,
       );
     }
-    const where: ReviewedRow = {
-      row: rowNumber,
-      reference: maskDigitRuns(layout.reference === undefined ? '' : (fields[layout.reference] ?? '').trim()),
-    };
+    const where = whereOf();
     const read = readDecision(fields, layout, value, deps);
     if (typeof read === 'string') {
       result.refused.push({ ...where, reason: read });
